@@ -1,0 +1,72 @@
+"""Candidate learners for the sksel benchmarks.
+
+``make_learners(random_state=0)`` returns a list of ``(name, estimator)`` pairs:
+fresh, unfitted scikit-learn / XGBoost classifiers spanning linear models,
+discriminant analysis, naive Bayes, nearest neighbours, kernel SVMs, single
+trees, bagged and boosted ensembles and a small neural net.  Use
+``dict(make_learners())`` for a name -> estimator map, or
+``[est for _, est in make_learners()]`` for a plain list.
+
+Scale-sensitive learners are wrapped in ``make_pipeline(StandardScaler(), ...)``.
+Everything is single-threaded (``n_jobs=1`` where the estimator has it) because
+the searches parallelise over candidates; for HistGradientBoosting (OpenMP) and
+the BLAS-backed learners, also cap threads with ``OMP_NUM_THREADS=1`` /
+``threadpoolctl.threadpool_limits(1)`` when timing.
+
+Hyper-parameters were chosen so that no single fit on a full benchmark
+training set (<= 32,561 rows, <= 784 features) takes much more than a minute on
+one core; the SVCs, the MLP and the random forest are the expensive ones.
+"""
+from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,
+                                           QuadraticDiscriminantAnalysis)
+from sklearn.ensemble import (AdaBoostClassifier, ExtraTreesClassifier,
+                              HistGradientBoostingClassifier, RandomForestClassifier)
+from sklearn.linear_model import LogisticRegression, RidgeClassifier, SGDClassifier
+from sklearn.naive_bayes import BernoulliNB, GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+
+def _scaled(est):
+    return make_pipeline(StandardScaler(), est)
+
+
+def make_learners(random_state=0):
+    """Return a list of ``(name, unfitted classifier)`` pairs (names are unique)."""
+    rs = random_state
+    learners = [
+        ("logreg", _scaled(LogisticRegression(max_iter=300))),
+        ("ridge", _scaled(RidgeClassifier())),
+        ("sgd_hinge", _scaled(SGDClassifier(loss="hinge", n_jobs=1, random_state=rs))),
+        ("lda", LinearDiscriminantAnalysis()),
+        ("qda", _scaled(QuadraticDiscriminantAnalysis(reg_param=0.1))),
+        ("gaussian_nb", GaussianNB()),
+        # binarize=0 on standardised features = "above the feature's mean"
+        ("bernoulli_nb", _scaled(BernoulliNB(binarize=0.0))),
+        ("knn15", _scaled(KNeighborsClassifier(n_neighbors=15, n_jobs=1))),
+        ("svc_rbf_C1", _scaled(SVC(kernel="rbf", C=1.0, cache_size=1000, random_state=rs))),
+        ("svc_rbf_C10", _scaled(SVC(kernel="rbf", C=10.0, cache_size=1000, random_state=rs))),
+        ("tree_d5", DecisionTreeClassifier(max_depth=5, random_state=rs)),
+        ("tree_full", DecisionTreeClassifier(random_state=rs)),
+        ("random_forest", RandomForestClassifier(n_estimators=100, n_jobs=1, random_state=rs)),
+        ("extra_trees", ExtraTreesClassifier(n_estimators=100, n_jobs=1, random_state=rs)),
+        ("hist_gb", HistGradientBoostingClassifier(random_state=rs)),
+        ("adaboost", AdaBoostClassifier(n_estimators=50, random_state=rs)),
+        ("xgboost", _xgb(rs)),
+        ("mlp", _scaled(MLPClassifier(hidden_layer_sizes=(64,), early_stopping=True,
+                                      max_iter=100, random_state=rs))),
+    ]
+    return [(n, e) for n, e in learners if e is not None]
+
+
+def _xgb(random_state):
+    try:
+        from xgboost import XGBClassifier
+    except ImportError:  # optional: the benchmark runs without it
+        return None
+    return XGBClassifier(n_estimators=100, max_depth=6, learning_rate=0.3,
+                         tree_method="hist", n_jobs=1, random_state=random_state)

@@ -1,0 +1,351 @@
+"""Replay model-selection policies on LCDB's real learning curves, without training.
+
+LCDB (Mohr et al.) holds the learning curves of 20 scikit-learn classifiers on
+248 OpenML datasets: validation, test and training accuracy and training time
+at training sizes 16, 23, 32, 45, ... (a factor sqrt(2) apart) up to each
+dataset's full training set. Since every (learner, size) outcome is already
+there, a policy that decides "which learner gets how many rows next" can be
+replayed on them: its choice costs the recorded training time and its pick is
+judged by the recorded scores at the full size. This script measures, per
+dataset and then on average:
+
+* the **loss**: best validation accuracy at the full size N minus that of the
+  learner the policy picks, in percentage points (and the same regret with
+  test accuracy, where the "train all" policy has a loss too, since it selects
+  on validation accuracy);
+* the **cost**: the summed training time of every (learner, size) the policy
+  trains, against training every learner on N.
+
+Policies: train every learner on N ("train all", the reference), successive
+halving (sklearn's ``HalvingGridSearchCV`` schedule replayed on the anchors)
+and :class:`sksel.daub.DAUBPolicy` in the variants listed in `DAUB_VARIANTS`,
+each on the allocation sizes of `--daub-steps`.
+
+Data preparation
+----------------
+* Scores are accuracies (higher is better); seeds (5 outer x 5 inner, more
+  for a few anchors) are averaged per (dataset, learner, size).
+* Learners stop early on some datasets (time-outs), and some learners are
+  missing on whole datasets. N is the largest anchor reached by at least
+  `--min-reach` (default 90%) of the learners present on the dataset;
+  learners without a value at N are dropped from that dataset.
+* Anchors at which a kept learner has no value (a few small-size holes,
+  mostly QuadraticDiscriminantAnalysis) are removed from the dataset's grid.
+* Datasets with N < `--min-n` or fewer than `--min-learners` learners left
+  are skipped.
+
+Usage
+-----
+::
+
+    pip install --no-deps lcdb          # 459 MB of CSVs; only the CSV is read
+    pip install -e .                    # or run with PYTHONPATH=. from the repo root
+    python benchmarks/lcdb_replay.py [--daub-steps 1 2] [--out results.csv]
+
+It takes about 25 s on one core.
+"""
+import argparse
+import importlib.util
+import math
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sksel.daub import DAUBPolicy
+
+#: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
+DAUB_VARIANTS = {
+    "paper": {},
+    "slope bound": {"bound": "slope"},
+    "strict stop": {"stop": "strict"},
+    "slope+strict": {"bound": "slope", "stop": "strict"},
+    "strict, tol=0.005": {"stop": "strict", "tol": 0.005},
+    "slope+strict, tol=0.005": {"bound": "slope", "stop": "strict", "tol": 0.005},
+}
+
+_COLUMNS = {
+    "openmlid": "int32",
+    "learner": "category",
+    "size_train": "int64",
+    "traintime": "float64",
+    "score_train": "float64",
+    "score_valid": "float64",
+    "score_test": "float64",
+}
+
+
+@dataclass
+class Task:
+    """The learning curves of one dataset, on a common grid of anchors.
+
+    Arrays are ``(n_learners, n_anchors)``; the last anchor is N.
+    """
+
+    openmlid: int
+    learners: list
+    anchors: np.ndarray
+    valid: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    fit_time: np.ndarray
+
+
+@dataclass
+class Outcome:
+    """What one policy did on one task: the learner it picked and its summed fit time."""
+
+    pick: int
+    cost: float
+
+
+def lcdb_csv_path():
+    """Path of ``database-accuracy.csv`` in the installed ``lcdb`` package."""
+    spec = importlib.util.find_spec("lcdb")
+    if spec is None or spec.origin is None:
+        raise SystemExit("LCDB is not installed: pip install --no-deps lcdb")
+    return Path(spec.origin).parent / "database-accuracy.csv"
+
+
+def load_curves(path):
+    """Read the LCDB accuracy table and average it over seeds.
+
+    Returns
+    -------
+    curves : DataFrame
+        Indexed by ``(openmlid, learner, size_train)``, sorted, with the mean
+        ``score_valid``, ``score_train``, ``score_test`` and ``traintime``.
+    """
+    raw = pd.read_csv(path, usecols=list(_COLUMNS), dtype=_COLUMNS)
+    return raw.groupby(["openmlid", "learner", "size_train"], observed=True).mean()
+
+
+def make_task(openmlid, curves, min_reach):
+    """Build the `Task` of one dataset: choose N, drop late learners and holes.
+
+    Parameters
+    ----------
+    openmlid : int
+        The dataset.
+    curves : DataFrame
+        Its rows of `load_curves`, indexed by ``(learner, size_train)``.
+    min_reach : float
+        Fraction of the dataset's learners that must have reached N.
+
+    Returns
+    -------
+    task : Task
+    """
+    valid = curves["score_valid"].unstack()  # learners x anchors, NaN where missing
+    n_learners = len(valid)
+    reached = valid.notna().sum(axis=0)
+    n_total = reached.index[reached >= math.ceil(min_reach * n_learners)].max()
+    kept = valid.index[valid[n_total].notna()]
+    grid = valid.loc[kept, :n_total].dropna(axis=1).columns
+
+    def table(column):
+        return curves[column].unstack().loc[kept, grid].to_numpy()
+
+    return Task(
+        openmlid=int(openmlid),
+        learners=list(kept),
+        anchors=grid.to_numpy(),
+        valid=table("score_valid"),
+        train=table("score_train"),
+        test=table("score_test"),
+        fit_time=table("traintime"),
+    )
+
+
+def make_tasks(curves, min_reach=0.9, min_n=1000, min_learners=5):
+    """Build the tasks of every usable dataset (see the module docstring).
+
+    Returns
+    -------
+    tasks : list of Task
+    n_datasets : int
+        Number of datasets in LCDB, usable or not.
+    """
+    datasets = curves.groupby(level="openmlid")
+    tasks = [make_task(d, c.droplevel("openmlid"), min_reach) for d, c in datasets]
+    usable = [t for t in tasks if t.anchors[-1] >= min_n and len(t.learners) >= min_learners]
+    return usable, len(tasks)
+
+
+def nearest_anchor(anchors, size):
+    """Index of the anchor nearest to `size` on a log scale."""
+    return int(np.argmin(np.abs(np.log(anchors) - np.log(size))))
+
+
+def train_all(task):
+    """Train every learner on N and pick the best validation score."""
+    return Outcome(int(np.argmax(task.valid[:, -1])), float(task.fit_time[:, -1].sum()))
+
+
+def successive_halving(task, eta=3):
+    """Successive halving with sklearn's ``HalvingGridSearchCV`` schedule.
+
+    ``1 + floor(log_eta(n_learners))`` rungs, the last at N and each one `eta`
+    times smaller than the next (snapped to the nearest anchor, as sklearn's
+    ``min_resources="exhaust"``); after each rung the best ``ceil(n / eta)``
+    learners by validation score go on; the last rung picks the best.
+    """
+    n_rungs = 1
+    while eta**n_rungs <= len(task.learners):
+        n_rungs += 1
+    n_total = task.anchors[-1]
+    rungs = [nearest_anchor(task.anchors, n_total / eta**k) for k in reversed(range(n_rungs))]
+    alive = np.arange(len(task.learners))
+    cost = 0.0
+    for rung, anchor in enumerate(rungs):
+        cost += task.fit_time[alive, anchor].sum()
+        ranked = alive[np.argsort(-task.valid[alive, anchor], kind="stable")]
+        if rung == n_rungs - 1:
+            return Outcome(int(ranked[0]), float(cost))
+        alive = ranked[: math.ceil(len(alive) / eta)]
+
+
+def daub_sizes(anchors, b, b_divisor, step):
+    """Indices of DAUB's allocation sizes among `anchors` (increasing, the last N).
+
+    Every `step`-th anchor counted down from N (``step=1``: ratio sqrt(2), near
+    the paper's r = 1.5; ``step=2``: ratio 2), down to the anchor nearest to
+    ``min(b, N / b_divisor)``.
+    """
+    first = nearest_anchor(anchors, min(b, anchors[-1] / b_divisor))
+    return list(range(len(anchors) - 1, first - 1, -step))[::-1]
+
+
+def daub(task, b, b_divisor, step, **options):
+    """Replay :class:`DAUBPolicy`, with keyword `options`, on the sizes of `daub_sizes`."""
+    column = {int(task.anchors[i]): i for i in daub_sizes(task.anchors, b, b_divisor, step)}
+    policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
+    cost = 0.0
+    while not policy.done:
+        for cand, size in policy.ask(1):
+            i = column[size]
+            policy.tell(
+                cand,
+                size,
+                task.valid[cand, i],
+                train_score=task.train[cand, i],
+                fit_time=task.fit_time[cand, i],
+            )
+            cost += task.fit_time[cand, i]
+    return Outcome(int(policy.best_), float(cost))
+
+
+def make_policies(args):
+    """Name -> function ``task -> Outcome`` of every policy to replay."""
+    policies = {
+        "train all at N": train_all,
+        f"successive halving (eta={args.eta})": partial(successive_halving, eta=args.eta),
+    }
+    for step in args.daub_steps:
+        for name, options in DAUB_VARIANTS.items():
+            policies[f"DAUB {name} (r={math.sqrt(2) ** step:.2g})"] = partial(
+                daub, b=args.b, b_divisor=args.b_divisor, step=step, **options
+            )
+    return policies
+
+
+def replay(tasks, policies):
+    """Run every policy on every task.
+
+    Returns
+    -------
+    results : DataFrame
+        One row per (dataset, policy): picks, losses (percentage points) and costs.
+    """
+    rows = []
+    for task in tasks:
+        reference = train_all(task)
+        for name, policy in policies.items():
+            outcome = policy(task)
+            rows.append(
+                {
+                    "openmlid": task.openmlid,
+                    "policy": name,
+                    "n_learners": len(task.learners),
+                    "n_total": int(task.anchors[-1]),
+                    "pick": task.learners[outcome.pick],
+                    "best": task.learners[reference.pick],
+                    "loss_valid": 100 * (task.valid[:, -1].max() - task.valid[outcome.pick, -1]),
+                    "loss_test": 100 * (task.test[:, -1].max() - task.test[outcome.pick, -1]),
+                    "cost": outcome.cost,
+                    "cost_all": reference.cost,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def summarize(results):
+    """One row per policy: losses, share of zero-loss datasets, cost fraction, speedups."""
+    results = results.assign(
+        fraction=results["cost"] / results["cost_all"],
+        speedup=results["cost_all"] / results["cost"],
+        zero=results["loss_valid"] <= 1e-9,
+    )
+    grouped = results.groupby("policy", sort=False)
+    table = grouped.agg(
+        datasets=("openmlid", "size"),
+        loss_mean=("loss_valid", "mean"),
+        loss_max=("loss_valid", "max"),
+        zero_loss_pct=("zero", "mean"),
+        test_loss_mean=("loss_test", "mean"),
+        cost_fraction=("fraction", "mean"),
+        speedup_mean=("speedup", "mean"),
+        speedup_median=("speedup", "median"),
+    )
+    table["zero_loss_pct"] *= 100
+    table["speedup_total"] = grouped["cost_all"].sum() / grouped["cost"].sum()
+    return table
+
+
+def parse_args(argv=None):
+    """Command-line options (see ``--help``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add = parser.add_argument
+    add("--csv", type=Path, help="LCDB accuracy CSV (default: the installed lcdb's)")
+    add("--min-reach", type=float, default=0.9,
+        help="fraction of a dataset's learners that must reach N (default: 0.9)")
+    add("--min-n", type=int, default=1000, help="skip datasets with N below this (default: 1000)")
+    add("--min-learners", type=int, default=5,
+        help="skip datasets with fewer learners left at N (default: 5)")
+    add("--eta", type=int, default=3, help="successive halving's factor (default: 3)")
+    add("--b", type=float, default=500,
+        help="DAUB's first size is the anchor nearest min(B, N / B_DIVISOR) (default: 500)")
+    add("--b-divisor", type=float, default=32, help="see --b (default: 32)")
+    add("--daub-steps", type=int, nargs="+", default=[1, 2],
+        help="DAUB's sizes are every STEP-th anchor: 1 is ratio sqrt(2), 2 is ratio 2 "
+             "(default: 1 2)")
+    add("--out", type=Path, help="write the per-(dataset, policy) results to this CSV")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Load LCDB, replay every policy, print the summary table."""
+    args = parse_args(argv)
+    start = time.perf_counter()
+    curves = load_curves(args.csv or lcdb_csv_path())
+    tasks, n_datasets = make_tasks(curves, args.min_reach, args.min_n, args.min_learners)
+    n_learners = [len(t.learners) for t in tasks]
+    print(
+        f"LCDB: {len(tasks)} of {n_datasets} datasets used (N >= {args.min_n}, "
+        f">= {args.min_learners} learners at N), {sum(n_learners)} curves, "
+        f"{min(n_learners)}-{max(n_learners)} learners per dataset, "
+        f"N from {min(t.anchors[-1] for t in tasks)} to {max(t.anchors[-1] for t in tasks)}"
+    )
+    results = replay(tasks, make_policies(args))
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3g}".format):
+        print(summarize(results).to_string())
+    if args.out:
+        results.to_csv(args.out, index=False)
+    print(f"{time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+"""sksel: pick the best model while spending a fraction of a grid search's training."""
+
+from .daub import DAUBSearch
+
+__version__ = "0.1.0.dev0"
+
+__all__ = ["DAUBSearch"]

@@ -1,0 +1,534 @@
+"""DAUB: Data Allocation using Upper Bounds.
+
+Sabharwal, Samulowitz and Tesauro, "Selecting Near-Optimal Learners via
+Incremental Data Allocation", AAAI 2016.
+
+Every candidate learner is trained on two small subsamples; from then on the
+learner whose projected full-data score (its *upper bound*) is highest gets the
+next, geometrically larger subsample. A learner whose bound falls below what the
+leader already reaches stops receiving data. The search ends when one learner
+has been trained on all the training rows.
+
+This module holds the policy (:class:`DAUBPolicy`, pure bookkeeping, no
+estimator) and the search estimator built on it (:class:`DAUBSearch`).
+"""
+
+import math
+import numbers
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ._base import BaseSelectionSearch
+from .resources import NSamplesResource
+from .space import CandidateSpace
+
+
+def daub_sizes(n_total, b, r):
+    """Allocation sizes of DAUB: multiples of `b` growing by about `r`, ending at `n_total`.
+
+    ``n_0 = b`` and ``n_{i+1} = min(n_total, b * ceil(r * n_i / b))``.
+
+    Parameters
+    ----------
+    n_total : int
+        Number of training rows, the last size.
+    b : int
+        Granularity, the first size.
+    r : float
+        Geometric ratio, > 1.
+
+    Returns
+    -------
+    sizes : list of int
+        Strictly increasing sizes, the last one `n_total`.
+
+    Examples
+    --------
+    >>> from sksel.daub import daub_sizes
+    >>> daub_sizes(5000, b=500, r=1.5)
+    [500, 1000, 1500, 2500, 4000, 5000]
+    """
+    sizes = [min(b, n_total)]
+    while sizes[-1] < n_total:
+        sizes.append(min(n_total, b * math.ceil(r * sizes[-1] / b)))
+    return sizes
+
+
+class DAUBPolicy:
+    """Which learner gets how many training rows next, by DAUB's upper bounds.
+
+    The policy knows nothing of estimators: it hands out ``(candidate, size)``
+    actions with :meth:`ask` and learns their scores through :meth:`tell`.
+    Scores are "higher is better".
+
+    Parameters
+    ----------
+    n_candidates : int
+        Number of candidate learners.
+
+    sizes : list of int
+        Increasing training sizes; the last one is the full training set, N.
+
+    l : int, default=3
+        Number of most recent points of a learning curve whose least-squares
+        slope projects the curve to N.
+
+    bound : {"train", "slope"}, default="train"
+        ``"train"`` is the paper's bound, the smaller of the training score and
+        the slope projection; ``"slope"`` uses the projection alone (the
+        training score is not always an upper bound: strongly regularised
+        learners can score higher on validation data than on their training
+        subsample).
+
+    stop : {"first", "strict"}, default="first"
+        ``"first"`` is the paper's rule: stop when the first learner reaches N.
+        ``"strict"`` stops only when a learner trained on N scores at least every
+        other learner's upper bound, so a learner that already showed a better
+        score on less data is not passed over; it costs more fits.
+
+    tol : float, default=0.0
+        Bounds within `tol` of the highest one count as tied; among tied
+        learners the one whose next step is predicted cheapest (last fit time
+        scaled linearly with size) gets the data. ``0`` is the paper's argmax.
+
+    Attributes
+    ----------
+    history_ : list of tuple
+        Every action handed out, ``(candidate, size)``, in order.
+
+    best_ : int or None
+        The selected candidate, once :attr:`done`: the one trained on the
+        largest size, ties broken by score. ``None`` when every candidate failed.
+
+    Examples
+    --------
+    >>> from sksel.daub import DAUBPolicy
+    >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.8 - 50 / n}
+    >>> policy = DAUBPolicy(n_candidates=2, sizes=[100, 200, 400, 800])
+    >>> while not policy.done:
+    ...     for cand, size in policy.ask():
+    ...         policy.tell(cand, size, curves[cand](size))
+    >>> policy.best_, policy.history_
+    (0, [(0, 100), (0, 200), (1, 100), (1, 200), (0, 400), (1, 400), (0, 800)])
+    """
+
+    def __init__(self, n_candidates, sizes, *, l=3, bound="train", stop="first", tol=0.0):
+        self.n_candidates = n_candidates
+        self.sizes = list(sizes)
+        self.l = l
+        self.bound = bound
+        self.stop = stop
+        self.tol = tol
+        self.history_ = []
+        self._valid = [{} for _ in range(n_candidates)]
+        self._train = [{} for _ in range(n_candidates)]
+        self._time = [{} for _ in range(n_candidates)]
+        self._failed = set()
+        self._pending = set()
+
+    @property
+    def n_total(self):
+        """The largest size, N."""
+        return self.sizes[-1]
+
+    # ------------------------------------------------------------------ ask/tell
+    def ask(self, n_actions=1):
+        """Return up to `n_actions` actions ``(candidate, size)`` to run now.
+
+        An empty list means "nothing to start until a pending result is told",
+        or, when :attr:`done`, that the search is over. Actions for different
+        candidates may run concurrently; a candidate never has two pending.
+        """
+        actions = []
+        while len(actions) < n_actions and not self.done:
+            action = self._next_action()
+            if action is None:
+                break
+            self._pending.add(action[0])
+            self.history_.append(action)
+            actions.append(action)
+        return actions
+
+    def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False):
+        """Record the outcome of the action ``(candidate, size)``.
+
+        Parameters
+        ----------
+        candidate, size : int
+            The action, as returned by :meth:`ask`.
+        score : float
+            Validation score at `size`.
+        train_score : float, default=None
+            Score on the training subsample (needed by ``bound="train"``).
+        fit_time : float, default=None
+            Seconds the fit took, used by the `tol` cost tie-break.
+        failed : bool, default=False
+            The fit failed: the candidate gets no more data.
+        """
+        self._pending.discard(candidate)
+        if failed or not np.isfinite(score):
+            self._failed.add(candidate)
+            return
+        self._valid[candidate][size] = float(score)
+        if train_score is not None and np.isfinite(train_score):
+            self._train[candidate][size] = float(train_score)
+        if fit_time is not None:
+            self._time[candidate][size] = float(fit_time)
+
+    @property
+    def done(self):
+        """Whether the stop rule holds, or no candidate can go on."""
+        finished = [c for c in range(self.n_candidates) if self.n_total in self._valid[c]]
+        if finished and self.stop == "first":
+            return True
+        alive = self._alive()
+        if finished and alive:
+            best = max(self._valid[c][self.n_total] for c in finished)
+            return all(best >= self.upper_bound(c) for c in alive)
+        return not self._pending and not alive
+
+    @property
+    def best_(self):
+        alive = [c for c in range(self.n_candidates) if self._valid[c]]
+        if not alive:
+            return None
+        return max(alive, key=lambda c: (self._size(c), self._valid[c][self._size(c)]))
+
+    # ------------------------------------------------------------ bound & state
+    def upper_bound(self, candidate):
+        """Projected score of `candidate` at N (paper's ``UpdateBound``)."""
+        sizes = sorted(self._valid[candidate])
+        valid = _monotone(np.array([self._valid[candidate][n] for n in sizes]))
+        n_j = sizes[-1]
+        if len(sizes) < 2:
+            projection = np.inf
+        else:
+            points = min(self.l, len(sizes))
+            slope = np.polyfit(sizes[-points:], valid[-points:], 1)[0]
+            projection = valid[-1] + (self.n_total - n_j) * max(slope, 0.0)
+        train = self._train[candidate].get(n_j)
+        if self.bound == "train" and train is not None:
+            return min(train, projection)
+        return projection
+
+    def _size(self, candidate):
+        return max(self._valid[candidate], default=0)
+
+    def _alive(self):
+        return [
+            c
+            for c in range(self.n_candidates)
+            if c not in self._failed and self._size(c) < self.n_total
+        ]
+
+    def _warm_up_action(self):
+        """The next unissued one of the two first sizes, candidate by candidate."""
+        issued = set(self.history_)
+        for c in range(self.n_candidates):
+            if c in self._failed or c in self._pending:
+                continue
+            for size in self.sizes[:2]:
+                if (c, size) not in issued:
+                    return c, size
+        return None
+
+    def _next_action(self):
+        action = self._warm_up_action()
+        if action is not None or self._pending and self._in_warm_up():
+            return action
+        ready = [c for c in self._alive() if c not in self._pending]
+        if not ready:
+            return None
+        bounds = {c: self.upper_bound(c) for c in ready}
+        top = max(bounds.values())
+        tied = [c for c in ready if bounds[c] >= top - self.tol]
+        chosen = min(tied, key=lambda c: (self._next_cost(c), -bounds[c], c))
+        return chosen, self._next_size(chosen)
+
+    def _in_warm_up(self):
+        warm = set(self.sizes[:2])
+        return any(not warm <= set(self._valid[c]) for c in self._pending)
+
+    def _next_size(self, candidate):
+        size = self._size(candidate)
+        return next(s for s in self.sizes if s > size)
+
+    def _next_cost(self, candidate):
+        if self.tol <= 0:
+            return 0.0
+        size = self._size(candidate)
+        last = self._time[candidate].get(size)
+        if last is None:
+            return np.inf
+        return last * self._next_size(candidate) / size
+
+
+def _monotone(scores):
+    """The paper's monotone correction of a learning curve, point by point.
+
+    When a score falls below the (corrected) previous one, both become their mean.
+    """
+    scores = np.array(scores, dtype=float)
+    for i in range(1, len(scores)):
+        if scores[i] < scores[i - 1]:
+            scores[i - 1] = scores[i] = (scores[i] + scores[i - 1]) / 2
+    return scores
+
+
+class DAUBSearch(BaseSelectionSearch):
+    """Select a learner by giving growing data subsamples to the most promising.
+
+    Every candidate is trained on two small nested subsamples of each training
+    fold; from then on the candidate with the highest upper bound on its
+    full-data score gets the next, about `r` times larger, subsample. The search
+    ends when one candidate has been trained on whole training folds; it is the
+    selected one and is refitted on all the data. Validation folds are never
+    subsampled. This is DAUB (Sabharwal et al., AAAI 2016), which spends
+    training *rows*: learners that cannot catch up stop early, on small data.
+
+    Read more in the :ref:`User Guide <daub>`.
+
+    Parameters
+    ----------
+    estimator : estimator object or list
+        One estimator searched over `param_grid`, or a list of candidates:
+        estimators and/or ``(estimator, param_grid)`` pairs.
+
+    param_grid : dict or list of dicts, default=None
+        Grid of parameters for a single `estimator`, as
+        :class:`~sklearn.model_selection.GridSearchCV` takes it. Must be None
+        when `estimator` is a list.
+
+    r : float, default=1.5
+        Geometric growth of the subsample sizes, > 1: sizes are the multiples of
+        `b` ``n_0 = b``, ``n_{i+1} = min(N, b * ceil(r * n_i / b))``, the last
+        one N, the rows of the smallest training fold.
+
+    b : int or "auto", default="auto"
+        Granularity and first subsample size. ``"auto"`` uses
+        ``min(500, max(N // 32, 10 * n_classes))`` rows (``20`` instead of
+        ``10 * n_classes`` for regressors), at most N, so small datasets still
+        get several sizes. The paper uses 500.
+
+    l : int, default=3
+        Number of most recent points of a learning curve whose least-squares
+        slope projects it to N.
+
+    bound : {"train", "slope"}, default="train"
+        Upper bound on a learner's score at N. ``"train"`` is the paper's: the
+        smaller of its score on its own training subsample and the slope
+        projection; it costs a scoring of the training subsample per fit.
+        ``"slope"`` uses the projection alone.
+
+    stop : {"first", "strict"}, default="first"
+        ``"first"``, the paper's rule, stops when the first learner reaches N.
+        ``"strict"`` stops only when a learner trained on N scores at least
+        every other learner's upper bound, and selects the best learner at N.
+
+    tol : float, default=0.0
+        Bounds within `tol` of the highest count as tied, and the tied learner
+        whose next fit is predicted cheapest goes first.
+
+    scoring : str, callable, list, tuple or dict, default=None
+        Strategy to evaluate the candidates, as in
+        :class:`~sklearn.model_selection.GridSearchCV`. With several metrics,
+        `refit` must name the one that drives the allocation.
+
+    n_jobs : int, default=None
+        Number of jobs to run in parallel (joblib). Workers take the next fit
+        as soon as they are free; any joblib backend can be used through
+        :func:`joblib.parallel_config`.
+
+    refit : bool, str, or callable, default=True
+        Refit the selected candidate on the whole dataset, as in
+        :class:`~sklearn.model_selection.GridSearchCV`.
+
+    cv : int, cross-validation generator, iterable or float, default=None
+        Cross-validation splitting strategy, as in
+        :class:`~sklearn.model_selection.GridSearchCV` (None means 5-fold). A
+        float in (0, 1) is a single holdout split keeping that fraction of the
+        rows for validation (stratified for classifiers), as the paper does.
+
+    verbose : int, default=0
+        Print one line per finished evaluation at ``verbose >= 1``.
+
+    random_state : int, RandomState instance or None, default=None
+        Seed of the subsample orders and of a holdout split.
+
+    error_score : 'raise' or numeric, default=np.nan
+        Score of a fit that fails; the candidate then gets no more data. With
+        'raise' the error is raised.
+
+    return_train_score : bool, default=False
+        Include training scores in ``cv_results_``.
+
+    max_time : float, default=None
+        Wall-clock seconds after which no new fit starts; the search ends with
+        the best candidate so far.
+
+    Attributes
+    ----------
+    cv_results_ : dict of numpy (masked) ndarrays
+        One row per candidate, at the largest subsample it was trained on, with
+        the keys of :class:`~sklearn.model_selection.GridSearchCV` plus
+        ``candidate_id``, ``n_resources`` (training rows per fold) and ``iter``
+        (position of ``n_resources`` in :attr:`sizes_`). Ranks order by
+        ``n_resources`` first, then score, so the selected candidate is rank 1.
+
+    all_cv_results_ : dict of numpy (masked) ndarrays
+        The same keys, one row per evaluation (candidate x size) in the order
+        they finished: the learning curves.
+
+    best_estimator_ : estimator
+        The selected candidate refitted on the whole data (``refit=True``).
+
+    best_score_ : float
+        Mean cross-validated score of the selected candidate at its largest size.
+
+    best_params_ : dict
+        Parameters of the selected candidate.
+
+    best_index_ : int
+        Index of the selected candidate in ``cv_results_``.
+
+    sizes_ : list of int
+        Subsample sizes (training rows per fold) the search could allocate.
+
+    policy_ : DAUBPolicy
+        The allocation policy, with its ``history_`` of decisions.
+
+    scorer_ : function or dict
+        Scorer(s) used on the validation folds.
+
+    n_splits_ : int
+        Number of cross-validation splits.
+
+    refit_time_ : float
+        Seconds spent refitting the selected candidate.
+
+    multimetric_ : bool
+        Whether several metrics were used.
+
+    stop_reason_ : str
+        ``"done"``, ``"max_time"`` or ``"interrupted"``.
+
+    classes_ : ndarray of shape (n_classes,)
+        Class labels (classifiers, ``refit=True``).
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when `X` has string column names.
+
+    See Also
+    --------
+    sklearn.model_selection.HalvingGridSearchCV : Successive halving, which
+        also spends training rows, in synchronous rounds.
+
+    Notes
+    -----
+    The paper's stopping rule and bound are the defaults. Two facts matter when
+    reading the result: a learner's bound assumes a non-decreasing learning
+    curve with diminishing returns, and the selected learner is the first to
+    reach N, so its ``mean_test_score`` is measured on whole training folds
+    while other rows were measured on smaller subsamples.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sksel import DAUBSearch
+    >>> X, y = load_digits(return_X_y=True)
+    >>> search = DAUBSearch(
+    ...     [GaussianNB(), DecisionTreeClassifier(random_state=0),
+    ...      LogisticRegression(max_iter=2000)],
+    ...     cv=0.25, random_state=0,
+    ... ).fit(X, y)
+    >>> search.best_params_["estimator"]
+    LogisticRegression(max_iter=2000)
+    >>> search.sizes_
+    [100, 200, 300, 500, 800, 1200, 1347]
+    """
+
+    _parameter_constraints: dict = {
+        **BaseSelectionSearch._parameter_constraints,
+        "param_grid": [dict, list, None],
+        "r": [Interval(numbers.Real, 1, None, closed="neither")],
+        "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "l": [Interval(numbers.Integral, 2, None, closed="left")],
+        "bound": [StrOptions({"train", "slope"})],
+        "stop": [StrOptions({"first", "strict"})],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        param_grid=None,
+        *,
+        r=1.5,
+        b="auto",
+        l=3,
+        bound="train",
+        stop="first",
+        tol=0.0,
+        scoring=None,
+        n_jobs=None,
+        refit=True,
+        cv=None,
+        verbose=0,
+        random_state=None,
+        error_score=np.nan,
+        return_train_score=False,
+        max_time=None,
+    ):
+        super().__init__(
+            estimator,
+            scoring=scoring,
+            n_jobs=n_jobs,
+            refit=refit,
+            cv=cv,
+            verbose=verbose,
+            random_state=random_state,
+            error_score=error_score,
+            return_train_score=return_train_score,
+            max_time=max_time,
+        )
+        self.param_grid = param_grid
+        self.r = r
+        self.b = b
+        self.l = l
+        self.bound = bound
+        self.stop = stop
+        self.tol = tol
+
+    def _needs_train_score(self):
+        return self.bound == "train"
+
+    def _make_policy(self, space, splits, y, n_classes, rng):
+        n_total = min(len(train) for train, _ in splits)
+        b = self._granularity(n_total, n_classes)
+        self.sizes_ = daub_sizes(n_total, b, self.r)
+        resource = NSamplesResource(
+            splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng
+        )
+        self.policy_ = DAUBPolicy(
+            len(space.candidates), self.sizes_, l=self.l, bound=self.bound,
+            stop=self.stop, tol=self.tol,
+        )
+        return self.policy_, resource
+
+    def _granularity(self, n_total, n_classes):
+        if self.b != "auto":
+            if self.b > n_total:
+                raise ValueError(
+                    f"b={self.b} is larger than the smallest training fold "
+                    f"({n_total} rows): lower b, or give more samples."
+                )
+            return self.b
+        floor = 10 * n_classes if n_classes else 20
+        return min(n_total, 500, max(n_total // 32, floor))

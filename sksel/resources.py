@@ -1,0 +1,109 @@
+"""How a candidate gets more training: the ``n_samples`` resource.
+
+A candidate at resource ``n`` is trained on the first ``n`` rows of a fixed
+permutation of each training fold. The permutations are nested (a larger
+subsample contains every smaller one) and, for classifiers, stratified: every
+prefix holds each class in about its share of the fold, and the first rows hold
+one example of every class. Validation folds are never subsampled.
+"""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+
+def nested_permutation(y, random_state=None, stratify=True):
+    """A permutation of ``range(len(y))`` whose every prefix is a fair subsample.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Targets of the rows to order.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the order.
+    stratify : bool, default=True
+        Interleave the classes of `y` so that any prefix of length ``n`` holds
+        ``n * n_c / len(y)`` rows of class ``c``, up to rounding, and the first
+        rows hold one row of every class. Otherwise a plain random permutation.
+
+    Returns
+    -------
+    order : ndarray of shape (n_samples,)
+        Row positions, in the order they enter the subsamples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.resources import nested_permutation
+    >>> y = np.array([0] * 8 + [1] * 4)
+    >>> order = nested_permutation(y, random_state=0)
+    >>> [int(np.sum(y[order[:n]])) for n in (2, 3, 6, 12)]
+    [1, 1, 2, 4]
+    """
+    rng = check_random_state(random_state)
+    y = np.asarray(y)
+    if not stratify:
+        return rng.permutation(len(y))
+    _, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    inverse = inverse.ravel()
+    # Rank of each row inside its class, in a random order.
+    shuffled = rng.permutation(len(y))
+    by_class = shuffled[np.argsort(inverse[shuffled], kind="stable")]
+    rank = np.empty(len(y), dtype=float)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank[by_class] = np.arange(len(y)) - np.repeat(starts, counts)
+    # Row k of class c enters at about position k * n / n_c; the first row of
+    # every class goes first.
+    key = (rank + rng.uniform(size=len(y))) / counts[inverse]
+    key[rank == 0] -= 1.0
+    return np.argsort(key, kind="stable")
+
+
+class NSamplesResource:
+    """Nested, stratified training subsamples of every cross-validation fold.
+
+    Parameters
+    ----------
+    splits : list of (train, test) index arrays
+        The cross-validation folds.
+    y : array-like of shape (n_samples,)
+        Targets, used to stratify.
+    sizes : list of int
+        The resource schedule: the sizes a policy may ask for, increasing.
+    stratify : bool
+        Whether to stratify the subsamples by `y` (classifiers).
+    random_state : int, RandomState instance or None
+        Seed of the subsample orders.
+
+    Attributes
+    ----------
+    max_resources : int
+        Rows of the smallest training fold: the largest size every fold can give.
+    """
+
+    def __init__(self, splits, y, sizes, *, stratify, random_state=None):
+        rng = check_random_state(random_state)
+        y = np.asarray(y) if y is not None else np.zeros(len(splits[0][0]))
+        self.splits = splits
+        self.sizes = list(sizes)
+        self._orders = [
+            train[nested_permutation(y[train], rng, stratify=stratify)]
+            for train, _ in splits
+        ]
+        self.max_resources = min(len(train) for train, _ in splits)
+
+    def level(self, n_resources):
+        """Position of `n_resources` in the schedule (``iter`` in ``cv_results_``)."""
+        return self.sizes.index(n_resources)
+
+    def split(self, n_resources):
+        """The folds with each training part cut to its first `n_resources` rows.
+
+        At :attr:`max_resources` every fold keeps its whole training part, in
+        its original order.
+        """
+        if n_resources >= self.max_resources:
+            return list(self.splits)
+        return [
+            (np.sort(order[:n_resources]), test)
+            for order, (_, test) in zip(self._orders, self.splits)
+        ]

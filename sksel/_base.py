@@ -152,17 +152,21 @@ class BaseSelectionSearch(BaseSearchCV):
             verbose=0,
         )
 
+        # Built up front: a wrong parameter name fails before any training.
+        estimators = [space.build(params) for params in space.candidates]
+
         def make_tasks(action):
             candidate, n_resources = action
-            estimator = space.build(space.candidates[candidate])
             return [
-                (_fit_and_score, (clone(estimator), X, y),
+                (_fit_and_score, (clone(estimators[candidate]), X, y),
                  dict(train=train, test=test, parameters=None, **score_kwargs))
                 for train, test in resource.split(n_resources)
             ]
 
         def on_done(action, outputs):
+            nonlocal refit_metric
             if callable(self.scoring):
+                refit_metric = self._callable_metric(outputs, refit_metric)
                 _insert_error_scores(outputs, self.error_score)
             evaluations.append((action, outputs))
             self._tell(policy, action, outputs, refit_metric)
@@ -180,9 +184,6 @@ class BaseSelectionSearch(BaseSearchCV):
             [out for _, outputs in evaluations for out in outputs], self.error_score
         )
         self.multimetric_ = isinstance(evaluations[0][1][0]["test_scores"], dict)
-        if callable(self.scoring) and self.multimetric_:
-            self._check_refit_for_multimetric(evaluations[0][1][0]["test_scores"])
-            refit_metric = self.refit
         self.all_cv_results_ = self._results(space, evaluations, resource)
         self.cv_results_ = self._results(space, _last_per_candidate(evaluations), resource)
         self._set_best(refit_metric)
@@ -206,6 +207,20 @@ class BaseSelectionSearch(BaseSearchCV):
                 f"with multimetric scoring, refit must name it; got refit={self.refit!r}."
             )
         return _MultimetricScorer(scorers=scorers, raise_exc=self.error_score == "raise"), self.refit
+
+    def _callable_metric(self, outputs, metric):
+        """The ranking metric once a callable `scoring` shows it returns a dict."""
+        scores = next((out["test_scores"] for out in outputs if out["fit_error"] is None), None)
+        if not isinstance(scores, dict) or metric in scores:
+            return metric
+        self._check_refit_for_multimetric(scores)
+        if not isinstance(self.refit, str):
+            raise ValueError(
+                f"scoring returns several metrics {sorted(scores)}: {type(self).__name__} "
+                f"decides what to train next by one of them, so refit must name it; "
+                f"got refit={self.refit!r}."
+            )
+        return self.refit
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)

@@ -51,7 +51,8 @@ def daub_sizes(n_total, b, r):
     """
     sizes = [min(b, n_total)]
     while sizes[-1] < n_total:
-        sizes.append(min(n_total, b * math.ceil(r * sizes[-1] / b)))
+        # Rounded first: 1.1 * 170 is 187.00000000000003 in floating point.
+        sizes.append(min(n_total, b * math.ceil(round(r * sizes[-1] / b, 9))))
     return sizes
 
 

@@ -21,9 +21,10 @@ def nested_permutation(y, random_state=None, stratify=True):
     random_state : int, RandomState instance or None, default=None
         Seed of the order.
     stratify : bool, default=True
-        Interleave the classes of `y` so that any prefix of length ``n`` holds
-        ``n * n_c / len(y)`` rows of class ``c``, up to rounding, and the first
-        rows hold one row of every class. Otherwise a plain random permutation.
+        Interleave the classes of `y` so that the first rows hold one row of
+        every class and any longer prefix of length ``n`` holds about
+        ``n * n_c / len(y)`` rows of class ``c`` (within a row on balanced or
+        mildly imbalanced classes). Otherwise a plain random permutation.
 
     Returns
     -------
@@ -51,11 +52,11 @@ def nested_permutation(y, random_state=None, stratify=True):
     rank = np.empty(len(y), dtype=float)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank[by_class] = np.arange(len(y)) - np.repeat(starts, counts)
-    # Row k of class c enters at about position k * n / n_c; the first row of
-    # every class goes first.
-    key = (rank + rng.uniform(size=len(y))) / counts[inverse]
+    # Row k of class c enters at about position (k + 1/2) * n / n_c, ties in a
+    # random order; the first row of every class goes first.
+    key = (rank + 0.5) / counts[inverse]
     key[rank == 0] -= 1.0
-    return np.argsort(key, kind="stable")
+    return np.lexsort((rng.uniform(size=len(y)), key))
 
 
 class NSamplesResource:

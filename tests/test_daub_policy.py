@@ -135,11 +135,6 @@ def test_daub_sizes_b_at_least_n_total(b):
     assert daub_sizes(100, b=b, r=1.5) == [100]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="daub_sizes computes ceil(r * n / b) in floating point: with r=1.1, "
-    "1.1 * 170 = 187.00000000000003 and the next size becomes 188, not 187.",
-)
 def test_daub_sizes_no_float_round_up():
     sizes = daub_sizes(200, b=1, r=1.1)
     assert 170 in sizes

@@ -53,12 +53,6 @@ def test_nested_permutation_string_labels_and_iris():
     assert set(labels[order[:3]]) == set(labels)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nested_permutation jitters each row's key by a uniform draw inside its "
-    "class slot; with 3+ imbalanced classes the prefix counts drift by more than "
-    "one row (1.2 rows at n=72 here), against the docstring's 'up to rounding'.",
-)
 def test_nested_permutation_imbalanced_multiclass_prefixes():
     y = np.repeat([0, 1, 2], [60, 30, 10])
     order = nested_permutation(y, random_state=0)

@@ -10,7 +10,8 @@ Where the backend streams results as they finish (``return_as=
 next task at once: the task generator is read by joblib whenever a worker is
 free, and when the policy has nothing to give yet it hands out a short idle
 task, so the generator never blocks (it is read under joblib's dispatch lock)
-and never ends before the search does. Other backends run the actions in
+and never ends before the search does. Once the policy is done, fits still
+running (speculative ones) are abandoned. Other backends run the actions in
 batches.
 """
 
@@ -69,7 +70,11 @@ class Engine:
         self.name = name
 
     def run(self, policy):
-        """Ask `policy` for actions until it is done, out of time or interrupted."""
+        """Ask `policy` for actions until it is done, out of time or interrupted.
+
+        `policy` has ``ask(n) -> list of actions`` and a ``done`` property;
+        an action is a hashable ``(candidate, resource)`` pair.
+        """
         self._start = time.perf_counter()
         self._policy = policy
         self._queue = deque()
@@ -107,11 +112,11 @@ class Engine:
             for item in outputs:
                 if item is not None:
                     self._receive(*item)
-                if self._out_of_time():
+                if self._out_of_time() or self._policy.done:
                     break
                 self._refill(n_workers)
                 if not self._running:
-                    self._finished = True
+                    break
         finally:
             self._finished = True
             outputs.close()

@@ -201,7 +201,11 @@ class DAUBPolicy:
         return max(finished, key=lambda c: (self._size(c), self._valid[c][self._size(c)]))
 
     def upper_bound(self, candidate):
-        """Projected score of `candidate` at N (paper's ``UpdateBound``)."""
+        """Projected score of `candidate` at N (paper's ``UpdateBound``).
+
+        Computed from the results used so far (:attr:`decisions_`); results
+        told since are used at the next :meth:`ask` or :attr:`done`.
+        """
         sizes = sorted(self._valid[candidate])
         valid = _monotone([self._valid[candidate][n] for n in sizes])
         n_j = sizes[-1]

@@ -153,7 +153,7 @@ class BaseSelectionSearch(BaseSearchCV):
         )
 
         # Built up front: a wrong parameter name fails before any training.
-        estimators = [space.build(params) for params in space.candidates]
+        estimators = [space.build(candidate) for candidate in space.candidates]
 
         def make_tasks(action):
             candidate, n_resources = action

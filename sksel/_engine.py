@@ -119,7 +119,10 @@ class Engine:
                     break
         finally:
             self._finished = True
-            outputs.close()
+            with warnings.catch_warnings():
+                # joblib reports the abandoned fits; they are abandoned on purpose.
+                warnings.simplefilter("ignore", UserWarning)
+                outputs.close()
 
     def _run_batches(self, parallel, n_workers):
         while not self._out_of_time():

@@ -39,6 +39,7 @@ import sys
 import time
 import warnings
 
+import joblib
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
@@ -61,18 +62,17 @@ SEED = 0
 
 DAUB_VARIANTS = {
     "paper (b=500, r=1.5, train bound, first)": dict(b=500, r=1.5, bound="train", stop="first"),
-    "slope bound": dict(bound="slope"),
-    "strict stop": dict(stop="strict"),
-    "slope + strict": dict(bound="slope", stop="strict"),
-    "r=2": dict(r=2.0),
-    "tol=0.002": dict(tol=0.002),
+    "defaults": dict(),
+    "strict": dict(stop="strict"),
     "tol=0.005": dict(tol=0.005),
-    "tol=0.01": dict(tol=0.01),
-    "tol=0.02": dict(tol=0.02),
     "strict, tol=0.005": dict(stop="strict", tol=0.005),
     "strict, tol=0.01": dict(stop="strict", tol=0.01),
-    "slope + strict, tol=0.01": dict(bound="slope", stop="strict", tol=0.01),
-    "r=2, tol=0.01": dict(r=2.0, tol=0.01),
+    "log": dict(projection="log"),
+    "log, strict": dict(projection="log", stop="strict"),
+    "log, strict, tol=0.005": dict(projection="log", stop="strict", tol=0.005),
+    "slope, log, strict": dict(bound="slope", projection="log", stop="strict"),
+    "slope, log, strict, tol=0.005": dict(bound="slope", projection="log", stop="strict", tol=0.005),
+    "r=2, strict, tol=0.005": dict(r=2.0, stop="strict", tol=0.005),
 }
 
 
@@ -122,13 +122,21 @@ def run_methods(X, y, X_test, y_test, learners, split, check_n_jobs=False):
 
 
 class CachedFits:
-    """Fits of (learner, size) on DAUBSearch's subsamples, each trained once."""
+    """Fits of (learner, size) on DAUBSearch's subsamples, each trained once.
 
-    def __init__(self, X, y, learners, split, sizes):
+    With `path`, the results are kept in that file between runs.
+    """
+
+    def __init__(self, X, y, learners, split, sizes, path=None):
         self.X, self.y, self.learners = X, y, learners
         self.resource = NSamplesResource(split, y, sizes, stratify=True,
                                          random_state=np.random.RandomState(SEED))
-        self.cache = {}
+        self.path = path
+        self.cache = joblib.load(path) if path and os.path.exists(path) else {}
+
+    def save(self):
+        if self.path:
+            joblib.dump(self.cache, self.path)
 
     def __call__(self, candidate, size):
         key = (candidate, size)
@@ -153,21 +161,22 @@ class CachedFits:
         return self.cache[key]
 
 
-def replay(fits, n_learners, sizes, bound="train", stop="first", tol=0.0, l=3):
+def replay(fits, n_learners, sizes, **policy_params):
     """Run a DAUB policy on cached fits; returns (chosen learner, CPU, rows)."""
-    policy = DAUBPolicy(n_learners, sizes, l=l, bound=bound, stop=stop, tol=tol)
+    policy = DAUBPolicy(n_learners, sizes, **policy_params)
+    scores_train = policy.bound == "train"
     cpu = rows = 0
     while not policy.done:
         for cand, size in policy.ask():
             valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
-            cpu += cpu_valid + (cpu_train if bound == "train" else 0.0)
+            cpu += cpu_valid + (cpu_train if scores_train else 0.0)
             rows += size
             policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
                         failed=np.isnan(valid))
     return policy.best_, cpu, rows
 
 
-def run_variants(X, y, learners, split, refit_cpu):
+def run_variants(X, y, learners, split, refit_cpu, cache_prefix=None):
     """Replay every DAUB variant; one row each."""
     n_total = len(split[0][0])
     default_b = min(n_total, 500, max(n_total // 32, 10 * len(np.unique(y))))
@@ -177,13 +186,18 @@ def run_variants(X, y, learners, split, refit_cpu):
         params = dict(params)
         b, r = params.pop("b", default_b), params.pop("r", 1.5)
         sizes = daub_sizes(n_total, b, r)
-        fits = caches.setdefault(tuple(sizes), CachedFits(X, y, learners, split, sizes))
+        if tuple(sizes) not in caches:
+            path = cache_prefix and f"{cache_prefix}-b{b}-r{r}.joblib"
+            caches[tuple(sizes)] = CachedFits(X, y, learners, split, sizes, path)
+        fits = caches[tuple(sizes)]
         chosen, cpu, n_rows = replay(fits, len(learners), sizes, **params)
         rows[f"replay: {name}"] = dict(chosen=chosen, cpu=cpu + refit_cpu[chosen], rows=n_rows)
+    for fits in caches.values():
+        fits.save()
     return rows
 
 
-def bench_dataset(name, variants=True, check_n_jobs=False):
+def bench_dataset(name, variants=True, check_n_jobs=False, cache=None):
     """All methods on one dataset; a DataFrame with one row per method."""
     with threadpool_limits(1):
         X, X_test, y, y_test = DATASETS[name]()
@@ -194,7 +208,8 @@ def bench_dataset(name, variants=True, check_n_jobs=False):
         valid = full.cv_results_["mean_test_score"]
         if variants:
             refit_cpu = _refit_cpu(X, y, learners)
-            rows.update(run_variants(X, y, learners, split, refit_cpu))
+            prefix = cache and os.path.join(cache, name)
+            rows.update(run_variants(X, y, learners, split, refit_cpu, prefix))
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.insert(0, "dataset", name)
     table["selected"] = [names[c] for c in table["chosen"]]
@@ -235,10 +250,13 @@ def main(argv=None):
     parser.add_argument("--no-variants", action="store_true", help="skip the policy replays")
     parser.add_argument("--check-n-jobs", action="store_true",
                         help="also run DAUBSearch with n_jobs=2 and compare its selection")
+    parser.add_argument("--cache", help="folder keeping the replays' fits between runs")
     parser.add_argument("--out", help="write the per-dataset table to this CSV")
     args = parser.parse_args(argv)
+    if args.cache:
+        os.makedirs(args.cache, exist_ok=True)
     tables = Parallel(n_jobs=args.jobs)(
-        delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs)
+        delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs, args.cache)
         for name in args.datasets
     )
     results = pd.concat(tables, ignore_index=True)
@@ -250,8 +268,8 @@ def main(argv=None):
     print()
     print(summarize(results).to_string(float_format="%.3f"))
     if args.check_n_jobs:
-        same = results.loc[results["method"] == "daub", "same_with_n_jobs_2"]
-        print(f"\nDAUBSearch n_jobs=2 selects as n_jobs=1 on {int(same.sum())} of {len(same)} datasets")
+        same = results.loc[results["method"] == "daub", "same_with_n_jobs_2"].astype(bool)
+        print(f"\nDAUBSearch n_jobs=2 selects as n_jobs=1 on {same.sum()} of {len(same)} datasets")
     if args.out:
         results.to_csv(args.out, index=False)
 

@@ -63,8 +63,11 @@ DAUB_VARIANTS = {
     "slope bound": {"bound": "slope"},
     "strict stop": {"stop": "strict"},
     "slope+strict": {"bound": "slope", "stop": "strict"},
-    "strict, tol=0.005": {"stop": "strict", "tol": 0.005},
-    "slope+strict, tol=0.005": {"bound": "slope", "stop": "strict", "tol": 0.005},
+    "log": {"projection": "log"},
+    "log+strict": {"projection": "log", "stop": "strict"},
+    "slope+log": {"bound": "slope", "projection": "log"},
+    "slope+log+strict": {"bound": "slope", "projection": "log", "stop": "strict"},
+    "slope+log+strict, tol=0.005": {"bound": "slope", "projection": "log", "stop": "strict", "tol": 0.005},
 }
 
 _COLUMNS = {

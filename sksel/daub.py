@@ -82,6 +82,14 @@ class DAUBPolicy:
         learners can score higher on validation data than on their training
         subsample).
 
+    projection : {"linear", "log"}, default="linear"
+        How the slope projects a learning curve to N. ``"linear"`` is the
+        paper's: a straight line in the number of rows, an upper bound for any
+        concave curve. ``"log"`` draws the line in log(rows): an upper bound
+        for curves that are concave in log(rows), which power laws
+        (``a - c * n ** -alpha``) are, and a much tighter one; a learner whose
+        curve steepens late on a log scale can be underrated.
+
     stop : {"first", "strict"}, default="first"
         ``"first"`` is the paper's rule: stop when the first learner reaches N.
         ``"strict"`` stops only when a learner trained on N scores at least every
@@ -122,11 +130,13 @@ class DAUBPolicy:
     (0, [(0, 100), (0, 200), (1, 100), (1, 200), (0, 400), (1, 400), (0, 800)])
     """
 
-    def __init__(self, n_candidates, sizes, *, l=3, bound="train", stop="first", tol=0.0):
+    def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
+                 stop="first", tol=0.0):
         self.n_candidates = n_candidates
         self.sizes = list(sizes)
         self.l = l
         self.bound = bound
+        self.projection = projection
         self.stop = stop
         self.tol = tol
         self.history_ = []
@@ -212,9 +222,12 @@ class DAUBPolicy:
         if len(sizes) < 2:
             projection = np.inf
         else:
-            points = min(self.l, len(sizes))
-            slope = np.polyfit(sizes[-points:], valid[-points:], 1)[0]
-            projection = valid[-1] + (self.n_total - n_j) * max(slope, 0.0)
+            x = np.array(sizes[-self.l:], dtype=float)
+            x_total = float(self.n_total)
+            if self.projection == "log":
+                x, x_total = np.log(x), np.log(x_total)
+            slope = np.polyfit(x, valid[-self.l:], 1)[0]
+            projection = valid[-1] + (x_total - x[-1]) * max(slope, 0.0)
         train = self._train[candidate].get(n_j)
         if self.bound == "train" and train is not None:
             return min(train, projection)
@@ -373,6 +386,11 @@ class DAUBSearch(BaseSelectionSearch):
         projection; it costs a scoring of the training subsample per fit.
         ``"slope"`` uses the projection alone.
 
+    projection : {"linear", "log"}, default="linear"
+        How the slope of the last `l` points projects a learning curve to N:
+        a line in rows (the paper's, valid for any concave curve) or in
+        log(rows) (tighter; valid for power-law-like curves).
+
     stop : {"first", "strict"}, default="first"
         ``"first"``, the paper's rule, stops when the first learner reaches N.
         ``"strict"`` stops only when a learner trained on N scores at least
@@ -513,6 +531,7 @@ class DAUBSearch(BaseSelectionSearch):
         "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "l": [Interval(numbers.Integral, 2, None, closed="left")],
         "bound": [StrOptions({"train", "slope"})],
+        "projection": [StrOptions({"linear", "log"})],
         "stop": [StrOptions({"first", "strict"})],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
     }
@@ -526,6 +545,7 @@ class DAUBSearch(BaseSelectionSearch):
         b="auto",
         l=3,
         bound="train",
+        projection="linear",
         stop="first",
         tol=0.0,
         scoring=None,
@@ -555,6 +575,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.b = b
         self.l = l
         self.bound = bound
+        self.projection = projection
         self.stop = stop
         self.tol = tol
 
@@ -570,7 +591,7 @@ class DAUBSearch(BaseSelectionSearch):
         )
         self.policy_ = DAUBPolicy(
             len(space.candidates), self.sizes_, l=self.l, bound=self.bound,
-            stop=self.stop, tol=self.tol,
+            projection=self.projection, stop=self.stop, tol=self.tol,
         )
         return self.policy_, resource
 

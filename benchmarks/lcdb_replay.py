@@ -60,14 +60,17 @@ from sksel.daub import DAUBPolicy
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 DAUB_VARIANTS = {
     "paper": {},
-    "slope bound": {"bound": "slope"},
-    "strict stop": {"stop": "strict"},
-    "slope+strict": {"bound": "slope", "stop": "strict"},
+    "strict": {"stop": "strict"},
+    "tol=0.005": {"tol": 0.005},
+    "strict, tol=0.005": {"stop": "strict", "tol": 0.005},
+    "strict, tol=0.01": {"stop": "strict", "tol": 0.01},
     "log": {"projection": "log"},
-    "log+strict": {"projection": "log", "stop": "strict"},
-    "slope+log": {"bound": "slope", "projection": "log"},
-    "slope+log+strict": {"bound": "slope", "projection": "log", "stop": "strict"},
-    "slope+log+strict, tol=0.005": {"bound": "slope", "projection": "log", "stop": "strict", "tol": 0.005},
+    "log, strict": {"projection": "log", "stop": "strict"},
+    "log, strict, tol=0.005": {"projection": "log", "stop": "strict", "tol": 0.005},
+    "slope, log, strict": {"bound": "slope", "projection": "log", "stop": "strict"},
+    "slope, log, strict, tol=0.005": {"bound": "slope", "projection": "log", "stop": "strict",
+                                      "tol": 0.005},
+    "slope, strict": {"bound": "slope", "stop": "strict"},
 }
 
 _COLUMNS = {

@@ -169,7 +169,7 @@ def replay(fits, n_learners, sizes, **policy_params):
     while not policy.done:
         for cand, size in policy.ask():
             valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
-            cpu += cpu_valid + (cpu_train if scores_train else 0.0)
+            cpu += cpu_valid + (cpu_train if scores_train and size < sizes[-1] else 0.0)
             rows += size
             policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
                         failed=np.isnan(valid))

@@ -103,8 +103,8 @@ class BaseSelectionSearch(BaseSearchCV):
             The fit's random generator.
         """
 
-    def _needs_train_score(self):
-        """Whether the policy reads training scores (beyond ``return_train_score``)."""
+    def _needs_train_score(self, n_resources):
+        """Whether the policy reads training scores at `n_resources`."""
         return False
 
     # -------------------------------------------------------------------- fit
@@ -145,7 +145,6 @@ class BaseSelectionSearch(BaseSearchCV):
             scorer=scorers,
             fit_params=params,
             score_params=None,
-            return_train_score=self.return_train_score or self._needs_train_score(),
             return_n_test_samples=True,
             return_times=True,
             error_score=self.error_score,
@@ -157,9 +156,11 @@ class BaseSelectionSearch(BaseSearchCV):
 
         def make_tasks(action):
             candidate, n_resources = action
+            train_score = self.return_train_score or self._needs_train_score(n_resources)
             return [
                 (_fit_and_score, (clone(estimators[candidate]), X, y),
-                 dict(train=train, test=test, parameters=None, **score_kwargs))
+                 dict(train=train, test=test, parameters=None,
+                      return_train_score=train_score, **score_kwargs))
                 for train, test in resource.split(n_resources)
             ]
 
@@ -250,7 +251,7 @@ class BaseSelectionSearch(BaseSearchCV):
         """``cv_results_``-style dict of `evaluations`, ranked resource first."""
         params = [space.candidates[c] for (c, _), _ in evaluations]
         outs = [out for _, outputs in evaluations for out in outputs]
-        if "train_scores" in outs[0] and not self.return_train_score:
+        if not self.return_train_score:
             outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
         more = {
             "candidate_id": [c for (c, _), _ in evaluations],

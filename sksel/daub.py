@@ -383,7 +383,8 @@ class DAUBSearch(BaseSelectionSearch):
     bound : {"train", "slope"}, default="train"
         Upper bound on a learner's score at N. ``"train"`` is the paper's: the
         smaller of its score on its own training subsample and the slope
-        projection; it costs a scoring of the training subsample per fit.
+        projection; it costs a scoring of the training subsample per fit
+        below N.
         ``"slope"`` uses the projection alone.
 
     projection : {"linear", "log"}, default="linear"
@@ -579,8 +580,9 @@ class DAUBSearch(BaseSelectionSearch):
         self.stop = stop
         self.tol = tol
 
-    def _needs_train_score(self):
-        return self.bound == "train"
+    def _needs_train_score(self, n_resources):
+        # A learner at N needs no bound any more.
+        return self.bound == "train" and n_resources < self.sizes_[-1]
 
     def _make_policy(self, space, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)

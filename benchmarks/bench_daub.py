@@ -19,8 +19,8 @@ refit, CPU seconds of the whole ``fit`` (search and refit), the speedup over
 Variants of the DAUB policy (``DAUB_VARIANTS``) are replayed on the same split
 without re-running the search: every (learner, size) fit any variant asks for is
 trained once on exactly the subsample DAUBSearch would use, cached, and charged
-to each variant that asks for it (fit and scoring CPU, plus the refit measured
-by ``full``).
+to each variant that asks for it (fit and scoring CPU, plus the refit, priced as
+the selected learner's fit on the training part scaled to all the rows).
 
 All fits run single-threaded in one process per dataset (``--jobs`` datasets at
 a time), so CPU seconds are comparable across methods.
@@ -176,8 +176,12 @@ def replay(fits, n_learners, sizes, **policy_params):
     return policy.best_, cpu, rows
 
 
-def run_variants(X, y, learners, split, refit_cpu, cache_prefix=None):
-    """Replay every DAUB variant; one row each."""
+def run_variants(X, y, learners, split, cache_prefix=None):
+    """Replay every DAUB variant; one row each.
+
+    The refit is charged as the selected learner's fit on N rows, scaled
+    linearly to all the rows.
+    """
     n_total = len(split[0][0])
     default_b = min(n_total, 500, max(n_total // 32, 10 * len(np.unique(y))))
     rows = {}
@@ -191,7 +195,8 @@ def run_variants(X, y, learners, split, refit_cpu, cache_prefix=None):
             caches[tuple(sizes)] = CachedFits(X, y, learners, split, sizes, path)
         fits = caches[tuple(sizes)]
         chosen, cpu, n_rows = replay(fits, len(learners), sizes, **params)
-        rows[f"replay: {name}"] = dict(chosen=chosen, cpu=cpu + refit_cpu[chosen], rows=n_rows)
+        refit_cpu = fits(chosen, n_total)[2] * len(y) / n_total
+        rows[f"replay: {name}"] = dict(chosen=chosen, cpu=cpu + refit_cpu, rows=n_rows)
     for fits in caches.values():
         fits.save()
     return rows
@@ -207,9 +212,8 @@ def bench_dataset(name, variants=True, check_n_jobs=False, cache=None):
         rows, full = run_methods(X, y, X_test, y_test, learners, split, check_n_jobs)
         valid = full.cv_results_["mean_test_score"]
         if variants:
-            refit_cpu = _refit_cpu(X, y, learners)
             prefix = cache and os.path.join(cache, name)
-            rows.update(run_variants(X, y, learners, split, refit_cpu, prefix))
+            rows.update(run_variants(X, y, learners, split, prefix))
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.insert(0, "dataset", name)
     table["selected"] = [names[c] for c in table["chosen"]]
@@ -217,18 +221,6 @@ def bench_dataset(name, variants=True, check_n_jobs=False, cache=None):
     table["speedup"] = table.loc["full", "cpu"] / table["cpu"]
     table["best"] = names[int(np.argmax(valid))]
     return table.drop(columns="chosen").rename_axis("method").reset_index()
-
-
-def _refit_cpu(X, y, learners):
-    """CPU seconds of refitting each learner on all of X, charged to replays."""
-    cpu = []
-    for est in learners:
-        start = time.process_time()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            clone(est).fit(X, y)
-        cpu.append(time.process_time() - start)
-    return cpu
 
 
 def summarize(results):

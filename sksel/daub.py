@@ -24,6 +24,11 @@ from .resources import NSamplesResource
 from .space import CandidateSpace
 
 
+# Scorers of classifiers whose scores lie in [0, 1].
+_UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
+                "precision", "recall", "jaccard")
+
+
 def daub_sizes(n_total, b, r):
     """Allocation sizes of DAUB: multiples of `b` growing by about `r`, ending at `n_total`.
 
@@ -90,6 +95,13 @@ class DAUBPolicy:
         (``a - c * n ** -alpha``) are, and a much tighter one; a learner whose
         curve steepens late on a log scale can be underrated.
 
+    noise : float, default=0.0
+        Standard error of one validation score. The slope of a learning curve
+        is raised by its own standard error under that noise,
+        ``noise / sqrt(sum((x - mean(x)) ** 2))``, before projecting: a curve
+        that looks flat only because of noise on small subsamples keeps a
+        bound above its score. ``0`` is the paper's bound.
+
     stop : {"first", "strict"}, default="first"
         ``"first"`` is the paper's rule: stop when the first learner reaches N.
         ``"strict"`` stops only when a learner trained on N scores at least every
@@ -99,7 +111,9 @@ class DAUBPolicy:
     tol : float, default=0.0
         Bounds within `tol` of the highest one count as tied; among tied
         learners the one whose next step is predicted cheapest (last fit time
-        scaled linearly with size) gets the data. ``0`` is the paper's argmax.
+        scaled linearly with size, compared on a scale of powers of 2) gets
+        the data. ``0`` is the paper's argmax. With ``tol > 0`` decisions
+        depend on measured fit times, so two runs may take different steps.
 
     Attributes
     ----------
@@ -131,12 +145,13 @@ class DAUBPolicy:
     """
 
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
-                 stop="first", tol=0.0):
+                 noise=0.0, stop="first", tol=0.0):
         self.n_candidates = n_candidates
         self.sizes = list(sizes)
         self.l = l
         self.bound = bound
         self.projection = projection
+        self.noise = noise
         self.stop = stop
         self.tol = tol
         self.history_ = []
@@ -227,6 +242,7 @@ class DAUBPolicy:
             if self.projection == "log":
                 x, x_total = np.log(x), np.log(x_total)
             slope = np.polyfit(x, valid[-self.l:], 1)[0]
+            slope += self.noise / np.sqrt(np.sum((x - x.mean()) ** 2))
             projection = valid[-1] + (x_total - x[-1]) * max(slope, 0.0)
         train = self._train[candidate].get(n_j)
         if self.bound == "train" and train is not None:
@@ -320,13 +336,18 @@ class DAUBPolicy:
         return next(s for s in self.sizes if s > size)
 
     def _next_cost(self, candidate):
+        """Predicted cost of the next step, on a scale of powers of 2.
+
+        Only a learner at least about twice as cheap counts as cheaper, so that
+        run-to-run noise in fit times rarely changes a decision.
+        """
         if self.tol <= 0:
             return 0.0
         size = self._size(candidate)
         last = self._time[candidate].get(size)
         if last is None:
             return np.inf
-        return last * self._next_size(candidate) / size
+        return np.floor(np.log2(max(last * self._next_size(candidate) / size, 1e-6)))
 
 
 def _monotone(scores):
@@ -392,14 +413,25 @@ class DAUBSearch(BaseSelectionSearch):
         a line in rows (the paper's, valid for any concave curve) or in
         log(rows) (tighter; valid for power-law-like curves).
 
-    stop : {"first", "strict"}, default="first"
+    noise : float or "auto", default="auto"
+        Standard error of a validation score, which raises every learning
+        curve's slope by its standard error before projecting, so that a
+        learner whose first points are flat or dipping only by chance is not
+        dropped. ``"auto"`` uses ``0.5 / sqrt(n_validation)``, the largest
+        standard error of a score in [0, 1] measured on all validation rows,
+        for classifiers scored by accuracy, balanced accuracy, ROC AUC, average
+        precision, F1, precision, recall or Jaccard, and 0 (the paper's
+        bound) otherwise.
+
+    stop : {"first", "strict"}, default="strict"
         ``"first"``, the paper's rule, stops when the first learner reaches N.
         ``"strict"`` stops only when a learner trained on N scores at least
         every other learner's upper bound, and selects the best learner at N.
 
-    tol : float, default=0.0
-        Bounds within `tol` of the highest count as tied, and the tied learner
-        whose next fit is predicted cheapest goes first.
+    tol : float, default=0.005
+        Bounds within `tol` (in units of the score: 0.5 accuracy points by
+        default) of the highest count as tied, and the tied learner whose next
+        fit is predicted cheapest goes first. ``0`` is the paper's argmax.
 
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
@@ -533,6 +565,7 @@ class DAUBSearch(BaseSelectionSearch):
         "l": [Interval(numbers.Integral, 2, None, closed="left")],
         "bound": [StrOptions({"train", "slope"})],
         "projection": [StrOptions({"linear", "log"})],
+        "noise": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "stop": [StrOptions({"first", "strict"})],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
     }
@@ -547,8 +580,9 @@ class DAUBSearch(BaseSelectionSearch):
         l=3,
         bound="train",
         projection="linear",
-        stop="first",
-        tol=0.0,
+        noise="auto",
+        stop="strict",
+        tol=0.005,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -577,6 +611,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.l = l
         self.bound = bound
         self.projection = projection
+        self.noise = noise
         self.stop = stop
         self.tol = tol
 
@@ -593,9 +628,21 @@ class DAUBSearch(BaseSelectionSearch):
         )
         self.policy_ = DAUBPolicy(
             len(space.candidates), self.sizes_, l=self.l, bound=self.bound,
-            projection=self.projection, stop=self.stop, tol=self.tol,
+            projection=self.projection, noise=self._noise(splits, n_classes),
+            stop=self.stop, tol=self.tol,
         )
         return self.policy_, resource
+
+    def _noise(self, splits, n_classes):
+        if self.noise != "auto":
+            return self.noise
+        bounded = n_classes is not None and (
+            self.scoring is None
+            or isinstance(self.scoring, str) and self.scoring.startswith(_UNIT_SCORES)
+            or isinstance(self.refit, str) and self.refit.startswith(_UNIT_SCORES)
+        )
+        n_validation = sum(len(test) for _, test in splits)
+        return 0.5 / math.sqrt(n_validation) if bounded else 0.0
 
     def _granularity(self, n_total, n_classes):
         if self.b != "auto":

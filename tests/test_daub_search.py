@@ -371,7 +371,7 @@ def test_cv_results_frame(clf_data):
 def test_multimetric_refit_by_name(clf_data):
     X, y = clf_data
     scoring = {"accuracy": "accuracy", "bal": "balanced_accuracy"}
-    kwargs = dict(cv=CV3, b=20, random_state=0)
+    kwargs = dict(cv=CV3, b=20, noise=0.0, random_state=0)  # same bound for both scorings
     search = DAUBSearch(LogisticRegression(), C_GRID, scoring=scoring, refit="accuracy",
                         return_train_score=True, **kwargs).fit(X, y)
     single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
@@ -409,7 +409,7 @@ def _dict_scorer(estimator, X, y):
 
 def test_multimetric_callable_scoring(clf_data):
     X, y = clf_data
-    kwargs = dict(cv=CV3, b=20, random_state=0)
+    kwargs = dict(cv=CV3, b=20, noise=0.0, random_state=0)  # same bound for both scorings
     search = DAUBSearch(LogisticRegression(), C_GRID, scoring=_dict_scorer, refit="acc",
                         **kwargs).fit(X, y)
     single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
@@ -648,8 +648,20 @@ SELECTION_CANDIDATES = [
 
 
 def _selection_search(**kwargs):
-    return DAUBSearch(SELECTION_CANDIDATES, cv=CV3, b=20, stop="strict", random_state=0,
-                      **kwargs)
+    # tol=0: no tie-break by measured fit times, so the decisions themselves are
+    # reproducible, not only the selection.
+    params = dict(cv=CV3, b=20, stop="strict", tol=0.0, random_state=0)
+    return DAUBSearch(SELECTION_CANDIDATES, **{**params, **kwargs})
+
+
+@pytest.mark.parametrize("n_jobs", [2, -1])
+def test_n_jobs_same_selection_with_default_tie_break(clf_data, n_jobs):
+    """With the default tol, fit times order near-tied steps; the selection stays."""
+    X, y = clf_data
+    one = _selection_search(n_jobs=1, tol=0.005).fit(X, y)
+    many = _selection_search(n_jobs=n_jobs, tol=0.005).fit(X, y)
+    assert many.best_params_ == one.best_params_
+    assert many.best_score_ == one.best_score_
 
 
 def test_n_jobs_same_selection(clf_data):

@@ -60,17 +60,13 @@ from sksel.daub import DAUBPolicy
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 DAUB_VARIANTS = {
     "paper": {},
-    "strict": {"stop": "strict"},
-    "tol=0.005": {"tol": 0.005},
-    "strict, tol=0.005": {"stop": "strict", "tol": 0.005},
-    "strict, tol=0.01": {"stop": "strict", "tol": 0.01},
-    "log": {"projection": "log"},
-    "log, strict": {"projection": "log", "stop": "strict"},
-    "log, strict, tol=0.005": {"projection": "log", "stop": "strict", "tol": 0.005},
-    "slope, log, strict": {"bound": "slope", "projection": "log", "stop": "strict"},
-    "slope, log, strict, tol=0.005": {"bound": "slope", "projection": "log", "stop": "strict",
-                                      "tol": 0.005},
-    "slope, strict": {"bound": "slope", "stop": "strict"},
+    "sksel defaults": {"noise": "auto", "stop": "strict", "tol": 0.005},
+    "defaults, noise=0": {"stop": "strict", "tol": 0.005},
+    "defaults, first": {"noise": "auto", "tol": 0.005},
+    "defaults, tol=0": {"noise": "auto", "stop": "strict"},
+    "defaults, bound=slope": {"bound": "slope", "noise": "auto", "stop": "strict", "tol": 0.005},
+    "defaults, projection=log": {"projection": "log", "noise": "auto", "stop": "strict",
+                                 "tol": 0.005},
 }
 
 _COLUMNS = {
@@ -81,6 +77,7 @@ _COLUMNS = {
     "score_train": "float64",
     "score_valid": "float64",
     "score_test": "float64",
+    "size_test": "float64",
 }
 
 
@@ -98,6 +95,7 @@ class Task:
     train: np.ndarray
     test: np.ndarray
     fit_time: np.ndarray
+    noise: float
 
 
 @dataclass
@@ -163,7 +161,17 @@ def make_task(openmlid, curves, min_reach):
         train=table("score_train"),
         test=table("score_test"),
         fit_time=table("traintime"),
+        noise=_noise(curves),
     )
+
+
+def _noise(curves, n_seeds=25):
+    """Largest standard error of a seed-averaged accuracy (DAUBSearch's ``noise="auto"``).
+
+    LCDB's validation and test folds have about the same size, so ``size_test``
+    stands for the validation size.
+    """
+    return 0.5 / math.sqrt(n_seeds * curves["size_test"].max())
 
 
 def make_tasks(curves, min_reach=0.9, min_n=1000, min_learners=5):
@@ -228,6 +236,8 @@ def daub_sizes(anchors, b, b_divisor, step):
 def daub(task, b, b_divisor, step, **options):
     """Replay :class:`DAUBPolicy`, with keyword `options`, on the sizes of `daub_sizes`."""
     column = {int(task.anchors[i]): i for i in daub_sizes(task.anchors, b, b_divisor, step)}
+    if options.get("noise") == "auto":
+        options = {**options, "noise": task.noise}
     policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
     cost = 0.0
     while not policy.done:

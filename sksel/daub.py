@@ -14,6 +14,7 @@ estimator) and the search estimator built on it (:class:`DAUBSearch`).
 """
 
 import math
+from itertools import islice
 import numbers
 
 import numpy as np
@@ -162,6 +163,12 @@ class DAUBPolicy:
         self._train = [{} for _ in range(n_candidates)]
         self._time = [{} for _ in range(n_candidates)]
         self._failed = set()
+        self._bounds = {}
+        self._reached = [0] * n_candidates
+        self._active = set(range(n_candidates))
+        self._finished = set()
+        self._warm_up = [(c, n) for c in range(n_candidates) for n in self.sizes[:2]]
+        self._warm_up_next = 0
 
     @property
     def n_total(self):
@@ -220,6 +227,7 @@ class DAUBPolicy:
 
     @property
     def best_(self):
+        """The selected candidate (see the class attributes)."""
         finished = [c for c in range(self.n_candidates) if self._valid[c]]
         if not finished:
             return None
@@ -231,6 +239,11 @@ class DAUBPolicy:
         Computed from the results used so far (:attr:`decisions_`); results
         told since are used at the next :meth:`ask` or :attr:`done`.
         """
+        if candidate not in self._bounds:
+            self._bounds[candidate] = self._compute_bound(candidate)
+        return self._bounds[candidate]
+
+    def _compute_bound(self, candidate):
         sizes = sorted(self._valid[candidate])
         valid = _monotone([self._valid[candidate][n] for n in sizes])
         n_j = sizes[-1]
@@ -262,10 +275,16 @@ class DAUBPolicy:
         candidate, size = action
         score, train_score, fit_time, failed = self._told[action]
         self.decisions_.append(action)
+        self._bounds.pop(candidate, None)
         if failed:
             self._failed.add(candidate)
+            self._active.discard(candidate)
             return
         self._valid[candidate][size] = float(score)
+        self._reached[candidate] = max(self._reached[candidate], size)
+        if size == self.n_total:
+            self._active.discard(candidate)
+            self._finished.add(candidate)
         if train_score is not None and np.isfinite(train_score):
             self._train[candidate][size] = float(train_score)
         if fit_time is not None:
@@ -273,9 +292,9 @@ class DAUBPolicy:
 
     def _decide(self):
         """The paper's next step given the results used so far; None when stopping."""
-        warm_up = self._warm_up_actions()
-        if warm_up:
-            return warm_up[0]
+        warm_up = self._warm_up_action()
+        if warm_up is not None:
+            return warm_up
         alive = self._alive()
         if not alive or self._stopped(alive):
             return None
@@ -286,23 +305,25 @@ class DAUBPolicy:
         return chosen, self._next_size(chosen)
 
     def _stopped(self, alive):
-        finished = [c for c in range(self.n_candidates) if self.n_total in self._valid[c]]
-        if not finished:
+        if not self._finished:
             return False
         if self.stop == "first":
             return True
-        best = max(self._valid[c][self.n_total] for c in finished)
+        best = max(self._valid[c][self.n_total] for c in self._finished)
         return all(best >= self.upper_bound(c) for c in alive)
 
-    def _warm_up_actions(self):
-        """The two first sizes of every candidate not yet used, in order."""
-        return [
-            (c, size)
-            for c in range(self.n_candidates)
-            if c not in self._failed
-            for size in self.sizes[:2]
-            if size not in self._valid[c]
-        ]
+    def _warm_up_action(self):
+        """The first warm-up action (two first sizes of every candidate) not yet used."""
+        while self._warm_up_next < len(self._warm_up):
+            action = self._warm_up[self._warm_up_next]
+            if self._needs_warm_up(action):
+                return action
+            self._warm_up_next += 1
+        return None
+
+    def _needs_warm_up(self, action):
+        candidate, size = action
+        return candidate not in self._failed and size not in self._valid[candidate]
 
     def _speculate(self):
         """An action the sequential run will or likely will ask for soon.
@@ -310,9 +331,10 @@ class DAUBPolicy:
         Warm-up actions are all needed; after warm-up, the next size (below N)
         of the free learner with the highest bound.
         """
-        warm_up = self._warm_up_actions()
-        if warm_up:
-            return next((a for a in warm_up if a not in self._pending and a not in self._told), None)
+        if self._warm_up_action() is not None:
+            upcoming = islice(self._warm_up, self._warm_up_next, None)
+            return next((a for a in upcoming if self._needs_warm_up(a)
+                         and a not in self._pending and a not in self._told), None)
         busy = {c for c, _ in self._pending}
         free = [c for c in self._alive() if c not in busy]
         for c in sorted(free, key=self.upper_bound, reverse=True):
@@ -322,14 +344,11 @@ class DAUBPolicy:
         return None
 
     def _size(self, candidate):
-        return max(self._valid[candidate], default=0)
+        return self._reached[candidate]
 
     def _alive(self):
-        return [
-            c
-            for c in range(self.n_candidates)
-            if c not in self._failed and self._size(c) < self.n_total
-        ]
+        """Candidates that neither failed nor reached N."""
+        return sorted(self._active)
 
     def _next_size(self, candidate):
         size = self._size(candidate)

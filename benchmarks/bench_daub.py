@@ -61,15 +61,15 @@ from sksel.resources import NSamplesResource  # noqa: E402
 SEED = 0
 
 DAUB_VARIANTS = {
-    "paper: b=500, r=1.5, train bound, noise=0, first, tol=0":
+    "paper: b=500, r=1.5, bound=train, noise=0, first, tol=0":
         dict(b=500, r=1.5, bound="train", noise=0.0, stop="first", tol=0.0),
     "defaults": dict(),
+    "bound=train": dict(bound="train"),
+    "r=1.5": dict(r=1.5),
     "noise=0": dict(noise=0.0),
-    "first": dict(stop="first"),
+    "stop=first": dict(stop="first"),
     "tol=0": dict(tol=0.0),
-    "bound=slope": dict(bound="slope"),
     "projection=log": dict(projection="log"),
-    "r=2": dict(r=2.0),
 }
 
 
@@ -182,13 +182,13 @@ def run_variants(X, y, learners, split, cache_prefix=None):
     n_total = len(split[0][0])
     default_b = min(n_total, 500, max(n_total // 32, 10 * len(np.unique(y))))
     defaults = {k: v for k, v in DAUBSearch([]).get_params().items()
-                if k in ("bound", "projection", "stop", "tol", "l")}
+                if k in ("r", "bound", "projection", "stop", "tol", "l")}
     defaults["noise"] = 0.5 / np.sqrt(len(split[0][1]))  # DAUBSearch's "auto" for accuracy
     rows = {}
     caches = {}
     for name, params in DAUB_VARIANTS.items():
         params = {**defaults, **params}
-        b, r = params.pop("b", default_b), params.pop("r", 1.5)
+        b, r = params.pop("b", default_b), params.pop("r")
         sizes = daub_sizes(n_total, b, r)
         if tuple(sizes) not in caches:
             path = cache_prefix and f"{cache_prefix}-b{b}-r{r}.joblib"

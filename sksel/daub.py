@@ -405,10 +405,10 @@ class DAUBSearch(BaseSelectionSearch):
         :class:`~sklearn.model_selection.GridSearchCV` takes it. Must be None
         when `estimator` is a list.
 
-    r : float, default=1.5
+    r : float, default=2.0
         Geometric growth of the subsample sizes, > 1: sizes are the multiples of
         `b` ``n_0 = b``, ``n_{i+1} = min(N, b * ceil(r * n_i / b))``, the last
-        one N, the rows of the smallest training fold.
+        one N, the rows of the smallest training fold. The paper uses 1.5.
 
     b : int or "auto", default="auto"
         Granularity and first subsample size. ``"auto"`` uses
@@ -420,12 +420,13 @@ class DAUBSearch(BaseSelectionSearch):
         Number of most recent points of a learning curve whose least-squares
         slope projects it to N.
 
-    bound : {"train", "slope"}, default="train"
-        Upper bound on a learner's score at N. ``"train"`` is the paper's: the
-        smaller of its score on its own training subsample and the slope
-        projection; it costs a scoring of the training subsample per fit
-        below N.
-        ``"slope"`` uses the projection alone.
+    bound : {"slope", "train"}, default="slope"
+        Upper bound on a learner's score at N. ``"slope"`` uses the slope
+        projection alone. ``"train"`` is the paper's: the smaller of the
+        learner's score on its own training subsample and the projection; it
+        costs a scoring of the training subsample per fit below N, and starves
+        learners that score higher on validation data than on their training
+        subsample (strongly regularised models, late bloomers).
 
     projection : {"linear", "log"}, default="linear"
         How the slope of the last `l` points projects a learning curve to N:
@@ -573,7 +574,7 @@ class DAUBSearch(BaseSelectionSearch):
     >>> search.best_params_["estimator"]
     LogisticRegression(max_iter=2000)
     >>> search.sizes_
-    [100, 200, 300, 500, 800, 1200, 1347]
+    [100, 200, 400, 800, 1347]
     """
 
     _parameter_constraints: dict = {
@@ -594,10 +595,10 @@ class DAUBSearch(BaseSelectionSearch):
         estimator,
         param_grid=None,
         *,
-        r=1.5,
+        r=2.0,
         b="auto",
         l=3,
-        bound="train",
+        bound="slope",
         projection="linear",
         noise="auto",
         stop="strict",

@@ -237,7 +237,7 @@ def test_subsamples_nested_and_validation_folds_whole():
     PROBE_LOG.clear()
     search = DAUBSearch(
         [ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)],
-        cv=cv, b=20, scoring=probe_scorer, random_state=0, n_jobs=1,
+        cv=cv, b=20, bound="train", scoring=probe_scorer, random_state=0, n_jobs=1,
     ).fit(X, y)
     sizes = search.sizes_
     n_total = sizes[-1]
@@ -514,7 +514,7 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     y = np.arange(n) % n_classes if n_classes else rng.normal(size=n)
     cv = [(np.arange(n_total), np.arange(n_total, n))]
     search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0).fit(X, y)
-    assert search.sizes_ == daub_sizes(n_total, expected_b, 1.5)
+    assert search.sizes_ == daub_sizes(n_total, expected_b, search.r)
 
 
 # ----------------------------------------------------------------- bad inputs

@@ -60,13 +60,13 @@ from sksel.daub import DAUBPolicy
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 DAUB_VARIANTS = {
     "paper": {},
-    "sksel defaults": {"noise": "auto", "stop": "strict", "tol": 0.005},
-    "defaults, noise=0": {"stop": "strict", "tol": 0.005},
-    "defaults, first": {"noise": "auto", "tol": 0.005},
-    "defaults, tol=0": {"noise": "auto", "stop": "strict"},
-    "defaults, bound=slope": {"bound": "slope", "noise": "auto", "stop": "strict", "tol": 0.005},
-    "defaults, projection=log": {"projection": "log", "noise": "auto", "stop": "strict",
-                                 "tol": 0.005},
+    "sksel defaults": {"bound": "slope", "noise": "auto", "stop": "strict", "tol": 0.005},
+    "defaults, bound=train": {"noise": "auto", "stop": "strict", "tol": 0.005},
+    "defaults, noise=0": {"bound": "slope", "stop": "strict", "tol": 0.005},
+    "defaults, stop=first": {"bound": "slope", "noise": "auto", "tol": 0.005},
+    "defaults, tol=0": {"bound": "slope", "noise": "auto", "stop": "strict"},
+    "defaults, projection=log": {"bound": "slope", "projection": "log", "noise": "auto",
+                                 "stop": "strict", "tol": 0.005},
 }
 
 _COLUMNS = {

@@ -35,6 +35,7 @@ exclude_patterns = [
     "generated/*.examples",
     # pulled into daub.rst by `.. include::`, not a page of its own
     "benchmark_daub.rst",
+    "benchmark_daub_suite.rst",
 ]
 
 # References to objects outside sksel (sklearn, joblib, numpy) have no target

@@ -22,7 +22,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
 from .resources import NSamplesResource
-from .space import CandidateSpace
 
 
 # Scorers of classifiers whose scores lie in [0, 1].

@@ -14,7 +14,7 @@ from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import accuracy_score, f1_score
-from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, GroupKFold, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline

@@ -201,23 +201,22 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.scoring is None or isinstance(self.scoring, str):
             return check_scoring(estimator, self.scoring), "score"
         scorers = _check_multimetric_scoring(estimator, self.scoring)
-        self._check_refit_for_multimetric(scorers)
-        if not isinstance(self.refit, str):
-            raise ValueError(
-                f"{type(self).__name__} decides what to train next by one metric: "
-                f"with multimetric scoring, refit must name it; got refit={self.refit!r}."
-            )
-        return _MultimetricScorer(scorers=scorers, raise_exc=self.error_score == "raise"), self.refit
+        metric = self._metric_named_by_refit(scorers)
+        return _MultimetricScorer(scorers=scorers, raise_exc=self.error_score == "raise"), metric
 
     def _callable_metric(self, outputs, metric):
         """The ranking metric once a callable `scoring` shows it returns a dict."""
         scores = next((out["test_scores"] for out in outputs if out["fit_error"] is None), None)
         if not isinstance(scores, dict) or metric in scores:
             return metric
-        self._check_refit_for_multimetric(scores)
+        return self._metric_named_by_refit(scores)
+
+    def _metric_named_by_refit(self, metrics):
+        """The metric that drives the policy, among several: the one `refit` names."""
+        self._check_refit_for_multimetric(metrics)
         if not isinstance(self.refit, str):
             raise ValueError(
-                f"scoring returns several metrics {sorted(scores)}: {type(self).__name__} "
+                f"scoring gives several metrics {sorted(metrics)}: {type(self).__name__} "
                 f"decides what to train next by one of them, so refit must name it; "
                 f"got refit={self.refit!r}."
             )

@@ -55,8 +55,8 @@ from _datasets import DATASETS  # noqa: E402
 from _learners import make_learners  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
-from sksel.daub import DAUBPolicy, daub_sizes  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
+from sksel.space import CandidateSpace  # noqa: E402
 
 SEED = 0
 
@@ -158,15 +158,14 @@ class CachedFits:
         return self.cache[key]
 
 
-def replay(fits, n_learners, sizes, **policy_params):
+def replay(fits, policy):
     """Run a DAUB policy on cached fits; returns (chosen learner, CPU, rows)."""
-    policy = DAUBPolicy(n_learners, sizes, **policy_params)
     scores_train = policy.bound == "train"
     cpu = rows = 0
     while not policy.done:
         for cand, size in policy.ask():
             valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
-            cpu += cpu_valid + (cpu_train if scores_train and size < sizes[-1] else 0.0)
+            cpu += cpu_valid + (cpu_train if scores_train and size < policy.n_total else 0.0)
             rows += size
             policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
                         failed=np.isnan(valid))
@@ -176,25 +175,23 @@ def replay(fits, n_learners, sizes, **policy_params):
 def run_variants(X, y, learners, split, cache_prefix=None):
     """Replay every DAUB variant; one row each.
 
-    The refit is charged as the selected learner's fit on N rows, scaled
-    linearly to all the rows.
+    Each variant's policy is built by DAUBSearch itself (sizes, ``b="auto"``,
+    ``noise="auto"``). The refit is charged as the selected learner's fit on N
+    rows, scaled linearly to all the rows.
     """
     n_total = len(split[0][0])
-    default_b = min(n_total, 500, max(n_total // 32, 10 * len(np.unique(y))))
-    defaults = {k: v for k, v in DAUBSearch([]).get_params().items()
-                if k in ("r", "bound", "projection", "stop", "tol", "l")}
-    defaults["noise"] = 0.5 / np.sqrt(len(split[0][1]))  # DAUBSearch's "auto" for accuracy
+    space, n_classes = CandidateSpace(learners), len(np.unique(y))
     rows = {}
     caches = {}
     for name, params in DAUB_VARIANTS.items():
-        params = {**defaults, **params}
-        b, r = params.pop("b", default_b), params.pop("r")
-        sizes = daub_sizes(n_total, b, r)
-        if tuple(sizes) not in caches:
-            path = cache_prefix and f"{cache_prefix}-b{b}-r{r}.joblib"
-            caches[tuple(sizes)] = CachedFits(X, y, learners, split, sizes, path)
-        fits = caches[tuple(sizes)]
-        chosen, cpu, n_rows = replay(fits, len(learners), sizes, **params)
+        search = DAUBSearch(learners, cv=split, random_state=SEED, **params)
+        policy, _ = search._make_policy(space, split, y, n_classes, np.random.RandomState(SEED))
+        sizes = tuple(search.sizes_)
+        if sizes not in caches:
+            path = cache_prefix and f"{cache_prefix}-b{sizes[0]}-r{search.r}.joblib"
+            caches[sizes] = CachedFits(X, y, learners, split, sizes, path)
+        fits = caches[sizes]
+        chosen, cpu, n_rows = replay(fits, policy)
         refit_cpu = fits(chosen, n_total)[2] * len(y) / n_total
         rows[f"replay: {name}"] = dict(chosen=chosen, cpu=cpu + refit_cpu, rows=n_rows)
     for fits in caches.values():

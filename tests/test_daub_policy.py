@@ -122,12 +122,22 @@ def test_daub_sizes_formula(n_total, b, r):
     assert sizes[-1] == n_total
     assert all(s < t for s, t in zip(sizes, sizes[1:]))
     # Every size but the last is a multiple of b, and each is the smallest
-    # multiple of b that is >= r times the previous one (exact arithmetic).
+    # multiple of b that is >= r times the previous one (exact arithmetic)...
     R = Fraction(r)
-    for prev, nxt in zip(sizes, sizes[1:]):
+    for prev, nxt in zip(sizes[:-1], sizes[1:-1]):
         assert prev % b == 0
-        expected = b * math.ceil(R * prev / b)
-        assert nxt == min(n_total, expected)
+        assert nxt == b * math.ceil(R * prev / b)
+    # ... except N, which comes instead of a size less than sqrt(r) below it.
+    if len(sizes) > 1:
+        skipped = b * math.ceil(R * sizes[-2] / b)
+        assert skipped >= n_total or (n_total / skipped) ** 2 < R
+
+
+def test_daub_sizes_skip_sliver_before_n_total():
+    # 380 * 2**5 = 12160 is within sqrt(2) of N = 12172: straight to N.
+    assert daub_sizes(12172, b=380, r=2.0) == [380, 760, 1520, 3040, 6080, 12172]
+    # 16000 is 1.63 times below 26048, more than sqrt(2): kept.
+    assert daub_sizes(26048, b=500, r=2.0)[-2:] == [16000, 26048]
 
 
 @pytest.mark.parametrize("b", [100, 101, 10_000])
@@ -160,9 +170,9 @@ def test_monotone_correction_hand_example():
 # ----------------------------------------------------------------- upper_bound
 
 
-def _policy_with_curve(valid, train=None, *, sizes, l=3, bound="train"):
+def _policy_with_curve(valid, train=None, *, sizes, l=3, bound="train", **options):
     """One learner walked through the first len(valid) sizes by ask/tell."""
-    policy = DAUBPolicy(1, sizes, l=l, bound=bound)
+    policy = DAUBPolicy(1, sizes, l=l, bound=bound, **options)
     for i, v in enumerate(valid):
         assert policy.ask() == [(0, sizes[i])]
         policy.tell(0, sizes[i], v, train_score=None if train is None else train[i])
@@ -205,6 +215,71 @@ def test_upper_bound_one_point_is_unbounded_or_train():
     assert policy.upper_bound(0) == np.inf
     policy = _policy_with_curve([0.5], [0.9], sizes=[100, 200, 400], bound="train")
     assert policy.upper_bound(0) == pytest.approx(0.9)
+
+
+def _line_projection(x, scores, x_total, noise=0.0):
+    """Closed form of the bound: least-squares line through the points, raised by noise."""
+    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    xc = x - x.mean()
+    slope = np.sum(xc * (scores - scores.mean())) / np.sum(xc**2)
+    slope += noise / np.sqrt(np.sum(xc**2))
+    return scores[-1] + (x_total - x[-1]) * max(slope, 0.0)
+
+
+SIZES = [500, 1000, 2000, 4000, 8000, 16000]
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.01])
+def test_auto_projection_log_for_diminishing_returns(noise):
+    # Gains per doubling 0.04, 0.02: diminishing, so the line is drawn in log(rows).
+    valid = [0.70, 0.74, 0.76]
+    policy = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="auto",
+                                noise=noise)
+    expected = _line_projection(np.log(SIZES[:3]), valid, np.log(16000), noise)
+    assert policy.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+    log = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="log", noise=noise)
+    assert log.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "valid,noise",
+    [
+        ([0.50, 0.51], 0.0),  # two points: no evidence of diminishing returns yet
+        ([0.50, 0.52, 0.60], 0.0),  # accelerating: 0.02 then 0.08 per doubling
+        ([0.70, 0.74, 0.76, 0.80], 0.0),  # 0.04, 0.02, then 0.04: accelerates again
+        ([0.50, 0.52, 0.56], 0.009),  # 0.04 > 0.02 + 2 * 0.009
+    ],
+)
+def test_auto_projection_linear_otherwise(valid, noise):
+    policy = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="auto",
+                                noise=noise)
+    n = len(valid)
+    expected = _line_projection(SIZES[max(0, n - 3):n], valid[-3:], 16000, noise)
+    assert policy.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+
+
+def test_auto_projection_tolerates_noise():
+    # 0.04 then 0.05 per doubling: accelerating by 0.01, within 2 * noise = 0.02.
+    valid = [0.50, 0.54, 0.59]
+    flat = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="auto", noise=0.0)
+    noisy = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="auto", noise=0.01)
+    assert flat.upper_bound(0) == pytest.approx(_line_projection(SIZES[:3], valid, 16000))
+    assert noisy.upper_bound(0) == pytest.approx(
+        _line_projection(np.log(SIZES[:3]), valid, np.log(16000), 0.01))
+
+
+def test_bound_capped_at_max_score():
+    policy = _policy_with_curve([0.5, 0.9], sizes=SIZES, bound="slope", max_score=1.0)
+    assert _line_projection(SIZES[:2], [0.5, 0.9], 16000) > 1.0
+    assert policy.upper_bound(0) == 1.0
+    assert _policy_with_curve([0.5], sizes=SIZES, bound="slope", max_score=1.0).upper_bound(0) == 1.0
+
+
+@pytest.mark.parametrize("warm_up", [1, 2, 3, 6])
+def test_warm_up_sizes(warm_up):
+    policy = DAUBPolicy(3, SIZES, warm_up=warm_up)
+    expected = [(c, n) for c in range(3) for n in SIZES[:warm_up]]
+    assert policy.ask(len(expected) + 5) == expected
 
 
 # ------------------------------------------------------- hand-worked allocation

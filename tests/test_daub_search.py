@@ -517,6 +517,31 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     assert search.sizes_ == daub_sizes(n_total, expected_b, search.r)
 
 
+@pytest.mark.parametrize(
+    "scoring,regression,max_score,has_noise",
+    [
+        (None, False, 1.0, True),
+        ("balanced_accuracy", False, 1.0, True),
+        ("neg_log_loss", False, 0.0, False),
+        (None, True, 1.0, False),  # R²
+        ("neg_mean_squared_error", True, 0.0, False),
+        ("d2_absolute_error_score", True, np.inf, False),  # not known: no cap
+    ],
+)
+def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_noise):
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(300, 3))
+    y = X[:, 0] if regression else (X[:, 0] > 0).astype(int)
+    estimator = DummyRegressor() if regression else DummyClassifier()
+    search = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
+                        random_state=0).fit(X, y)
+    policy = search.policy_
+    assert policy.max_score == max_score
+    assert policy.noise == (pytest.approx(0.5 / np.sqrt(300)) if has_noise else 0.0)
+    # Warm-up on the l smallest sizes: both candidates got both.
+    assert policy.history_[:4] == [(c, n) for c in range(2) for n in search.sizes_[:2]]
+
+
 # ----------------------------------------------------------------- bad inputs
 
 

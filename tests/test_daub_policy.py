@@ -272,7 +272,8 @@ def test_bound_capped_at_max_score():
     policy = _policy_with_curve([0.5, 0.9], sizes=SIZES, bound="slope", max_score=1.0)
     assert _line_projection(SIZES[:2], [0.5, 0.9], 16000) > 1.0
     assert policy.upper_bound(0) == 1.0
-    assert _policy_with_curve([0.5], sizes=SIZES, bound="slope", max_score=1.0).upper_bound(0) == 1.0
+    one_point = _policy_with_curve([0.5], sizes=SIZES, bound="slope", max_score=1.0)
+    assert one_point.upper_bound(0) == 1.0
 
 
 @pytest.mark.parametrize("warm_up", [1, 2, 3, 6])

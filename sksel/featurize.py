@@ -1,0 +1,466 @@
+"""Featurize configurations of a search space: one vector in [0, 1]^d each.
+
+The space is written as :class:`~sklearn.model_selection.RandomizedSearchCV`
+takes it: a dict of parameter values, or a list of such dicts, each one branch of
+a tree-structured space. A value is a list (sampled uniformly) or a distribution
+with an ``rvs`` method (any ``scipy.stats`` frozen distribution).
+
+The features follow Dodge et al., "Random Search for Hyperparameters using
+Determinantal Point Processes" (2017), section 3.3.4-3.3.5: each parameter owns
+a fixed segment of the vector, and
+
+- a distribution with a finite support ``[lo, hi]`` (continuous or integer)
+  gives one column ``(h - lo) / (hi - lo)``, on a log axis for a log-scaled
+  distribution (``loguniform`` / ``reciprocal``), so that the features of its
+  samples are uniform as the distribution's are; values outside the support
+  are clipped to it;
+- a distribution with an infinite support (``norm``, ``expon``, ``poisson``)
+  gives one column, its CDF at ``h``;
+- a list of numbers (``int`` or ``float``, not ``bool``) is ordinal: its m
+  distinct values, sorted, get the unary code of m columns, ``[1, 0, 0]``,
+  ``[1, 1, 0]``, ``[1, 1, 1]`` for three values, so neighbours in the order are
+  closer than values far apart;
+- any other list (strings, bools, None, estimators, mixed) is categorical: one
+  column per distinct value, one-hot. An estimator is one value by identity:
+  ``clf=1`` is the second estimator among the choices of ``clf``;
+- a parameter that the branch of a configuration does not have is inactive:
+  its columns are 0 and its mask entries False.
+
+Columns are the union over branches. A parameter that several branches give
+the same distribution, or the same set of numbers, shares its columns; the
+categorical lists of a parameter share one one-hot over all their values, so
+that ``[{"clf": [LogisticRegression()], ...}, {"clf": [SVC()], ...}]`` makes
+``clf`` one categorical variable, as in the paper's choice among models.
+"""
+
+import numbers
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils import check_random_state
+
+_LOG_DISTRIBUTIONS = ("loguniform", "reciprocal")
+
+
+class ParameterSpace:
+    """A search space given as ``param_distributions``, sampled and featurized.
+
+    Parameters
+    ----------
+    param_distributions : dict or list of dicts
+        Parameter names mapped to lists of values or to distributions with an
+        ``rvs`` method, as :class:`~sklearn.model_selection.RandomizedSearchCV`
+        takes them. A list of dicts is a tree-structured space: each dict is one
+        branch, with its own parameters. Values may be estimators (the steps of
+        a :class:`~sklearn.pipeline.Pipeline`).
+
+    Attributes
+    ----------
+    n_features : int
+        Number of feature columns.
+    feature_names_ : ndarray of str of shape (n_features,)
+        Name of each column: ``"C"`` for one column, ``"kernel=rbf"`` for a
+        one-hot column, ``"degree>=3"`` for a unary column.
+    feature_params_ : ndarray of str of shape (n_features,)
+        The parameter each column encodes: its name, followed by ``[b]`` when
+        the name has distinct encodings in different branches (``b`` the first
+        branch of each). The columns of one parameter are contiguous.
+    is_finite : bool
+        Whether every value is a list, so that :meth:`enumerate` applies.
+
+    See Also
+    --------
+    sklearn.model_selection.ParameterSampler : Sampling the same spaces.
+    sksel.kernels.arc_kernel : A kernel over these features and masks.
+
+    Notes
+    -----
+    See the module docstring for the encoding of each kind of value. A
+    configuration belongs to the branch with the most parameters among those
+    whose every parameter it sets to an admissible value; it may also set
+    parameters of other branches, which are inactive and ignored, so that two
+    configurations differing only there have the same features.
+
+    Examples
+    --------
+    >>> from scipy.stats import loguniform
+    >>> from sksel.featurize import ParameterSpace
+    >>> space = ParameterSpace([
+    ...     {"kernel": ["linear"], "C": loguniform(1e-2, 1e2)},
+    ...     {"kernel": ["rbf"], "C": loguniform(1e-2, 1e2), "gamma": [0.1, 1.0]},
+    ... ])
+    >>> space.feature_names_.tolist()
+    ['C', 'kernel=linear', 'kernel=rbf', 'gamma>=0.1', 'gamma>=1.0']
+    >>> F, active = space.featurize([{"kernel": "linear", "C": 1.0},
+    ...                              {"kernel": "rbf", "C": 10.0, "gamma": 1.0}])
+    >>> F
+    array([[0.5 , 1.  , 0.  , 0.  , 0.  ],
+           [0.75, 0.  , 1.  , 1.  , 1.  ]])
+    >>> active
+    array([[ True,  True,  True, False, False],
+           [ True,  True,  True,  True,  True]])
+    >>> [sorted(params) for params in space.sample(3, random_state=0)]
+    [['C', 'kernel'], ['C', 'kernel'], ['C', 'gamma', 'kernel']]
+    """
+
+    def __init__(self, param_distributions):
+        self.param_distributions = param_distributions
+        self._grids = _check_param_distributions(param_distributions)
+        self._branches, params = _build_params(self._grids)
+        self._names = {name for grid in self._grids for name in grid}
+        self.is_finite = all(
+            _is_list(values) for grid in self._grids for values in grid.values()
+        )
+
+        feature_names, feature_params, start = [], [], 0
+        for param in params:
+            n_columns = len(param.suffixes)
+            param.columns = slice(start, start + n_columns)
+            start += n_columns
+            feature_names += [param.label + suffix for suffix in param.suffixes]
+            feature_params += [param.label] * n_columns
+        self.n_features = start
+        self.feature_names_ = np.asarray(feature_names, dtype=object)
+        self.feature_params_ = np.asarray(feature_params, dtype=object)
+
+    def sample(self, n, random_state=None):
+        """Draw `n` configurations, independently and with replacement.
+
+        Each draw picks a branch uniformly, then every parameter of that branch:
+        a list uniformly, a distribution by its ``rvs``. The random stream is
+        that of :class:`~sklearn.model_selection.ParameterSampler` when some
+        value is a distribution (which, for lists only, samples a grid without
+        replacement instead).
+
+        Parameters
+        ----------
+        n : int
+            Number of configurations.
+        random_state : int, RandomState instance or None, default=None
+            Seed or generator of the draws.
+
+        Returns
+        -------
+        params_list : list of dict
+            `n` configurations, each with the sorted parameters of its branch.
+
+        Examples
+        --------
+        >>> from sksel.featurize import ParameterSpace
+        >>> ParameterSpace({"a": [1, 2, 3], "b": ["x", "y"]}).sample(2, random_state=0)
+        [{'a': 1, 'b': 'y'}, {'a': 2, 'b': 'x'}]
+        """
+        if not isinstance(n, numbers.Integral) or n < 0:
+            raise ValueError(f"n must be a non-negative integer; got {n!r}.")
+        rng = check_random_state(random_state)
+        return [self._sample_one(rng) for _ in range(n)]
+
+    def _sample_one(self, rng):
+        grid = self._grids[rng.randint(len(self._grids))]
+        params = {}
+        for name, values in sorted(grid.items()):
+            if hasattr(values, "rvs"):
+                params[name] = values.rvs(random_state=rng)
+            else:
+                params[name] = values[rng.randint(len(values))]
+        return params
+
+    def featurize(self, params_list):
+        """Feature vectors and active-masks of configurations.
+
+        Parameters
+        ----------
+        params_list : list of dict
+            Configurations, as :meth:`sample` or :meth:`enumerate` give them.
+            An estimator value must be the very object of
+            `param_distributions` (estimators match by identity).
+
+        Returns
+        -------
+        F : ndarray of shape (len(params_list), n_features)
+            Features in [0, 1]; 0 where inactive.
+        active : ndarray of bool of shape (len(params_list), n_features)
+            Whether the parameter of each column is active in each configuration.
+
+        Examples
+        --------
+        >>> from scipy.stats import norm
+        >>> from sksel.featurize import ParameterSpace
+        >>> space = ParameterSpace({"shift": norm(0, 1), "penalty": ["l1", "l2", None]})
+        >>> space.feature_names_.tolist()
+        ['penalty=l1', 'penalty=l2', 'penalty=None', 'shift']
+        >>> space.featurize([{"shift": 0.0, "penalty": None}])[0]
+        array([[0. , 0. , 1. , 0.5]])
+        """
+        branch_of = np.array([self._branch_of(params) for params in params_list], dtype=int)
+        F = np.zeros((len(params_list), self.n_features))
+        active = np.zeros(F.shape, dtype=bool)
+        for b, branch in enumerate(self._branches):
+            rows = np.flatnonzero(branch_of == b)
+            for name, (param, _) in branch.items():
+                F[rows, param.columns] = param.encode([params_list[i][name] for i in rows])
+                active[rows, param.columns] = True
+        return F, active
+
+    def _branch_of(self, params):
+        """Index of the branch that `params` belongs to (see Notes of the class)."""
+        if not isinstance(params, Mapping):
+            raise TypeError(f"A configuration must be a dict of parameters; got {params!r}.")
+        unknown = sorted(set(params) - self._names)
+        if unknown:
+            raise ValueError(
+                f"Configuration {params!r} sets {unknown}, which no branch of "
+                "param_distributions has."
+            )
+        reasons = [_mismatch(branch, params) for branch in self._branches]
+        matches = [b for b, reason in enumerate(reasons) if reason is None]
+        if not matches:
+            raise ValueError(
+                f"Configuration {params!r} belongs to no branch of param_distributions: "
+                + "; ".join(
+                    f"branch {b}: {reason}" if len(reasons) > 1 else reason
+                    for b, reason in enumerate(reasons)
+                )
+                + "."
+            )
+        return max(matches, key=lambda b: len(self._branches[b]))
+
+    def enumerate(self):
+        """All configurations of a finite space, in :class:`ParameterGrid` order.
+
+        Returns
+        -------
+        params_list : list of dict
+            ``list(ParameterGrid(param_distributions))``.
+
+        Examples
+        --------
+        >>> from sksel.featurize import ParameterSpace
+        >>> ParameterSpace([{"a": [1, 2]}, {"b": ["x"]}]).enumerate()
+        [{'a': 1}, {'a': 2}, {'b': 'x'}]
+        """
+        if not self.is_finite:
+            name = next(
+                name for grid in self._grids for name, values in grid.items()
+                if not _is_list(values)
+            )
+            raise ValueError(
+                f"Only a space whose values are all lists can be enumerated; parameter "
+                f"{name!r} is a distribution."
+            )
+        return list(ParameterGrid(self._grids))
+
+
+class _Param:
+    """One parameter: its `name`, its values `spec`, the `branch` that first has it.
+
+    The space then sets ``label`` (the name, made unique) and ``columns`` (a slice).
+    """
+
+    def __init__(self, name, branch, spec):
+        self.name, self.branch, self.spec = name, branch, spec
+
+
+class _Distribution(_Param):
+    """A distribution: one column, linear, on a log axis, or through its CDF."""
+
+    suffixes = ("",)
+    expects = "a real number"
+
+    def __init__(self, name, branch, dist, scale, lo, hi):
+        super().__init__(name, branch, dist)
+        self.scale, self.lo, self.hi = scale, lo, hi
+
+    def admits(self, value):
+        return _is_number(value)
+
+    def absorb(self, other):
+        return isinstance(other, _Distribution) and _same_distribution(self.spec, other.spec)
+
+    def encode(self, values):
+        h = np.asarray(values, dtype=float)
+        if self.scale == "cdf":
+            return np.asarray(self.spec.cdf(h), dtype=float).reshape(-1, 1)
+        h, lo, hi = np.clip(h, self.lo, self.hi), self.lo, self.hi
+        if self.scale == "log":
+            h, lo, hi = np.log(h), np.log(lo), np.log(hi)
+        return ((h - lo) / ((hi - lo) or 1.0)).reshape(-1, 1)
+
+
+class _Ordinal(_Param):
+    """A list of numbers: unary code over its sorted distinct values."""
+
+    def __init__(self, name, branch, values):
+        super().__init__(name, branch, values)
+        distinct = sorted(set(values))
+        self.levels = np.asarray(distinct, dtype=float)
+        self.suffixes = [f">={v}" for v in distinct]
+        self.expects = f"one of {values!r}"
+
+    def admits(self, value):
+        return _is_number(value) and bool(np.any(self.levels == value))
+
+    def absorb(self, other):
+        return isinstance(other, _Ordinal) and np.array_equal(self.levels, other.levels)
+
+    def encode(self, values):
+        ranks = np.searchsorted(self.levels, np.asarray(values, dtype=float))
+        return (np.arange(len(self.levels)) <= ranks[:, None]).astype(float)
+
+
+class _Categorical(_Param):
+    """Any other list: one-hot over its distinct values (estimators by identity)."""
+
+    def __init__(self, name, branch, values):
+        super().__init__(name, branch, values)
+        self.categories = []
+        self._add(values)
+        self.expects = f"one of {values!r}"
+
+    def _add(self, values):
+        for value in values:
+            if self.index(value) is None:
+                self.categories.append(value)
+
+    @property
+    def suffixes(self):
+        return [
+            f"={i}" if _is_estimator(v) else f"={v}" for i, v in enumerate(self.categories)
+        ]
+
+    def index(self, value):
+        return next(
+            (i for i, c in enumerate(self.categories) if _same_value(value, c)), None
+        )
+
+    def admits(self, value):
+        return any(_same_value(value, v) for v in self.spec)
+
+    def absorb(self, other):
+        if isinstance(other, _Categorical):
+            self._add(other.spec)
+            return True
+        return False
+
+    def encode(self, values):
+        return np.eye(len(self.categories))[[self.index(v) for v in values]]
+
+
+def _check_param_distributions(param_distributions):
+    """The branches of `param_distributions` as a list of dicts, validated."""
+    if isinstance(param_distributions, Mapping):
+        grids = [param_distributions]
+    elif isinstance(param_distributions, Sequence) and not isinstance(param_distributions, str):
+        grids = list(param_distributions)
+    else:
+        raise TypeError(
+            "param_distributions must be a dict or a list of dicts; got "
+            f"{param_distributions!r}."
+        )
+    if not grids:
+        raise ValueError("param_distributions is an empty list: give at least one dict.")
+    for b, grid in enumerate(grids):
+        if not isinstance(grid, Mapping):
+            raise TypeError(
+                f"param_distributions[{b}] must be a dict of parameters; got {grid!r}."
+            )
+    return [dict(grid) for grid in grids]
+
+
+def _build_params(grids):
+    """Parameters of every branch, sharing columns where the encoding is the same.
+
+    Returns the branches, each a dict mapping a name to ``(shared, own)``: the
+    parameter that owns the columns and the branch's own parameter, which says
+    what values the branch admits; and the distinct parameters, labelled.
+    """
+    params, branches = [], []
+    for b, grid in enumerate(grids):
+        where = f" of param_distributions[{b}]" if len(grids) > 1 else ""
+        branch = {}
+        for name in sorted(grid):
+            own = _make_param(name, b, grid[name], where)
+            shared = next((p for p in params if p.name == name and p.absorb(own)), None)
+            if shared is None:
+                shared = own
+                params.append(own)
+            branch[name] = (shared, own)
+        branches.append(branch)
+    for param in params:
+        same_name = sum(p.name == param.name for p in params)
+        param.label = param.name if same_name == 1 else f"{param.name}[{param.branch}]"
+    return branches, params
+
+
+def _make_param(name, branch, values, where):
+    """The encoding of one value of `param_distributions`; errors name the parameter."""
+    if hasattr(values, "rvs"):
+        return _make_distribution(name, branch, values, where)
+    if not _is_list(values):
+        raise ValueError(
+            f"Parameter {name!r}{where} must be a list of values or a distribution "
+            f"with an rvs method; got {values!r}."
+        )
+    if len(values) == 0:
+        raise ValueError(f"Parameter {name!r}{where} is an empty list: give at least one value.")
+    if all(_is_number(v) for v in values):
+        return _Ordinal(name, branch, values)
+    return _Categorical(name, branch, values)
+
+
+def _make_distribution(name, branch, dist, where):
+    lo, hi = dist.support() if hasattr(dist, "support") else (-np.inf, np.inf)
+    if np.isfinite(lo) and np.isfinite(hi):
+        log_scaled = getattr(getattr(dist, "dist", None), "name", None) in _LOG_DISTRIBUTIONS
+        scale = "log" if log_scaled and lo > 0 else "linear"
+        return _Distribution(name, branch, dist, scale, float(lo), float(hi))
+    if hasattr(dist, "cdf"):
+        return _Distribution(name, branch, dist, "cdf", lo, hi)
+    raise ValueError(
+        f"Parameter {name!r}{where}: cannot map {dist!r} to [0, 1], it has neither a "
+        "finite support (a support method) nor a cdf method."
+    )
+
+
+def _mismatch(branch, params):
+    """Why `params` is not a configuration of `branch`, or None if it is."""
+    for name, (_, own) in branch.items():
+        if name not in params:
+            return f"{name!r} is missing"
+        if not own.admits(params[name]):
+            return f"{name}={params[name]!r} is not {own.expects}"
+    return None
+
+
+def _same_distribution(a, b):
+    """Whether `a` and `b` are the same distribution (frozen scipy.stats ones by value)."""
+    if a is b:
+        return True
+    return (
+        hasattr(a, "dist") and hasattr(b, "dist") and type(a.dist) is type(b.dist)
+        and a.args == b.args and a.kwds == b.kwds
+    )
+
+
+def _same_value(x, y):
+    """Equality of list values, bools apart from numbers (estimators: identity)."""
+    if x is y:
+        return True
+    if isinstance(x, (bool, np.bool_)) != isinstance(y, (bool, np.bool_)):
+        return False
+    return bool(x == y)
+
+
+def _is_estimator(value):
+    return hasattr(value, "get_params") and not isinstance(value, type)
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _is_list(values):
+    return isinstance(values, np.ndarray) or (
+        isinstance(values, Sequence) and not isinstance(values, str)
+    )

@@ -1,0 +1,297 @@
+"""ParameterSpace: sampling, enumeration and featurization of param_distributions."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import stats
+from scipy.stats import loguniform, norm, poisson, randint, uniform
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import ParameterGrid, ParameterSampler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel.featurize import ParameterSpace
+
+
+def _features(space, name, values):
+    """Features of one-parameter configurations ``{name: v}``."""
+    F, active = space.featurize([{name: v} for v in values])
+    assert active.all()
+    return F
+
+
+def test_loguniform_on_log_axis():
+    space = ParameterSpace({"C": loguniform(1e-4, 1e1)})
+    assert space.feature_names_.tolist() == ["C"]
+    F = _features(space, "C", [1e-4, 1e-1, 1e-2, 1e1, 1e3, 1e-6])
+    # log10 positions -4, -1, -2, 1 on [-4, 1]; out-of-support values are clipped.
+    assert_allclose(F[:, 0], [0.0, 0.6, 0.4, 1.0, 1.0, 0.0])
+
+
+def test_loguniform_is_log_even_on_a_narrow_range():
+    F = _features(ParameterSpace({"x": loguniform(1, 4)}), "x", [2.0])
+    assert_allclose(F, [[0.5]])
+
+
+def test_uniform_is_linear():
+    space = ParameterSpace({"alpha": uniform(2, 4)})  # support [2, 6]
+    F = _features(space, "alpha", [2.0, 3.0, 5.5, 6.0])
+    assert_allclose(F[:, 0], [0.0, 0.25, 0.875, 1.0])
+
+
+def test_wide_uniform_stays_linear():
+    # Sampled on a linear axis, featurized on it: uniform samples, uniform features.
+    F = _features(ParameterSpace({"tol": uniform(1e-3, 10.0)}), "tol", [5.0 + 1e-3])
+    assert_allclose(F, [[0.5]])
+
+
+def test_randint_scaled_like_numbers():
+    space = ParameterSpace({"max_depth": randint(1, 11)})  # support {1, ..., 10}
+    F = _features(space, "max_depth", [1, 4, np.int64(10)])
+    assert_allclose(F[:, 0], [0.0, 3 / 9, 1.0])
+
+
+@pytest.mark.parametrize(
+    "dist, values",
+    [(norm(2.0, 3.0), [2.0, 2.0 + 1.96 * 3.0, -100.0]), (poisson(3), [0, 3, 20])],
+)
+def test_unbounded_through_cdf(dist, values):
+    F = _features(ParameterSpace({"x": dist}), "x", values)
+    assert_allclose(F[:, 0], dist.cdf(values))
+    if dist.dist.name == "norm":
+        assert_allclose(F[:2, 0], [0.5, 0.975], atol=1e-4)
+
+
+def test_unordered_list_one_hot():
+    space = ParameterSpace({"kernel": ["linear", "rbf", "poly"]})
+    assert space.feature_names_.tolist() == ["kernel=linear", "kernel=rbf", "kernel=poly"]
+    F = _features(space, "kernel", ["rbf", "poly", "linear"])
+    assert_array_equal(F, [[0, 1, 0], [0, 0, 1], [1, 0, 0]])
+
+
+def test_bools_none_and_mixed_are_categorical():
+    space = ParameterSpace({"a": [True, False], "b": [None, 1, "x"]})
+    assert space.feature_names_.tolist() == ["a=True", "a=False", "b=None", "b=1", "b=x"]
+    F, _ = space.featurize([{"a": False, "b": 1}, {"a": True, "b": None}])
+    assert_array_equal(F, [[0, 1, 0, 1, 0], [1, 0, 1, 0, 0]])
+    with pytest.raises(ValueError, match=r"a=1 is not one of \[True, False\]"):
+        space.featurize([{"a": 1, "b": None}])  # 1 is not True
+
+
+def test_ordered_numeric_list_unary():
+    space = ParameterSpace({"n": [10, 1, 100, 10]})
+    assert space.feature_names_.tolist() == ["n>=1", "n>=10", "n>=100"]
+    F = _features(space, "n", [1, 10, 100, 10.0])
+    assert_array_equal(F, [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 1, 0]])
+    # Unary: neighbours in the order are closer than the extremes.
+    assert np.linalg.norm(F[0] - F[1]) < np.linalg.norm(F[0] - F[2])
+
+
+def _svc_tree():
+    return [
+        {"kernel": ["linear"], "C": loguniform(1e-2, 1e2)},
+        {"kernel": ["rbf"], "C": loguniform(1e-2, 1e2), "gamma": loguniform(1e-3, 1e1)},
+    ]
+
+
+def test_tree_inactive_parameter_is_zero_and_ignored():
+    space = ParameterSpace(_svc_tree())
+    assert space.feature_names_.tolist() == ["C", "kernel=linear", "kernel=rbf", "gamma"]
+    gamma = space.feature_names_ == "gamma"
+    configs = [
+        {"kernel": "linear", "C": 1.0},
+        {"kernel": "linear", "C": 1.0, "gamma": 0.1},
+        {"kernel": "linear", "C": 1.0, "gamma": 10.0},
+    ]
+    F, active = space.featurize(configs)
+    assert_array_equal(F[0], F[1])
+    assert_array_equal(F[1], F[2])
+    assert_array_equal(active[0], active[2])
+    assert_array_equal(F[:, gamma], 0.0)
+    assert not active[:, gamma].any() and active[:, ~gamma].all()
+
+    F, active = space.featurize([{"kernel": "rbf", "C": 1.0, "gamma": 0.1}])
+    assert_allclose(F, [[0.5, 0.0, 1.0, 0.5]])
+    assert active.all()
+
+
+def test_tree_shares_columns_only_for_the_same_values():
+    space = ParameterSpace([
+        {"C": loguniform(1e-2, 1e2), "degree": [2, 3]},
+        {"C": loguniform(1e-2, 1e2), "degree": [2, 3, 4]},
+        {"C": uniform(0, 1)},
+    ])
+    assert space.feature_names_.tolist() == [
+        "C[0]", "degree[0]>=2", "degree[0]>=3", "degree[1]>=2", "degree[1]>=3",
+        "degree[1]>=4", "C[2]",
+    ]
+    assert space.feature_params_.tolist() == ["C[0]"] + ["degree[0]"] * 2 + [
+        "degree[1]"] * 3 + ["C[2]"]
+    F, active = space.featurize([
+        {"C": 1.0, "degree": 3}, {"C": 1.0, "degree": 4}, {"C": 0.25},
+    ])
+    assert_allclose(F, [
+        [0.5, 1, 1, 0, 0, 0, 0],
+        [0.5, 0, 0, 1, 1, 1, 0],
+        [0.0, 0, 0, 0, 0, 0, 0.25],
+    ])
+    assert_array_equal(active, [
+        [1, 1, 1, 0, 0, 0, 0], [1, 0, 0, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0, 1]])
+
+
+def test_most_specific_branch_wins():
+    space = ParameterSpace([{"a": [1, 2]}, {"a": [1, 2], "b": ["x"]}])
+    _, active = space.featurize([{"a": 1}, {"a": 1, "b": "x"}])
+    assert_array_equal(active, [[1, 1, 0], [1, 1, 1]])
+
+
+def test_pipeline_step_choices_one_hot_by_position():
+    lr, svc, lr2 = LogisticRegression(), SVC(), LogisticRegression()
+    space = ParameterSpace({"clf": [lr, svc, lr2], "clf__C": loguniform(1e-2, 1e2)})
+    assert space.feature_names_.tolist() == ["clf=0", "clf=1", "clf=2", "clf__C"]
+    F, _ = space.featurize([{"clf": c, "clf__C": 1.0} for c in (lr2, svc, lr)])
+    assert_allclose(F, [[0, 0, 1, 0.5], [0, 1, 0, 0.5], [1, 0, 0, 0.5]])
+    with pytest.raises(ValueError, match=r"clf=SVC\(\) is not one of"):
+        space.featurize([{"clf": clone(svc), "clf__C": 1.0}])
+
+
+def test_one_dict_per_model_makes_one_categorical():
+    lr, svc, tree = LogisticRegression(), SVC(), DecisionTreeClassifier()
+    space = ParameterSpace([
+        {"clf": [lr], "clf__C": loguniform(1e-2, 1e2)},
+        {"clf": [svc], "clf__C": loguniform(1e-2, 1e2), "clf__gamma": [0.1, 1.0]},
+        {"clf": [tree, lr]},
+    ])
+    assert space.feature_names_.tolist() == [
+        "clf=0", "clf=1", "clf=2", "clf__C", "clf__gamma>=0.1", "clf__gamma>=1.0"]
+    F, active = space.featurize([
+        {"clf": svc, "clf__C": 100.0, "clf__gamma": 0.1}, {"clf": tree}, {"clf": lr},
+    ])
+    assert_array_equal(F, [[0, 1, 0, 1, 1, 0], [0, 0, 1, 0, 0, 0], [1, 0, 0, 0, 0, 0]])
+    assert_array_equal(active[:, :3], True)
+    assert_array_equal(active[:, 3:], [[1, 1, 1], [0, 0, 0], [0, 0, 0]])
+
+
+def test_features_in_unit_cube_and_zero_where_inactive():
+    space = ParameterSpace(_svc_tree() + [{"kernel": ["poly"], "degree": randint(2, 6)}])
+    F, active = space.featurize(space.sample(200, random_state=0))
+    assert F.shape == active.shape == (200, space.n_features)
+    assert space.n_features == len(space.feature_names_) == len(space.feature_params_)
+    assert F.min() >= 0.0 and F.max() <= 1.0
+    assert_array_equal(F[~active], 0.0)
+
+
+def test_sample_branch_frequencies_and_marginals():
+    space = ParameterSpace([
+        {"kind": ["a"], "C": loguniform(1e-4, 1e1), "p": ["x", "y", "z"]},
+        {"kind": ["b"], "k": randint(1, 5)},
+        {"kind": ["c"]},
+    ])
+    samples = space.sample(3000, random_state=0)
+    kinds = Counter(params["kind"] for params in samples)
+    assert stats.chisquare([kinds[k] for k in "abc"]).pvalue > 0.01
+
+    branch_a = [params for params in samples if params["kind"] == "a"]
+    log_c = np.log10([params["C"] for params in branch_a])
+    assert stats.kstest(log_c, stats.uniform(-4, 5).cdf).pvalue > 0.01
+    p_counts = Counter(params["p"] for params in branch_a)
+    assert stats.chisquare([p_counts[v] for v in "xyz"]).pvalue > 0.01
+
+    k_counts = Counter(int(params["k"]) for params in samples if params["kind"] == "b")
+    assert sorted(k_counts) == [1, 2, 3, 4]
+    assert stats.chisquare([k_counts[v] for v in range(1, 5)]).pvalue > 0.01
+    assert all(sorted(params) == ["kind"] for params in samples if params["kind"] == "c")
+
+
+def test_sample_follows_parameter_sampler():
+    dists = _svc_tree()
+    got = ParameterSpace(dists).sample(20, random_state=3)
+    assert got == list(ParameterSampler(dists, n_iter=20, random_state=3))
+
+
+def test_sample_lists_with_replacement():
+    space = ParameterSpace({"a": [1, 2]})
+    assert space.is_finite
+    assert len(space.sample(50, random_state=0)) == 50
+    assert space.sample(0) == []
+    with pytest.raises(ValueError, match="n must"):
+        space.sample(-1)
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [
+        {"C": [0.1, 1.0, 10.0], "penalty": ["l2", None]},
+        [{"kernel": ["linear"], "C": [1, 10]}, {"kernel": ["rbf"], "gamma": [0.1]}, {}],
+        {"clf": [LogisticRegression(), SVC()], "clf__C": np.array([1.0, 2.0])},
+    ],
+)
+def test_enumerate_is_parameter_grid(grid):
+    space = ParameterSpace(grid)
+    assert space.is_finite
+    assert space.enumerate() == list(ParameterGrid(grid))
+    F, _ = space.featurize(space.enumerate())
+    assert len(np.unique(F, axis=0)) == len(F)  # distinct configurations, distinct features
+
+
+def test_enumerate_refuses_distributions():
+    space = ParameterSpace([{"a": [1]}, {"b": norm()}])
+    assert not space.is_finite
+    with pytest.raises(ValueError, match="'b' is a distribution"):
+        space.enumerate()
+
+
+class _OnlyRvs:
+    """A sampler with neither a support nor a cdf."""
+
+    def rvs(self, random_state=None):
+        return 0.5
+
+
+class _UnboundedNoCdf(_OnlyRvs):
+    def support(self):
+        return -np.inf, np.inf
+
+
+@pytest.mark.parametrize(
+    "dists, match",
+    [
+        ({"C": []}, "'C'.*empty"),
+        ({"C": 1.0}, "'C'.*list"),
+        ({"C": "rbf"}, "'C'.*list"),
+        ([{"a": [1]}, {"C": _OnlyRvs()}], r"'C' of param_distributions\[1\].*cdf"),
+        ({"C": _UnboundedNoCdf()}, "'C'.*finite support"),
+        ([], "empty list"),
+    ],
+)
+def test_bad_spaces_raise(dists, match):
+    with pytest.raises(ValueError, match=match):
+        ParameterSpace(dists)
+
+
+@pytest.mark.parametrize(
+    "dists, match",
+    [("C", "dict or a list of dicts"), ([{"a": [1]}, ["b"]], r"param_distributions\[1\]")],
+)
+def test_spaces_of_wrong_type_raise(dists, match):
+    with pytest.raises(TypeError, match=match):
+        ParameterSpace(dists)
+
+
+@pytest.mark.parametrize(
+    "config, match",
+    [
+        ({"kernel": "sigmoid", "C": 1.0}, "kernel='sigmoid'"),
+        ({"kernel": "rbf", "C": "big", "gamma": 0.1}, "C='big' is not a real number"),
+        ({"kernel": "rbf", "gamma": 0.1}, "'C' is missing"),
+        ({"kernel": "linear", "C": 1.0, "degree": 3}, r"\['degree'\]"),
+    ],
+)
+def test_bad_configurations_raise(config, match):
+    with pytest.raises(ValueError, match=match):
+        ParameterSpace(_svc_tree()).featurize([config])
+    with pytest.raises(TypeError, match="must be a dict"):
+        ParameterSpace(_svc_tree()).featurize([["kernel", "linear"]])

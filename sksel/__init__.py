@@ -1,7 +1,8 @@
 """sksel: pick the best model while spending a fraction of a grid search's training."""
 
 from .daub import DAUBSearch
+from .kdpp import KDPPSampler, KDPPSearch
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["DAUBSearch"]
+__all__ = ["DAUBSearch", "KDPPSampler", "KDPPSearch"]

@@ -9,7 +9,7 @@ from scipy import stats
 from scipy.stats import loguniform, norm, poisson, randint, uniform
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import ParameterGrid, ParameterSampler
+from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
@@ -204,12 +204,6 @@ def test_sample_branch_frequencies_and_marginals():
     assert sorted(k_counts) == [1, 2, 3, 4]
     assert stats.chisquare([k_counts[v] for v in range(1, 5)]).pvalue > 0.01
     assert all(sorted(params) == ["kind"] for params in samples if params["kind"] == "c")
-
-
-def test_sample_follows_parameter_sampler():
-    dists = _svc_tree()
-    got = ParameterSpace(dists).sample(20, random_state=3)
-    assert got == list(ParameterSampler(dists, n_iter=20, random_state=3))
 
 
 def test_sample_lists_with_replacement():

@@ -1,0 +1,438 @@
+"""k-DPP random search: diverse configurations, all evaluated in parallel.
+
+Dodge, Anderson and Smith, "Random Search for Hyperparameters using
+Determinantal Point Processes" (2017); Dodge, Jamieson and Smith, "Open Loop
+Hyperparameter Optimization and Determinantal Point Processes" (2017).
+
+Random search draws `k` configurations independently, so some land close to
+each other and parts of the space stay empty. A k-DPP draws the `k`
+configurations *together*, with a probability proportional to the determinant
+of their kernel matrix: the volume they span in feature space. Close
+configurations rarely come together, and the `k` configurations cover the
+space, its corners and its branches (the models of a ``Pipeline`` step
+choice, the parameters of each) better than independent draws.
+
+This module holds the sampler (:class:`KDPPSampler`, usable wherever a list
+of configurations is wanted, e.g. to give :class:`~sksel.DAUBSearch` its
+candidates) and the search estimator built on it (:class:`KDPPSearch`).
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.model_selection._search import BaseSearchCV
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
+from .featurize import ParameterSpace
+from .kernels import arc_kernel, default_bandwidth, rbf_kernel
+
+# Above this pool size the exact sampler works on a Nystrom factor of the kernel.
+_DENSE_POOL_MAX = 1000
+
+
+class KDPPSampler:
+    """Draw `n_iter` diverse configurations from a k-DPP over a parameter space.
+
+    A drop-in for :class:`~sklearn.model_selection.ParameterSampler`: it takes
+    the same `param_distributions` (a dict, or a list of dicts for a
+    tree-structured space; lists of values, scipy.stats distributions,
+    estimators as ``Pipeline`` step choices) and yields parameter dicts.
+    Configurations are featurized to [0, 1]^d (see
+    :class:`sksel.featurize.ParameterSpace`), compared by an RBF or Arc
+    kernel, and drawn from the k-DPP of that kernel.
+
+    Read more in the :ref:`User Guide <kdpp>`.
+
+    Parameters
+    ----------
+    param_distributions : dict or list of dicts
+        The space, as :class:`~sklearn.model_selection.RandomizedSearchCV`
+        takes it.
+
+    n_iter : int
+        Number of configurations, k. At most the number of configurations of
+        a finite space (all values lists).
+
+    sampler : {"auto", "exact", "mcmc", "sequential"}, default="auto"
+        ``"exact"``: the exact k-DPP over a finite base set: the whole grid of
+        a finite space, or a pool of `pool_size` configurations drawn from
+        the space (the k-DPP then selects among them); above 1,000 pool items
+        the kernel is replaced by its Nystrom approximation of rank
+        ``max(2 * n_iter, 500)``. ``"mcmc"``: Algorithm 2 of Dodge et al., a
+        Markov chain over the space itself (`mcmc_steps` swaps), for spaces
+        where a pool is too coarse. ``"sequential"``: each configuration of
+        the pool drawn in turn with probability proportional to its
+        Gaussian-process posterior variance given those already drawn (not
+        the k-DPP law; more regular). ``"auto"`` is ``"exact"``.
+
+    kernel : {"rbf", "arc"}, default="rbf"
+        Similarity of two configurations. ``"rbf"``:
+        ``exp(-||f - g||^2 / (2 bandwidth^2))`` on the features, where an
+        inactive parameter (of another branch) is 0. ``"arc"``: the Arc kernel
+        of Swersky et al., an RBF over an embedding where a parameter that one
+        configuration has and the other lacks counts as distance 1, whatever
+        its value (:func:`sksel.kernels.arc_kernel`).
+
+    bandwidth : float or "auto", default="auto"
+        Length scale of the kernel, > 0. ``"auto"`` is
+        ``sqrt(2) * n_iter ** (-1 / d)`` for d feature columns
+        (:func:`sksel.kernels.default_bandwidth`): the paper's ``sqrt(2) / k``
+        in one dimension, scaled to the spacing of `n_iter` points in d.
+
+    pool_size : int or "auto", default="auto"
+        Number of configurations drawn from a space that is not finite (or
+        from a larger grid) for the exact and sequential samplers.
+        ``"auto"`` is ``50 * n_iter`` clipped to [200, 2000], and at least
+        ``4 * n_iter``.
+
+    mcmc_steps : int or "auto", default="auto"
+        Number of swap proposals of the ``"mcmc"`` sampler; ``"auto"`` is
+        ``max(2000, 200 * n_iter)``.
+
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws. With an int, iterating twice gives the same
+        configurations.
+
+    Attributes
+    ----------
+    space_ : ParameterSpace
+        The featurized space.
+
+    See Also
+    --------
+    KDPPSearch : Evaluate the configurations of this sampler.
+    sklearn.model_selection.ParameterSampler : Independent draws.
+
+    Examples
+    --------
+    >>> from scipy.stats import loguniform
+    >>> from sksel.kdpp import KDPPSampler
+    >>> sampler = KDPPSampler({"C": loguniform(1e-3, 1e3)}, n_iter=4, random_state=0)
+    >>> sorted(round(float(p["C"]), 3) for p in sampler)
+    [0.003, 0.422, 8.177, 94.111]
+    >>> sampler.as_grid()[0].keys()
+    dict_keys(['C'])
+    """
+
+    @validate_params(
+        {
+            "param_distributions": [dict, list],
+            "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+            "sampler": [StrOptions({"auto", "exact", "mcmc", "sequential"})],
+            "kernel": [StrOptions({"rbf", "arc"})],
+            "bandwidth": [Interval(numbers.Real, 0, None, closed="neither"),
+                          StrOptions({"auto"})],
+            "pool_size": [Interval(numbers.Integral, 1, None, closed="left"),
+                          StrOptions({"auto"})],
+            "mcmc_steps": [Interval(numbers.Integral, 0, None, closed="left"),
+                           StrOptions({"auto"})],
+            "random_state": ["random_state"],
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(self, param_distributions, n_iter, *, sampler="auto", kernel="rbf",
+                 bandwidth="auto", pool_size="auto", mcmc_steps="auto", random_state=None):
+        self.param_distributions = param_distributions
+        self.n_iter = n_iter
+        self.sampler = sampler
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+        self.pool_size = pool_size
+        self.mcmc_steps = mcmc_steps
+        self.random_state = random_state
+        self.space_ = ParameterSpace(param_distributions)
+        if self.space_.is_finite and n_iter > len(self.space_.enumerate()):
+            raise ValueError(
+                f"n_iter={n_iter} is larger than the {len(self.space_.enumerate())} "
+                "configurations of param_distributions: a k-DPP draws distinct "
+                "configurations. Lower n_iter, or give distributions."
+            )
+        if self.space_.n_features == 0:
+            raise ValueError(
+                "param_distributions has no parameter to vary: a k-DPP needs at "
+                "least one list or distribution with several values."
+            )
+
+    def __len__(self):
+        """Number of configurations, `n_iter`."""
+        return self.n_iter
+
+    def __iter__(self):
+        """Yield the `n_iter` configurations (a new draw unless `random_state` is an int)."""
+        yield from self.sample()
+
+    def sample(self):
+        """Draw the `n_iter` configurations.
+
+        Returns
+        -------
+        params_list : list of dict
+            Distinct configurations, in no particular order for ``"exact"`` and
+            ``"mcmc"``, in the order drawn for ``"sequential"``.
+        """
+        rng = check_random_state(self.random_state)
+        if self.sampler == "mcmc":
+            return self._sample_mcmc(rng)
+        pool = self._pool(rng)
+        if self.sampler == "sequential":
+            chosen = sample_sequential(self._kernel_matrix(pool), self.n_iter, rng)
+        elif len(pool) <= _DENSE_POOL_MAX:
+            chosen = sample_kdpp(self._kernel_matrix(pool), self.n_iter, rng)
+        else:
+            chosen = sample_kdpp_low_rank(self._nystrom_factor(pool, rng), self.n_iter, rng)
+        return [pool[i] for i in chosen]
+
+    def as_grid(self):
+        """The configurations as a ``param_grid``: one dict of one-value lists each.
+
+        It gives the same candidates to :class:`~sksel.DAUBSearch`,
+        :class:`~sklearn.model_selection.GridSearchCV` or
+        :class:`~sklearn.model_selection.HalvingGridSearchCV`.
+        """
+        return [{name: [value] for name, value in params.items()} for params in self.sample()]
+
+    # ---------------------------------------------------------------- internals
+    def _pool(self, rng):
+        if self.pool_size == "auto":
+            size = max(4 * self.n_iter, min(max(50 * self.n_iter, 200), 2000))
+        else:
+            size = self.pool_size
+        if self.pool_size != "auto" and size < self.n_iter:
+            raise ValueError(f"pool_size={size} must be at least n_iter={self.n_iter}.")
+        if self.space_.is_finite:
+            grid = self.space_.enumerate()
+            if len(grid) <= size:
+                return grid
+            return [grid[i] for i in rng.choice(len(grid), size, replace=False)]
+        return self.space_.sample(size, rng)
+
+    def _bandwidth(self):
+        if self.bandwidth == "auto":
+            return default_bandwidth(self.n_iter, self.space_.n_features)
+        return self.bandwidth
+
+    def _kernel_between(self, F, active_F, G, active_G):
+        if self.kernel == "arc":
+            return arc_kernel(F, active_F, G, active_G, groups=self.space_.feature_params_,
+                              bandwidth=self._bandwidth())
+        return rbf_kernel(F, G, bandwidth=self._bandwidth())
+
+    def _kernel_matrix(self, pool):
+        F, active = self.space_.featurize(pool)
+        return self._kernel_between(F, active, F, active)
+
+    def _nystrom_factor(self, pool, rng):
+        """``B`` with ``B @ B.T`` the Nystrom approximation of the pool's kernel matrix."""
+        F, active = self.space_.featurize(pool)
+        rank = min(len(pool), max(2 * self.n_iter, 500))
+        landmarks = rng.choice(len(pool), rank, replace=False)
+        K_nm = self._kernel_between(F, active, F[landmarks], active[landmarks])
+        eigenvalues, eigenvectors = np.linalg.eigh(K_nm[landmarks])
+        keep = eigenvalues > eigenvalues.max() * 1e-10
+        return K_nm @ (eigenvectors[:, keep] / np.sqrt(eigenvalues[keep]))
+
+    def _sample_mcmc(self, rng):
+        n_features = self.space_.n_features
+
+        def propose(n, rng):
+            items = self.space_.sample(n, rng)
+            F, active = self.space_.featurize(items)
+            return items, np.hstack([F, active])
+
+        def kernel(F, G):
+            return self._kernel_between(F[:, :n_features], F[:, n_features:].astype(bool),
+                                        G[:, :n_features], G[:, n_features:].astype(bool))
+
+        steps = max(2000, 200 * self.n_iter) if self.mcmc_steps == "auto" else self.mcmc_steps
+        items, _ = sample_kdpp_mcmc(propose, kernel, self.n_iter, steps, rng)
+        return items
+
+
+class KDPPSearch(BaseSearchCV):
+    """Search over diverse configurations drawn from a k-DPP, evaluated in parallel.
+
+    Like :class:`~sklearn.model_selection.RandomizedSearchCV`, it evaluates
+    `n_iter` configurations of `param_distributions` with cross-validation,
+    all at once, and keeps the best; but the configurations are drawn
+    together from a k-DPP (:class:`KDPPSampler`) instead of independently,
+    so they spread over the space: fewer near-duplicates, more of the
+    corners and of every branch of a tree-structured space. The search is
+    open-loop: nothing is learnt from the scores while it runs.
+
+    Read more in the :ref:`User Guide <kdpp>`.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator (or ``Pipeline``) whose parameters are searched.
+
+    param_distributions : dict or list of dicts
+        Parameter names mapped to lists of values or scipy.stats
+        distributions, as :class:`~sklearn.model_selection.RandomizedSearchCV`
+        takes them; a list of dicts is a tree-structured space, each dict one
+        branch (e.g. one model of a ``Pipeline`` step with its own
+        parameters).
+
+    n_iter : int, default=10
+        Number of configurations evaluated, k.
+
+    sampler : {"auto", "exact", "mcmc", "sequential"}, default="auto"
+        How the k-DPP is sampled; see :class:`KDPPSampler`.
+
+    kernel : {"rbf", "arc"}, default="rbf"
+        Similarity of configurations; see :class:`KDPPSampler`.
+
+    bandwidth : float or "auto", default="auto"
+        Length scale of the kernel, > 0; see :class:`KDPPSampler`.
+
+    pool_size : int or "auto", default="auto"
+        Configurations the exact and sequential samplers choose among; see
+        :class:`KDPPSampler`.
+
+    scoring : str, callable, list, tuple or dict, default=None
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+
+    n_jobs : int, default=None
+        Number of jobs to run in parallel; all ``n_iter * n_splits`` fits are
+        independent.
+
+    refit : bool, str, or callable, default=True
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+
+    cv : int, cross-validation generator or an iterable, default=None
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+
+    verbose : int, default=0
+        Verbosity of the evaluation.
+
+    pre_dispatch : int or str, default='2*n_jobs'
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+
+    random_state : int, RandomState instance or None, default=None
+        Seed of the k-DPP draw.
+
+    error_score : 'raise' or numeric, default=np.nan
+        Score of a fit that fails.
+
+    return_train_score : bool, default=False
+        Include training scores in ``cv_results_``.
+
+    Attributes
+    ----------
+    cv_results_ : dict of numpy (masked) ndarrays
+        As :class:`~sklearn.model_selection.RandomizedSearchCV`'s, one row per
+        configuration.
+
+    best_estimator_ : estimator
+        The best configuration refitted on the whole data (``refit=True``).
+
+    best_score_ : float
+        Mean cross-validated score of the best configuration.
+
+    best_params_ : dict
+        Parameters of the best configuration.
+
+    best_index_ : int
+        Row of the best configuration in ``cv_results_``.
+
+    scorer_ : function or dict
+        Scorer(s) used on the validation folds.
+
+    n_splits_ : int
+        Number of cross-validation splits.
+
+    refit_time_ : float
+        Seconds spent refitting the best configuration.
+
+    multimetric_ : bool
+        Whether several metrics were used.
+
+    classes_ : ndarray of shape (n_classes,)
+        Class labels (classifiers, ``refit=True``).
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when `X` has string column names.
+
+    See Also
+    --------
+    KDPPSampler : The configurations alone, e.g. as candidates of another search.
+    sklearn.model_selection.RandomizedSearchCV : Independent draws.
+
+    Examples
+    --------
+    >>> from scipy.stats import loguniform
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.svm import SVC
+    >>> from sksel import KDPPSearch
+    >>> X, y = load_iris(return_X_y=True)
+    >>> search = KDPPSearch(SVC(), {"C": loguniform(1e-3, 1e3),
+    ...                             "gamma": loguniform(1e-4, 1e1)},
+    ...                     n_iter=8, random_state=0).fit(X, y)
+    >>> len(search.cv_results_["params"])
+    8
+    >>> bool(search.best_score_ > 0.9)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **BaseSearchCV._parameter_constraints,
+        "param_distributions": [dict, list],
+        "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "sampler": [StrOptions({"auto", "exact", "mcmc", "sequential"})],
+        "kernel": [StrOptions({"rbf", "arc"})],
+        "bandwidth": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "pool_size": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        param_distributions,
+        *,
+        n_iter=10,
+        sampler="auto",
+        kernel="rbf",
+        bandwidth="auto",
+        pool_size="auto",
+        scoring=None,
+        n_jobs=None,
+        refit=True,
+        cv=None,
+        verbose=0,
+        pre_dispatch="2*n_jobs",
+        random_state=None,
+        error_score=np.nan,
+        return_train_score=False,
+    ):
+        super().__init__(
+            estimator=estimator,
+            scoring=scoring,
+            n_jobs=n_jobs,
+            refit=refit,
+            cv=cv,
+            verbose=verbose,
+            pre_dispatch=pre_dispatch,
+            error_score=error_score,
+            return_train_score=return_train_score,
+        )
+        self.param_distributions = param_distributions
+        self.n_iter = n_iter
+        self.sampler = sampler
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+        self.pool_size = pool_size
+        self.random_state = random_state
+
+    def _run_search(self, evaluate_candidates):
+        """Evaluate the k-DPP's `n_iter` configurations, all in one batch."""
+        sampler = KDPPSampler(
+            self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,
+            bandwidth=self.bandwidth, pool_size=self.pool_size, random_state=self.random_state,
+        )
+        evaluate_candidates(sampler.sample())

@@ -61,15 +61,16 @@ from sksel.space import CandidateSpace  # noqa: E402
 SEED = 0
 
 DAUB_VARIANTS = {
-    "paper: b=500, r=1.5, bound=train, noise=0, first, tol=0":
-        dict(b=500, r=1.5, bound="train", noise=0.0, stop="first", tol=0.0),
+    "paper: b=500, r=1.5, bound=train, linear, noise=0, first, tol=0":
+        dict(b=500, r=1.5, bound="train", projection="linear", noise=0.0, stop="first", tol=0.0),
     "defaults": dict(),
+    "projection=linear": dict(projection="linear"),
+    "projection=log": dict(projection="log"),
     "bound=train": dict(bound="train"),
     "r=1.5": dict(r=1.5),
     "noise=0": dict(noise=0.0),
     "stop=first": dict(stop="first"),
     "tol=0": dict(tol=0.0),
-    "projection=log": dict(projection="log"),
 }
 
 

@@ -58,15 +58,18 @@ import pandas as pd
 from sksel.daub import DAUBPolicy
 
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
+_DEFAULTS = {"bound": "slope", "projection": "auto", "max_score": 1.0, "noise": "auto",
+             "stop": "strict", "tol": 0.005, "warm_up": 3}
 DAUB_VARIANTS = {
     "paper": {},
-    "sksel defaults": {"bound": "slope", "noise": "auto", "stop": "strict", "tol": 0.005},
-    "defaults, bound=train": {"noise": "auto", "stop": "strict", "tol": 0.005},
-    "defaults, noise=0": {"bound": "slope", "stop": "strict", "tol": 0.005},
-    "defaults, stop=first": {"bound": "slope", "noise": "auto", "tol": 0.005},
-    "defaults, tol=0": {"bound": "slope", "noise": "auto", "stop": "strict"},
-    "defaults, projection=log": {"bound": "slope", "projection": "log", "noise": "auto",
-                                 "stop": "strict", "tol": 0.005},
+    "sksel defaults": _DEFAULTS,
+    "defaults, projection=linear": {**_DEFAULTS, "projection": "linear"},
+    "defaults, projection=log": {**_DEFAULTS, "projection": "log"},
+    "defaults, bound=train": {**_DEFAULTS, "bound": "train"},
+    "defaults, noise=0": {**_DEFAULTS, "noise": 0.0},
+    "defaults, stop=first": {**_DEFAULTS, "stop": "first"},
+    "defaults, tol=0": {**_DEFAULTS, "tol": 0.0},
+    "defaults, warm-up on 2 sizes": {**_DEFAULTS, "warm_up": 2},
 }
 
 _COLUMNS = {

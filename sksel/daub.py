@@ -3,11 +3,12 @@
 Sabharwal, Samulowitz and Tesauro, "Selecting Near-Optimal Learners via
 Incremental Data Allocation", AAAI 2016.
 
-Every candidate learner is trained on two small subsamples; from then on the
+Every candidate learner is trained on a few small subsamples; from then on the
 learner whose projected full-data score (its *upper bound*) is highest gets the
 next, geometrically larger subsample. A learner whose bound falls below what the
-leader already reaches stops receiving data. The search ends when one learner
-has been trained on all the training rows.
+leader already reaches stops receiving data. The search ends when a learner
+trained on all the training rows scores at least every other learner's bound
+(the paper: as soon as one learner has been trained on all of them).
 
 This module holds the policy (:class:`DAUBPolicy`, pure bookkeeping, no
 estimator) and the search estimator built on it (:class:`DAUBSearch`).
@@ -413,11 +414,12 @@ def _monotone(scores):
 class DAUBSearch(BaseSelectionSearch):
     """Select a learner by giving growing data subsamples to the most promising.
 
-    Every candidate is trained on two small nested subsamples of each training
-    fold; from then on the candidate with the highest upper bound on its
-    full-data score gets the next, about `r` times larger, subsample. The search
-    ends when one candidate has been trained on whole training folds; it is the
-    selected one and is refitted on all the data. Validation folds are never
+    Every candidate is trained on the `l` smallest nested subsamples of each
+    training fold; from then on the candidate with the highest upper bound on
+    its full-data score gets the next, about `r` times larger, subsample. The
+    search ends when a candidate trained on whole training folds scores at
+    least every other candidate's bound; it is selected and refitted on all
+    the data. Validation folds are never
     subsampled. This is DAUB (Sabharwal et al., AAAI 2016), which spends
     training *rows*: learners that cannot catch up stop early, on small data.
 

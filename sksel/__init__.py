@@ -1,8 +1,9 @@
 """sksel: pick the best model while spending a fraction of a grid search's training."""
 
 from .daub import DAUBSearch
+from .gpucb import GPUCBSelector
 from .kdpp import KDPPSampler, KDPPSearch
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["DAUBSearch", "KDPPSampler", "KDPPSearch"]
+__all__ = ["DAUBSearch", "GPUCBSelector", "KDPPSampler", "KDPPSearch"]

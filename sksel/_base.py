@@ -103,6 +103,10 @@ class BaseSelectionSearch(BaseSearchCV):
             The fit's random generator.
         """
 
+    def _candidate_space(self):
+        """The candidates of this search (built before any fit)."""
+        return CandidateSpace(self.estimator, getattr(self, "param_grid", None))
+
     def _needs_train_score(self, n_resources):
         """Whether the policy reads training scores at `n_resources`."""
         return False
@@ -127,7 +131,7 @@ class BaseSelectionSearch(BaseSearchCV):
         self : object
             Instance of fitted search.
         """
-        space = CandidateSpace(self.estimator, getattr(self, "param_grid", None))
+        space = self._candidate_space()
         scorers, refit_metric = self._scorers(space.first_estimator)
         X, y = indexable(X, y)
         _check_targets(y)

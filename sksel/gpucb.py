@@ -1,0 +1,671 @@
+"""GP-UCB over candidate algorithms, with a prior learned from earlier datasets.
+
+Srinivas, Krause, Kakade and Seeger, "Gaussian Process Optimization in the
+Bandit Setting" (ICML 2010), applied to model selection: the scores of K
+candidates on a new dataset are modelled as one draw of a Gaussian
+``N(mu, Sigma)``. ``mu`` and ``Sigma`` come from the candidates' scores on
+earlier datasets (candidates that do well together are correlated), or,
+without history, from a kernel over the candidates' configurations (Arc
+kernel for conditional spaces: Swersky, Duvenaud, Snoek, Hutter and Osborne,
+"Raiders of the Lost Architecture", 2014). Each evaluation is one full
+cross-validated fit; after it, the posterior of *every* candidate moves, and
+the next candidate is the one with the highest upper confidence bound.
+
+This module holds the policy (:class:`GPUCBPolicy`, no estimator) and the
+search estimator built on it (:class:`GPUCBSelector`), and the helpers that
+turn earlier results into a prior (:func:`prior_from_scores`).
+"""
+
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+from sklearn.covariance import ledoit_wolf
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ._base import BaseSelectionSearch
+from .featurize import ParameterSpace
+from .kdpp import KDPPSampler
+from .kernels import arc_kernel, default_bandwidth, rbf_kernel
+from .space import CandidateSpace
+
+#: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
+BETA_SCALES = (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
+
+
+def prior_from_scores(scores):
+    """Prior mean and covariance of K candidates from their scores on earlier datasets.
+
+    A candidate's score on a dataset is modelled as its mean score, plus a
+    level shared by all candidates on that dataset (some datasets are harder
+    than others), plus its own deviation. The mean is each candidate's mean
+    score; the covariance is the variance of the levels (the same for every
+    pair of candidates) plus the Ledoit-Wolf shrinkage estimate of the
+    deviations' covariance, which stays well conditioned with fewer datasets
+    than candidates without shrinking the shared level away. Missing scores
+    (NaN) are skipped in the means and count as no deviation.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_candidates)
+        Earlier scores, "higher is better"; NaN where missing.
+
+    Returns
+    -------
+    mean : ndarray of shape (n_candidates,)
+    cov : ndarray of shape (n_candidates, n_candidates)
+        Symmetric positive definite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.gpucb import prior_from_scores
+    >>> mean, cov = prior_from_scores([[0.9, 0.8], [0.7, 0.5], [0.8, np.nan]])
+    >>> mean.round(3).tolist()
+    [0.8, 0.65]
+    >>> bool(cov[0, 1] > 0)
+    True
+    """
+    scores = _check_scores(scores)
+    mean = np.nanmean(scores, axis=0)
+    level = np.nanmean(scores - mean, axis=1, keepdims=True)
+    deviations = np.nan_to_num(scores - mean - level)
+    cov, _ = ledoit_wolf(deviations, assume_centered=True)
+    return mean, cov + np.mean(level**2)
+
+
+def _check_scores(scores):
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 2 or scores.shape[0] < 2:
+        raise ValueError(
+            "prior must be a (n_datasets, n_candidates) matrix of earlier scores with "
+            f"at least 2 datasets; got shape {scores.shape}."
+        )
+    empty = np.flatnonzero(np.all(np.isnan(scores), axis=0))
+    if empty.size:
+        raise ValueError(f"prior has no score at all for candidates {empty.tolist()}.")
+    return scores
+
+
+class GPUCBPolicy:
+    """Which candidate to evaluate next, by GP-UCB.
+
+    Scores of the K candidates are modelled as ``N(mean, cov)``; an evaluation
+    observes one of them with Gaussian noise of standard deviation `noise`.
+    The posterior after observing ``y`` at candidates ``A`` is, for every
+    candidate ``k``,
+
+    ``mu_t(k) = mean(k) + cov(k, A) (cov(A, A) + noise^2 I)^-1 (y - mean(A))``,
+
+    ``sigma_t(k)^2 = cov(k, k) - cov(k, A) (cov(A, A) + noise^2 I)^-1 cov(A, k)``,
+
+    and the t-th candidate is ``argmax mu_{t-1}(k) + sqrt(beta_t) sigma_{t-1}(k)``
+    over the candidates not evaluated yet, with
+    ``beta_t = beta_scale * log(K t^2 / delta)``. A candidate is never
+    evaluated twice.
+
+    With several evaluations running at once, a candidate's variance also
+    conditions on the pending ones, as if they had been observed (their
+    scores are not known, so the mean does not use them): GP-BUCB's
+    hallucination, which keeps a batch from piling onto one region.
+
+    Parameters
+    ----------
+    mean : array-like of shape (K,)
+        Prior mean of the scores.
+    cov : array-like of shape (K, K)
+        Prior covariance, symmetric positive semi-definite.
+    noise : float, default=0.01
+        Standard deviation of an observation's noise, in score units, > 0.
+    delta : float, default=0.1
+        Confidence parameter in (0, 1) of ``beta_t``.
+    beta_scale : float, default=1.0
+        Factor of ``beta_t``; 1 is the formula as written, 0 is greedy on the
+        posterior mean.
+    n_iter : int, default=None
+        Number of evaluations, T <= K; None means K.
+    fit_scale : bool, default=False
+        Treat `mean` as unknown and `cov` as a correlation known up to a
+        scale: after each observation the prior becomes the constant mean of
+        the observed scores and ``s^2 * cov``, with ``s^2`` the maximum
+        likelihood estimate from them (a kernel prior without history).
+    random_state : int, RandomState instance or None, default=None
+        Breaks ties between equal upper bounds (e.g. the first pick of a
+        kernel prior).
+    resource : object, default="all"
+        The second item of every action: the training an evaluation gets
+        (:class:`GPUCBSelector` passes the rows of a training fold).
+
+    Attributes
+    ----------
+    history_ : list of int
+        The candidates handed out, in order.
+    observed_ : dict
+        Candidate -> observed score.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.gpucb import GPUCBPolicy
+    >>> cov = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.0], [0.0, 0.0, 1.0]]) * 0.01
+    >>> policy = GPUCBPolicy([0.80, 0.79, 0.70], cov, n_iter=2, noise=0.01)
+    >>> policy.ask()
+    [(0, 'all')]
+    >>> policy.tell(0, 'all', 0.60)  # far below its prior: its neighbour 1 drops too
+    >>> policy.ask(), policy.posterior()[0].round(3).tolist()
+    ([(2, 'all')], [0.602, 0.612, 0.7])
+    """
+
+    def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
+                 fit_scale=False, random_state=None, resource="all"):
+        self.mean = np.asarray(mean, dtype=float)
+        self.cov = np.asarray(cov, dtype=float)
+        self.noise = noise
+        self.delta = delta
+        self.beta_scale = beta_scale
+        self.n_iter = len(self.mean) if n_iter is None else n_iter
+        self.fit_scale = fit_scale
+        self._rng = check_random_state(random_state)
+        self.resource = resource
+        self.history_ = []
+        self.observed_ = {}
+        self._pending = set()
+        self._failed = set()
+
+    @property
+    def n_candidates(self):
+        """K, the number of candidates."""
+        return len(self.mean)
+
+    # ------------------------------------------------------------------ ask/tell
+    def ask(self, n_actions=1):
+        """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``."""
+        actions = []
+        while len(actions) < n_actions and self._n_started() < self.n_iter:
+            candidate = self._next_candidate()
+            if candidate is None:
+                break
+            self._pending.add(candidate)
+            self.history_.append(candidate)
+            actions.append((candidate, self.resource))
+        return actions
+
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False):
+        """Record the score of `candidate` (`resource`, `train_score` and `fit_time` unused)."""
+        self._pending.discard(candidate)
+        if failed or not np.isfinite(score):
+            self._failed.add(candidate)
+        else:
+            self.observed_[candidate] = float(score)
+
+    @property
+    def done(self):
+        """Whether `n_iter` evaluations have finished, or no candidate is left."""
+        finished = len(self.observed_) + len(self._failed)
+        return finished >= self.n_iter or (not self._pending and not self._available())
+
+    @property
+    def best_(self):
+        """The candidate with the best observed score, or None."""
+        if not self.observed_:
+            return None
+        return max(self.observed_, key=self.observed_.get)
+
+    def beta(self, t):
+        """``beta_scale * log(K t^2 / delta)``, the exploration weight of the t-th pick."""
+        return self.beta_scale * np.log(self.n_candidates * t**2 / self.delta)
+
+    def posterior(self, pending=()):
+        """Posterior mean and standard deviation of every candidate.
+
+        Parameters
+        ----------
+        pending : sequence of int, default=()
+            Candidates being evaluated: the variance conditions on them too.
+
+        Returns
+        -------
+        mean, std : ndarray of shape (K,)
+        """
+        observed = list(self.observed_)
+        y = np.array([self.observed_[c] for c in observed])
+        mean, cov = self._prior(observed, y)
+        if observed:
+            K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
+            mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
+        given = observed + [c for c in pending if c not in self.observed_]
+        var = np.diag(cov).copy()
+        if given:
+            K_gg = cov[np.ix_(given, given)] + self.noise**2 * np.eye(len(given))
+            K_kg = cov[:, given]
+            var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
+        return mean, np.sqrt(np.maximum(var, 0.0))
+
+    # --------------------------------------------------------------- internals
+    def _n_started(self):
+        return len(self.observed_) + len(self._failed) + len(self._pending)
+
+    def _available(self):
+        used = set(self.observed_) | self._failed | self._pending
+        return [c for c in range(self.n_candidates) if c not in used]
+
+    def _next_candidate(self):
+        available = self._available()
+        if not available:
+            return None
+        mean, std = self.posterior(pending=sorted(self._pending))
+        t = self._n_started() + 1
+        ucb = mean[available] + np.sqrt(self.beta(t)) * std[available]
+        best = np.flatnonzero(ucb >= ucb.max() - 1e-12)
+        return available[best[0] if len(best) == 1 else self._rng.choice(best)]
+
+    def _prior(self, observed, y):
+        """Prior mean and covariance; with `fit_scale`, fitted to the observed scores."""
+        if not self.fit_scale:
+            return self.mean, self.cov
+        if len(y) == 0:
+            return np.zeros(self.n_candidates), self.cov
+        level = y.mean()
+        scale2 = 1.0
+        if len(y) >= 2:
+            C = self.cov[np.ix_(observed, observed)] + 1e-8 * np.eye(len(y))
+            r = y - level
+            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), 1e-12)
+        return np.full(self.n_candidates, level), scale2 * self.cov
+
+
+def evaluations_to_best(policy, scores):
+    """Number of evaluations a policy needs until it has evaluated the best candidate.
+
+    The policy is run sequentially on `scores` (one dataset's true scores of
+    the K candidates; NaN is a failed evaluation) until it evaluates a
+    candidate with the highest score.
+
+    Parameters
+    ----------
+    policy : GPUCBPolicy
+        A fresh policy over the K candidates.
+    scores : array-like of shape (K,)
+
+    Returns
+    -------
+    n : int
+    """
+    scores = np.asarray(scores, dtype=float)
+    best = np.nanmax(scores)
+    n = 0
+    while not policy.done:
+        (candidate, resource), = policy.ask(1)
+        n += 1
+        policy.tell(candidate, resource, scores[candidate])
+        if scores[candidate] >= best:
+            return n
+    return n
+
+
+def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
+    """The exploration scale that finds the best candidate soonest on earlier datasets.
+
+    Leave-one-dataset-out on `scores`: for every dataset, GP-UCB with the prior
+    of the other datasets (:func:`prior_from_scores`) is run on its known
+    scores, for every scale in `scales`; the scale with the fewest mean evaluations until
+    the dataset's best candidate is evaluated wins (ties: the smaller scale).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, K)
+        Earlier scores; NaN where missing.
+    noise, delta : float
+        As in :class:`GPUCBPolicy`.
+    scales : sequence of float, default=BETA_SCALES
+
+    Returns
+    -------
+    scale : float
+    mean_evaluations : ndarray of shape (len(scales),)
+        Mean evaluations until the best, per scale.
+    """
+    scores = _check_scores(scores)
+    counts = np.zeros(len(scales))
+    for i, row in enumerate(scores):
+        mean, cov = prior_from_scores(np.delete(scores, i, axis=0))
+        known = np.flatnonzero(~np.isnan(row))  # a missing score is unknown, not a failure
+        for j, scale in enumerate(scales):
+            policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
+                                 delta=delta, beta_scale=scale)
+            counts[j] += evaluations_to_best(policy, row[known])
+    counts /= len(scores)
+    return float(scales[int(np.argmin(counts))]), counts
+
+
+class GPUCBSelector(BaseSelectionSearch):
+    """Select among K candidates with GP-UCB, evaluating only a few of them.
+
+    The candidates' cross-validated scores on the data are modelled as one
+    draw of a Gaussian process whose prior comes from earlier datasets
+    (``prior=<scores>``, ``prior="default"``) or from a kernel over the
+    candidates' configurations (``prior="kernel"``). Each step evaluates one
+    candidate fully (all cross-validation folds, all training rows), updates
+    the posterior of every candidate, and evaluates next the candidate with
+    the highest upper confidence bound. After `n_iter` evaluations the best
+    evaluated candidate is selected and refitted. Correlated candidates are
+    what makes it pay: one evaluation tells about many.
+
+    Read more in the :ref:`User Guide <gpucb>`.
+
+    Parameters
+    ----------
+    estimator : estimator object or list
+        One estimator searched over `param_grid` or `param_distributions`, or
+        a list of candidates: estimators and/or ``(estimator, param_grid)``
+        pairs (as :class:`~sksel.DAUBSearch` takes them).
+
+    param_grid : dict or list of dicts, default=None
+        Grid for a single `estimator`, as
+        :class:`~sklearn.model_selection.GridSearchCV` takes it.
+
+    param_distributions : dict or list of dicts, default=None
+        Distributions for a single `estimator`, as
+        :class:`~sklearn.model_selection.RandomizedSearchCV` takes them,
+        sampled to `n_candidates` diverse candidates with
+        :class:`~sksel.KDPPSampler`.
+
+    n_candidates : int, default=None
+        K when `param_distributions` is given.
+
+    prior : "kernel", "default", array-like, list of dict or tuple, default="kernel"
+        Where the prior mean and covariance come from:
+
+        - a tuple ``(mean, cov)``: the prior itself, shapes ``(K,)`` and
+          ``(K, K)``, ``cov`` symmetric positive semi-definite;
+        - an array of shape ``(n_datasets, K)``: scores of the same K
+          candidates, in the same order, on earlier datasets (NaN where
+          missing); mean and Ledoit-Wolf covariance (:func:`prior_from_scores`);
+        - a list of earlier searches' ``cv_results_`` over the same
+          candidates (e.g. ``[s.cv_results_ for s in earlier_searches]``): their
+          ``mean_test_score`` rows, matched to the candidates by parameters;
+        - ``"default"``: the prior shipped with sksel for the default portfolio
+          of candidates (``sksel.portfolio.default_portfolio()``, in that
+          order);
+        - ``"kernel"``: no history; the covariance is a kernel over the
+          candidates' featurized configurations (``kernel``), scaled, and the
+          mean constant, both fitted to the scores as they come.
+
+    n_iter : int, default=None
+        Number of candidates evaluated, T <= K. None means ``min(K, 10)``.
+
+    noise : float, default=0.01
+        Standard deviation of a score's noise, in score units, > 0.
+
+    delta : float, default=0.1
+        Confidence parameter of ``beta_t = beta_scale * log(K t^2 / delta)``,
+        in (0, 1).
+
+    beta_scale : float or "auto", default="auto"
+        Factor of ``beta_t``. ``"auto"``, with a prior from earlier scores,
+        runs GP-UCB leave-one-dataset-out on those scores for each scale of
+        ``sksel.gpucb.BETA_SCALES`` and keeps the one that finds the best
+        candidate soonest; with ``prior="kernel"``, a ``(mean, cov)`` prior or
+        fewer than 3 earlier datasets it is 1 (as written).
+
+    kernel : {"rbf", "arc"}, default="rbf"
+        Kernel of ``prior="kernel"`` (see :class:`~sksel.KDPPSampler`).
+
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
+        As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
+        candidates are evaluated at once, each chosen with the variance of
+        those still running counted as known (GP-BUCB).
+
+    Attributes
+    ----------
+    cv_results_ : dict of numpy (masked) ndarrays
+        One row per evaluated candidate, with the keys of
+        :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
+        ``n_resources``, ``iter``, and ``posterior_mean`` / ``posterior_std``
+        (after the last evaluation).
+
+    posterior_mean_, posterior_std_ : ndarray of shape (K,)
+        Posterior of every candidate, evaluated or not.
+
+    candidates_ : list of dict
+        The K candidates' parameters, in order.
+
+    beta_scale_ : float
+        The exploration scale used.
+
+    policy_ : GPUCBPolicy
+        The policy, with its ``history_``.
+
+    best_estimator_, best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
+        As in :class:`~sksel.DAUBSearch`.
+
+    See Also
+    --------
+    sksel.DAUBSearch : Spends training rows instead of whole fits.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sksel import GPUCBSelector
+    >>> X, y = load_iris(return_X_y=True)
+    >>> grid = {"C": np.logspace(-4, 2, 13).tolist()}
+    >>> search = GPUCBSelector(LogisticRegression(max_iter=1000), grid, n_iter=5,
+    ...                        random_state=0).fit(X, y)
+    >>> len(search.cv_results_["params"]), search.posterior_mean_.shape
+    (5, (13,))
+    """
+
+    _parameter_constraints: dict = {
+        **BaseSelectionSearch._parameter_constraints,
+        "param_grid": [dict, list, None],
+        "param_distributions": [dict, list, None],
+        "n_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "prior": [StrOptions({"kernel", "default"}), "array-like", list, tuple],
+        "n_iter": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "noise": [Interval(numbers.Real, 0, None, closed="neither")],
+        "delta": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "beta_scale": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "kernel": [StrOptions({"rbf", "arc"})],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        param_grid=None,
+        *,
+        param_distributions=None,
+        n_candidates=None,
+        prior="kernel",
+        n_iter=None,
+        noise=0.01,
+        delta=0.1,
+        beta_scale="auto",
+        kernel="rbf",
+        scoring=None,
+        n_jobs=None,
+        refit=True,
+        cv=None,
+        verbose=0,
+        random_state=None,
+        error_score=np.nan,
+        return_train_score=False,
+        max_time=None,
+    ):
+        super().__init__(
+            estimator,
+            scoring=scoring,
+            n_jobs=n_jobs,
+            refit=refit,
+            cv=cv,
+            verbose=verbose,
+            random_state=random_state,
+            error_score=error_score,
+            return_train_score=return_train_score,
+            max_time=max_time,
+        )
+        self.param_grid = param_grid
+        self.param_distributions = param_distributions
+        self.n_candidates = n_candidates
+        self.prior = prior
+        self.n_iter = n_iter
+        self.noise = noise
+        self.delta = delta
+        self.beta_scale = beta_scale
+        self.kernel = kernel
+
+    def fit(self, X, y=None, **params):
+        """Run GP-UCB over the candidates, then refit the best on all of `X`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors.
+        y : array-like of shape (n_samples,), default=None
+            Targets.
+        **params : dict of str -> object
+            Parameters passed to the ``fit`` method of every candidate;
+            ``groups`` goes to the cross-validation splitter.
+
+        Returns
+        -------
+        self : object
+            Instance of fitted search.
+        """
+        super().fit(X, y, **params)
+        self.posterior_mean_, self.posterior_std_ = self.policy_.posterior()
+        ids = self.cv_results_["candidate_id"]
+        self.cv_results_["posterior_mean"] = self.posterior_mean_[ids]
+        self.cv_results_["posterior_std"] = self.posterior_std_[ids]
+        return self
+
+    def _candidate_space(self):
+        if self.param_distributions is None:
+            return CandidateSpace(self.estimator, self.param_grid)
+        if self.param_grid is not None or self.n_candidates is None:
+            raise ValueError(
+                "param_distributions needs n_candidates (K) and no param_grid; got "
+                f"n_candidates={self.n_candidates}, param_grid={self.param_grid!r}."
+            )
+        grid = KDPPSampler(self.param_distributions, self.n_candidates,
+                           random_state=self.random_state).as_grid()
+        return CandidateSpace(self.estimator, grid)
+
+    def _make_policy(self, space, splits, y, n_classes, rng):
+        self.candidates_ = space.candidates
+        n_total = len(space.candidates)
+        n_iter = min(n_total, 10) if self.n_iter is None else self.n_iter
+        if n_iter > n_total:
+            raise ValueError(f"n_iter={n_iter} is larger than the {n_total} candidates (K).")
+        mean, cov, fit_scale, scores = self._prior(space)
+        self.beta_scale_ = self._beta_scale(scores)
+        self.policy_ = GPUCBPolicy(
+            mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
+            n_iter=n_iter, fit_scale=fit_scale, random_state=rng,
+            resource=min(len(train) for train, _ in splits),
+        )
+        return self.policy_, _WholeFolds(splits)
+
+    def _prior(self, space):
+        """``(mean, cov, fit_scale, earlier_scores or None)`` for the candidates of `space`."""
+        n_total = len(space.candidates)
+        if isinstance(self.prior, str) and self.prior == "kernel":
+            return np.zeros(n_total), self._kernel_matrix(space), True, None
+        if isinstance(self.prior, tuple):
+            return (*_check_mean_cov(*self.prior, n_total), False, None)
+        if isinstance(self.prior, str):  # "default"
+            scores = _default_prior_scores(space)
+        elif len(self.prior) and isinstance(self.prior[0], Mapping):
+            scores = _scores_from_results(self.prior, space.candidates)
+        else:
+            scores = np.asarray(self.prior, dtype=float)
+        if scores.ndim != 2 or scores.shape[1] != n_total:
+            raise ValueError(
+                f"prior must have one column per candidate: got shape "
+                f"{scores.shape} for {n_total} candidates."
+            )
+        mean, cov = prior_from_scores(scores)
+        return mean, cov, False, scores
+
+    def _kernel_matrix(self, space):
+        params = [{k: v for k, v in p.items()} for p in space.candidates]
+        grid = [{k: [v] for k, v in p.items()} for p in params]
+        features = ParameterSpace(grid) if grid and grid[0] else None
+        if features is None or features.n_features == 0:
+            return np.eye(len(params))
+        F, active = features.featurize(params)
+        sigma = default_bandwidth(len(params), F.shape[1])
+        if self.kernel == "arc":
+            return arc_kernel(F, active, groups=features.feature_params_, bandwidth=sigma)
+        return rbf_kernel(F, bandwidth=sigma)
+
+    def _beta_scale(self, scores):
+        if self.beta_scale != "auto":
+            return float(self.beta_scale)
+        if scores is None or len(scores) < 3:
+            return 1.0
+        scale, _ = tune_beta_scale(scores, noise=self.noise, delta=self.delta)
+        return scale
+
+
+class _WholeFolds:
+    """The training of every GP-UCB evaluation: whole cross-validation folds."""
+
+    def __init__(self, splits):
+        self.splits = splits
+
+    def split(self, n_resources):
+        return list(self.splits)
+
+    def level(self, n_resources):
+        return 0
+
+
+def _check_mean_cov(mean, cov, n_total):
+    """The prior ``(mean, cov)`` as arrays, checked against K = `n_total` candidates."""
+    mean, cov = np.asarray(mean, dtype=float), np.asarray(cov, dtype=float)
+    if mean.shape != (n_total,) or cov.shape != (n_total, n_total):
+        raise ValueError(
+            f"prior=(mean, cov) must have shapes ({n_total},) and ({n_total}, {n_total}) "
+            f"for {n_total} candidates; got {mean.shape} and {cov.shape}."
+        )
+    if not np.allclose(cov, cov.T):
+        raise ValueError("prior=(mean, cov): cov must be symmetric.")
+    smallest = np.linalg.eigvalsh(cov)[0]
+    if smallest < -1e-10 * max(1.0, np.abs(cov).max()):
+        raise ValueError(
+            "prior=(mean, cov): cov must be positive semi-definite; its smallest "
+            f"eigenvalue is {smallest:.3g}."
+        )
+    return mean, cov
+
+
+def _scores_from_results(results, candidates):
+    """Rows of earlier ``cv_results_``, matched to `candidates` by their parameters."""
+    keys = [repr(sorted(params.items())) for params in candidates]
+    column = {key: j for j, key in enumerate(keys)}
+    scores = np.full((len(results), len(candidates)), np.nan)
+    for i, result in enumerate(results):
+        for params, score in zip(result["params"], result["mean_test_score"]):
+            j = column.get(repr(sorted(params.items())))
+            if j is not None:
+                scores[i, j] = score
+    return scores
+
+
+def _default_prior_scores(space):
+    from .portfolio import default_portfolio, default_prior
+
+    names, scores, _ = default_prior()
+    portfolio = [estimator for _, estimator in default_portfolio()]
+    given = [params.get("estimator") for params in space.candidates]
+    if len(given) != len(portfolio) or any(
+        type(g) is not type(p) or repr(g) != repr(p) for g, p in zip(given, portfolio)
+    ):
+        raise ValueError(
+            'prior="default" is the prior of sksel.portfolio.default_portfolio(): give '
+            "those estimators, in that order, as the list of candidates."
+        )
+    return scores

@@ -1,0 +1,299 @@
+"""GP-UCB: the posterior and the choice against closed forms, priors, the selector."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import load_iris
+from sklearn.exceptions import FitFailedWarning
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sksel import GPUCBSelector
+from sksel.gpucb import (
+    GPUCBPolicy,
+    evaluations_to_best,
+    prior_from_scores,
+    tune_beta_scale,
+)
+
+CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
+
+
+def _closed_form_posterior(mean, cov, noise, observed, y):
+    """Textbook GP regression with an explicit inverse, independent of the policy."""
+    A = list(observed)
+    inv = np.linalg.inv(cov[np.ix_(A, A)] + noise**2 * np.eye(len(A)))
+    mu = mean + cov[:, A] @ inv @ (np.asarray(y) - mean[A])
+    var = np.array([cov[k, k] - cov[k, A] @ inv @ cov[A, k] for k in range(len(mean))])
+    return mu, np.sqrt(var)
+
+
+def _random_prior(rng, K):
+    F = rng.normal(size=(K, 3))
+    return rng.uniform(0.5, 0.9, size=K), 0.01 * (F @ F.T / 3 + 0.1 * np.eye(K))
+
+
+# ------------------------------------------------------------------ the policy
+
+
+@pytest.mark.parametrize("t", [1, 2, 5])
+def test_posterior_equals_closed_form(t):
+    rng = np.random.RandomState(t)
+    mean, cov = _random_prior(rng, 8)
+    policy = GPUCBPolicy(mean, cov, noise=0.05)
+    observed = rng.choice(8, t, replace=False)
+    y = rng.uniform(0.4, 1.0, size=t)
+    for c, score in zip(observed, y):
+        policy.tell(c, "all", score)
+    mu, std = policy.posterior()
+    mu_ref, std_ref = _closed_form_posterior(mean, cov, 0.05, observed, y)
+    np.testing.assert_allclose(mu, mu_ref, rtol=1e-10)
+    np.testing.assert_allclose(std, std_ref, rtol=1e-8)
+
+
+def test_pending_candidates_shrink_the_variance_not_the_mean():
+    rng = np.random.RandomState(0)
+    mean, cov = _random_prior(rng, 6)
+    policy = GPUCBPolicy(mean, cov, noise=0.05)
+    policy.tell(2, "all", 0.7)
+    mu, std = policy.posterior(pending=[4])
+    mu_ref, _ = _closed_form_posterior(mean, cov, 0.05, [2], [0.7])
+    _, std_ref = _closed_form_posterior(mean, cov, 0.05, [2, 4], [0.7, 0.0])
+    np.testing.assert_allclose(mu, mu_ref, rtol=1e-10)
+    np.testing.assert_allclose(std, std_ref, rtol=1e-8)
+
+
+def test_choice_is_the_ucb_argmax_hand_checked():
+    # K = 3, delta = 0.1, t = 1: beta_1 = log(3 / 0.1) = log(30) = 3.4012.
+    # UCB = mean + sqrt(beta) * std:  0.5 + 1.8442 * 0.2 = 0.869,
+    # 0.6 + 1.8442 * 0.01 = 0.618, 0.55 + 1.8442 * 0.1 = 0.734: arm 0.
+    mean, cov = [0.5, 0.6, 0.55], np.diag([0.04, 0.0001, 0.01])
+    policy = GPUCBPolicy(mean, cov, delta=0.1)
+    assert policy.beta(1) == pytest.approx(np.log(30))
+    assert policy.ask() == [(0, "all")]
+    # beta_scale 0.01: sqrt(0.034) = 0.1844: 0.537, 0.602, 0.568: arm 1.
+    assert GPUCBPolicy(mean, cov, delta=0.1, beta_scale=0.01).ask() == [(1, "all")]
+    # t = 2 after observing arm 0 at 0.5 (independent arms: nothing else moves):
+    # beta_2 = log(3 * 4 / 0.1) = 4.787, sqrt 2.188: arm 2 (0.769) over arm 1 (0.622).
+    policy.tell(0, "all", 0.5)
+    assert policy.beta(2) == pytest.approx(np.log(120))
+    assert policy.ask() == [(2, "all")]
+
+
+def test_never_evaluates_a_candidate_twice_and_stops_at_n_iter():
+    rng = np.random.RandomState(0)
+    mean, cov = _random_prior(rng, 7)
+    policy = GPUCBPolicy(mean, cov, n_iter=5, random_state=0)
+    seen = []
+    while not policy.done:
+        (c, r), = policy.ask()
+        seen.append(c)
+        policy.tell(c, r, rng.uniform())
+    assert len(seen) == 5 == len(set(seen))
+    assert policy.ask() == []
+
+
+def _true_scores(rng, mean, cov):
+    return rng.multivariate_normal(mean, cov)
+
+
+def test_independent_arms_need_all_evaluations_correlated_ones_fewer():
+    # Identical prior means: with a diagonal covariance no evaluation tells
+    # anything about another arm, so GP-UCB is no better than random order,
+    # (K + 1) / 2 = 6.5 evaluations on average to reach the best. With a
+    # strongly correlated prior (scores driven by two latent factors), each
+    # evaluation moves every arm's posterior and the best comes much sooner.
+    K, rng = 12, np.random.RandomState(0)
+    F = rng.normal(size=(K, 2))
+    C = F @ F.T + 1e-3 * np.eye(K)
+    correlated = 0.01 * C / np.sqrt(np.outer(np.diag(C), np.diag(C)))  # equal variances
+    diagonal = 0.01 * np.eye(K)
+    mean = np.full(K, 0.7)
+    counts = {"diagonal": [], "correlated": []}
+    for _ in range(300):
+        scores = _true_scores(rng, mean, correlated)
+        for name, cov in (("diagonal", diagonal), ("correlated", correlated)):
+            policy = GPUCBPolicy(mean, cov, noise=1e-3, beta_scale=0.1, random_state=rng)
+            counts[name].append(evaluations_to_best(policy, scores))
+    diag, corr = np.mean(counts["diagonal"]), np.mean(counts["correlated"])
+    assert diag == pytest.approx((K + 1) / 2, abs=0.6)
+    assert corr < 3.0
+    # Diagonal: the posterior of an unevaluated arm never moves.
+    policy = GPUCBPolicy(mean, diagonal)
+    policy.tell(0, "all", 0.99)
+    mu, std = policy.posterior()
+    np.testing.assert_allclose(mu[1:], mean[1:])
+    np.testing.assert_allclose(std[1:], np.sqrt(np.diag(diagonal))[1:])
+
+
+def test_kernel_prior_fits_level_and_scale():
+    cov = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 1.0]])
+    policy = GPUCBPolicy(np.zeros(3), cov, noise=1e-6, fit_scale=True)
+    policy.tell(0, "all", 0.8)
+    policy.tell(2, "all", 0.6)
+    # Level: the mean of the observed scores; scale: r' C^-1 r / t.
+    r = np.array([0.1, -0.1])
+    scale2 = r @ np.linalg.solve(cov[np.ix_([0, 2], [0, 2])], r) / 2
+    mu, std = policy.posterior()
+    mu_ref, std_ref = _closed_form_posterior(np.full(3, 0.7), scale2 * cov, 1e-6, [0, 2],
+                                             [0.8, 0.6])
+    np.testing.assert_allclose(mu, mu_ref, rtol=1e-6)
+    np.testing.assert_allclose(std, std_ref, rtol=1e-4, atol=1e-9)
+
+
+# ------------------------------------------------------------------- the prior
+
+
+def test_prior_from_scores_mean_and_level_structure():
+    rng = np.random.RandomState(0)
+    levels = rng.normal(0, 0.1, size=(40, 1))
+    scores = 0.7 + levels + rng.normal(0, 0.01, size=(40, 5))
+    mean, cov = prior_from_scores(scores)
+    np.testing.assert_allclose(mean, scores.mean(axis=0))
+    # The shared level dominates: every pair strongly correlated.
+    corr = cov / np.sqrt(np.outer(np.diag(cov), np.diag(cov)))
+    assert corr[np.triu_indices(5, 1)].min() > 0.9
+    assert np.linalg.eigvalsh(cov)[0] > 0
+
+
+def test_tune_beta_scale_picks_the_best_on_the_prior_datasets():
+    rng = np.random.RandomState(0)
+    F = rng.normal(size=(10, 2))
+    scores = rng.multivariate_normal(np.full(10, 0.7), 0.01 * (F @ F.T + 0.01 * np.eye(10)),
+                                     size=30)
+    scores[3, 4] = np.nan  # a missing score: that candidate is not in the replay
+    scales = (0.0, 1.0, 10.0)
+    scale, counts = tune_beta_scale(scores, scales=scales)
+    assert scale == scales[int(np.argmin(counts))]
+    # Recomputed by hand: leave one dataset out, count evaluations to its best.
+    for j, beta_scale in enumerate(scales):
+        n = []
+        for i in range(len(scores)):
+            others = np.delete(scores, i, axis=0)
+            mean, cov = prior_from_scores(others)
+            known = np.flatnonzero(~np.isnan(scores[i]))
+            policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], beta_scale=beta_scale)
+            order = []
+            while scores[i, known][order[-1:]].tolist() != [np.nanmax(scores[i])]:
+                (c, r), = policy.ask()
+                order.append(c)
+                policy.tell(c, r, scores[i, known][c])
+            n.append(len(order))
+        assert counts[j] == pytest.approx(np.mean(n))
+
+
+# ---------------------------------------------------------------- the selector
+
+GRID = {"C": np.logspace(-4, 2, 9).tolist()}
+
+
+@parametrize_with_checks(
+    [
+        GPUCBSelector(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, n_iter=2, cv=2,
+                      error_score="raise", random_state=0),
+        GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
+                      error_score="raise", random_state=0),
+    ],
+    expected_failed_checks=lambda search: (
+        # As sklearn allows its own searches (PER_ESTIMATOR_XFAIL_CHECKS): the
+        # search does not copy target_tags.multi_output.
+        {"check_supervised_y_2d": "DataConversionWarning not caught (as sklearn's searches)"}
+        if isinstance(search.estimator, Ridge) else {}
+    ),
+    xfail_strict=True,
+)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        check(estimator)
+
+
+def test_evaluated_rows_equal_grid_search_and_posterior_exposed():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    search = GPUCBSelector(est, GRID, n_iter=4, cv=CV3, random_state=0).fit(X, y)
+    gs = GridSearchCV(est, GRID, cv=CV3).fit(X, y)
+    ids = search.cv_results_["candidate_id"]
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+                               gs.cv_results_["mean_test_score"][ids], rtol=1e-12)
+    assert search.best_score_ == pytest.approx(np.max(search.cv_results_["mean_test_score"]))
+    mu, std = search.policy_.posterior()
+    np.testing.assert_allclose(search.posterior_mean_, mu)
+    np.testing.assert_allclose(search.cv_results_["posterior_std"], std[ids])
+    assert search.posterior_std_.shape == (9,)
+    assert pd.DataFrame(search.cv_results_).shape[0] == 4
+
+
+def test_prior_from_earlier_cv_results_is_a_one_liner():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    earlier = [GridSearchCV(est, GRID, cv=3).fit(X[rows], y[rows]).cv_results_
+               for rows in (np.arange(0, 150, 2), np.arange(1, 150, 2))]
+    search = GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3,
+                           random_state=0).fit(X, y)
+    scores = np.array([r["mean_test_score"] for r in earlier])
+    mean, cov = prior_from_scores(scores)
+    np.testing.assert_allclose(search.policy_.mean, mean)
+    np.testing.assert_allclose(search.policy_.cov, cov)
+    # The prior's best candidate is the first one evaluated (its mean is highest,
+    # and the variances are comparable at the scale "auto" picks here).
+    assert search.policy_.history_[0] == int(np.argmax(mean + np.sqrt(
+        search.policy_.beta(1)) * np.sqrt(np.diag(cov))))
+
+
+def test_param_distributions_sampled_to_k_candidates():
+    X, y = load_iris(return_X_y=True)
+    search = GPUCBSelector(LogisticRegression(max_iter=1000),
+                           param_distributions={"C": stats.loguniform(1e-4, 1e2)},
+                           n_candidates=12, n_iter=4, cv=CV3, random_state=0).fit(X, y)
+    assert len(search.candidates_) == 12
+    assert len(search.cv_results_["params"]) == 4
+
+
+def test_inside_a_pipeline_and_cloned():
+    X, y = load_iris(return_X_y=True)
+    search = GPUCBSelector(LogisticRegression(max_iter=1000), GRID, n_iter=3, cv=CV3,
+                           random_state=0)
+    pipe = make_pipeline(StandardScaler(), clone(search)).fit(X, y)
+    assert pipe.score(X, y) > 0.9
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """Counts its fits (class attribute); never meant to be fitted in a test."""
+
+    n_fits = 0
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y):
+        type(self).n_fits += 1
+        raise AssertionError("fit must not be called")
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(prior=np.zeros((5, 4))), "one column per candidate"),
+        (dict(prior=(np.zeros(3), -np.eye(3))), "positive semi-definite"),
+        (dict(prior=(np.zeros(2), np.eye(2))), "shapes"),
+        (dict(n_iter=4), "n_iter=4 is larger than the 3 candidates"),
+        (dict(delta=1.0), "'delta' parameter"),
+        (dict(delta=0.0), "'delta' parameter"),
+        (dict(noise=0.0), "'noise' parameter"),
+        (dict(prior="past"), "'prior' parameter"),
+    ],
+)
+def test_bad_input_fails_before_any_fit(kwargs, match):
+    X, y = load_iris(return_X_y=True)
+    CountingClassifier.n_fits = 0
+    with pytest.raises(ValueError, match=match):
+        GPUCBSelector(CountingClassifier(), {"C": [1, 2, 3]}, **kwargs).fit(X, y)
+    assert CountingClassifier.n_fits == 0

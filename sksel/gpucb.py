@@ -75,6 +75,68 @@ def prior_from_scores(scores):
     return mean, cov + np.mean(level**2)
 
 
+def kernel_prior(candidates, kernel="rbf"):
+    """Prior correlation of candidates from their configurations, without history.
+
+    The candidates' parameters are featurized
+    (:class:`~sksel.featurize.ParameterSpace`) and compared by an RBF or Arc
+    kernel with the bandwidth :func:`~sksel.kernels.default_bandwidth` of K
+    points. The values a parameter takes among the candidates form its list:
+    ordinal for numbers, one-hot otherwise (estimators by identity, so the
+    candidates of a list of estimators are one-hot by estimator); candidates
+    with different parameter names are branches of a tree-structured space.
+
+    Parameters
+    ----------
+    candidates : list of dict
+        Parameters of the K candidates.
+    kernel : {"rbf", "arc"}, default="rbf"
+
+    Returns
+    -------
+    corr : ndarray of shape (K, K)
+        Unit diagonal, positive semi-definite.
+
+    Examples
+    --------
+    >>> from sksel.gpucb import kernel_prior
+    >>> kernel_prior([{"C": 0.1}, {"C": 1.0}, {"C": 10.0}]).round(2)
+    array([[1.  , 0.59, 0.35],
+           [0.59, 1.  , 0.59],
+           [0.35, 0.59, 1.  ]])
+    """
+    grid = _values_by_branch(candidates)
+    if not any(grid):
+        return np.eye(len(candidates))
+    space = ParameterSpace(grid)
+    F, active = space.featurize(candidates)
+    sigma = default_bandwidth(len(candidates), F.shape[1])
+    if kernel == "arc":
+        return arc_kernel(F, active, groups=space.feature_params_, bandwidth=sigma)
+    return rbf_kernel(F, bandwidth=sigma)
+
+
+def _values_by_branch(candidates):
+    """The candidates as a space: per set of parameter names, each one's distinct values."""
+    branches = {}
+    for params in candidates:
+        branch = branches.setdefault(tuple(sorted(params)), {})
+        for name, value in params.items():
+            values = branch.setdefault(name, [])
+            if not any(value is v or _equal_values(value, v) for v in values):
+                values.append(value)
+    return list(branches.values())
+
+
+def _equal_values(a, b):
+    if hasattr(a, "get_params") or hasattr(b, "get_params"):
+        return False  # estimators: by identity only
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 def _check_scores(scores):
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 2 or scores.shape[0] < 2:
@@ -572,7 +634,7 @@ class GPUCBSelector(BaseSelectionSearch):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the candidates of `space`."""
         n_total = len(space.candidates)
         if isinstance(self.prior, str) and self.prior == "kernel":
-            return np.zeros(n_total), self._kernel_matrix(space), True, None
+            return np.zeros(n_total), kernel_prior(space.candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
             return (*_check_mean_cov(*self.prior, n_total), False, None)
         if isinstance(self.prior, str):  # "default"
@@ -588,18 +650,6 @@ class GPUCBSelector(BaseSelectionSearch):
             )
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
-
-    def _kernel_matrix(self, space):
-        params = [{k: v for k, v in p.items()} for p in space.candidates]
-        grid = [{k: [v] for k, v in p.items()} for p in params]
-        features = ParameterSpace(grid) if grid and grid[0] else None
-        if features is None or features.n_features == 0:
-            return np.eye(len(params))
-        F, active = features.featurize(params)
-        sigma = default_bandwidth(len(params), F.shape[1])
-        if self.kernel == "arc":
-            return arc_kernel(F, active, groups=features.feature_params_, bandwidth=sigma)
-        return rbf_kernel(F, bandwidth=sigma)
 
     def _beta_scale(self, scores):
         if self.beta_scale != "auto":

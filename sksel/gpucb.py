@@ -28,6 +28,7 @@ from ._base import BaseSelectionSearch
 from .featurize import ParameterSpace
 from .kdpp import KDPPSampler
 from .kernels import arc_kernel, default_bandwidth, rbf_kernel
+from .portfolio import default_portfolio, default_prior
 from .space import CandidateSpace
 
 #: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
@@ -706,9 +707,7 @@ def _scores_from_results(results, candidates):
 
 
 def _default_prior_scores(space):
-    from .portfolio import default_portfolio, default_prior
-
-    names, scores, _ = default_prior()
+    _, scores = default_prior()
     portfolio = [estimator for _, estimator in default_portfolio()]
     given = [params.get("estimator") for params in space.candidates]
     if len(given) != len(portfolio) or any(

@@ -297,3 +297,17 @@ def test_bad_input_fails_before_any_fit(kwargs, match):
     with pytest.raises(ValueError, match=match):
         GPUCBSelector(CountingClassifier(), {"C": [1, 2, 3]}, **kwargs).fit(X, y)
     assert CountingClassifier.n_fits == 0
+
+
+def test_default_prior_with_the_default_portfolio():
+    from sksel.portfolio import default_portfolio, default_prior
+
+    X, y = load_iris(return_X_y=True)
+    learners = [estimator for _, estimator in default_portfolio()]
+    search = GPUCBSelector(learners, prior="default", n_iter=2, cv=CV3,
+                           random_state=0).fit(X, y)
+    mean, cov = prior_from_scores(default_prior()[1])
+    np.testing.assert_allclose(search.policy_.mean, mean)
+    assert search.beta_scale_ in (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
+    with pytest.raises(ValueError, match="default_portfolio"):
+        GPUCBSelector(learners[:-1], prior="default").fit(X, y)

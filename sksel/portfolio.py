@@ -1,0 +1,193 @@
+"""A default portfolio of classifiers and a prior over their scores.
+
+GP-UCB model selection (Section 4 of the methods note) treats the scores of K
+candidate algorithms on a new dataset as one draw from a Gaussian whose mean
+and covariance are estimated from the candidates' scores on earlier datasets.
+This module ships both halves of that: :func:`default_portfolio`, about two
+dozen diverse scikit-learn classifiers, and :func:`default_prior`, their mean
+3-fold cross-validated accuracy on a few dozen small offline datasets.
+
+The prior file, ``sksel/data/default_prior.csv``, is rebuilt by
+``benchmarks/build_default_prior.py``; its columns are the names of
+:func:`default_portfolio`, in order, so the two must change together.
+"""
+
+import csv
+import io
+from importlib import resources
+
+import numpy as np
+from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,
+                                           QuadraticDiscriminantAnalysis)
+from sklearn.ensemble import (AdaBoostClassifier, ExtraTreesClassifier,
+                              HistGradientBoostingClassifier, RandomForestClassifier)
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import BernoulliNB, GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+__all__ = ["default_portfolio", "default_prior"]
+
+_PRIOR_FILE = "default_prior.csv"
+
+
+def _scaled(estimator):
+    return make_pipeline(StandardScaler(), estimator)
+
+
+def default_portfolio():
+    """About two dozen diverse, cheap scikit-learn classifiers.
+
+    Linear models (logistic regression at three strengths of regularisation,
+    linear SVMs), kernel SVMs, nearest neighbours, naive Bayes, discriminant
+    analysis, single trees of three depths, bagged, randomised and boosted
+    tree ensembles and small neural networks. Scale-sensitive learners are
+    wrapped in ``make_pipeline(StandardScaler(), ...)``. Every random
+    estimator has ``random_state=0`` and every estimator that takes `n_jobs`
+    has ``n_jobs=1`` (parallelise over candidates, not inside them). Each fit
+    on up to 2,000 rows and a few hundred features takes at most a few
+    seconds on one core; most take well under one.
+
+    Only scikit-learn is used, so the portfolio needs no optional
+    dependency. The names are unique and stable: they are the columns of the
+    prior returned by :func:`default_prior`.
+
+    Returns
+    -------
+    portfolio : list of (str, estimator) tuples
+        ``(name, unfitted classifier)`` pairs, a fresh list of fresh
+        estimators on every call. Use ``dict(default_portfolio())`` for a
+        name -> estimator map.
+
+    See Also
+    --------
+    default_prior : The candidates' scores on earlier datasets.
+
+    Examples
+    --------
+    >>> from sksel.portfolio import default_portfolio
+    >>> portfolio = default_portfolio()
+    >>> len(portfolio)
+    25
+    >>> portfolio[0][0]
+    'logreg_C0.01'
+    >>> dict(portfolio)["knn_5"]
+    Pipeline(steps=[('standardscaler', StandardScaler()),
+                    ('kneighborsclassifier', KNeighborsClassifier(n_jobs=1))])
+    """
+    rs = 0
+    portfolio = [
+        # Linear models.
+        ("logreg_C0.01", _scaled(LogisticRegression(C=0.01, max_iter=500, random_state=rs))),
+        ("logreg_C1", _scaled(LogisticRegression(C=1.0, max_iter=500, random_state=rs))),
+        ("logreg_C100", _scaled(LogisticRegression(C=100.0, max_iter=1000, random_state=rs))),
+        ("svc_linear_C0.01", _scaled(SVC(kernel="linear", C=0.01, random_state=rs))),
+        ("svc_linear_C1", _scaled(SVC(kernel="linear", C=1.0, random_state=rs))),
+        # Kernel SVMs (gamma="scale").
+        ("svc_rbf_C1", _scaled(SVC(kernel="rbf", C=1.0, random_state=rs))),
+        ("svc_rbf_C10", _scaled(SVC(kernel="rbf", C=10.0, random_state=rs))),
+        ("svc_rbf_C100", _scaled(SVC(kernel="rbf", C=100.0, random_state=rs))),
+        # Nearest neighbours.
+        ("knn_1", _scaled(KNeighborsClassifier(n_neighbors=1, n_jobs=1))),
+        ("knn_5", _scaled(KNeighborsClassifier(n_neighbors=5, n_jobs=1))),
+        ("knn_25", _scaled(KNeighborsClassifier(n_neighbors=25, n_jobs=1))),
+        # Naive Bayes and discriminant analysis.
+        ("gaussian_nb", GaussianNB()),
+        # binarize=0 on standardised features = "above the feature's mean".
+        ("bernoulli_nb", _scaled(BernoulliNB(binarize=0.0))),
+        ("lda", LinearDiscriminantAnalysis()),
+        ("qda", _scaled(QuadraticDiscriminantAnalysis(reg_param=0.1))),
+        # Single trees.
+        ("tree_d2", DecisionTreeClassifier(max_depth=2, random_state=rs)),
+        ("tree_d6", DecisionTreeClassifier(max_depth=6, random_state=rs)),
+        ("tree_full", DecisionTreeClassifier(random_state=rs)),
+        # Ensembles.
+        ("random_forest", RandomForestClassifier(n_estimators=100, n_jobs=1,
+                                                 random_state=rs)),
+        ("extra_trees", ExtraTreesClassifier(n_estimators=100, n_jobs=1,
+                                             random_state=rs)),
+        ("hist_gb_shallow", HistGradientBoostingClassifier(
+            max_iter=50, learning_rate=0.2, max_depth=3, max_bins=64,
+            early_stopping=False, random_state=rs)),
+        ("hist_gb", HistGradientBoostingClassifier(
+            max_iter=100, learning_rate=0.1, max_bins=64, early_stopping=False,
+            random_state=rs)),
+        ("adaboost", AdaBoostClassifier(n_estimators=50, random_state=rs)),
+        # Small neural networks.
+        ("mlp_64", _scaled(MLPClassifier(hidden_layer_sizes=(64,), early_stopping=True,
+                                         max_iter=200, random_state=rs))),
+        ("mlp_128_64", _scaled(MLPClassifier(hidden_layer_sizes=(128, 64), alpha=1e-3,
+                                             early_stopping=True, max_iter=200,
+                                             random_state=rs))),
+    ]
+    return portfolio
+
+
+def _parse_float(cell):
+    cell = cell.strip()
+    return float(cell) if cell and cell.lower() != "nan" else np.nan
+
+
+def default_prior(return_datasets=False):
+    """Scores of the :func:`default_portfolio` candidates on earlier datasets.
+
+    Reads the prior shipped with the package, ``sksel/data/default_prior.csv``:
+    the mean 3-fold stratified cross-validated accuracy of every candidate on
+    a few dozen small offline classification datasets (scikit-learn's bundled
+    ones, the KEEL "balanced" collection and generated ones, each subsampled
+    to at most 2,000 rows). Rebuild it with
+    ``benchmarks/build_default_prior.py``.
+
+    The row mean estimates the prior mean ``mu = E_D[A(D)]`` of GP-UCB model
+    selection and the row covariance its ``Sigma = Cov_D[A(D)]``.
+
+    Parameters
+    ----------
+    return_datasets : bool, default=False
+        Also return the names of the datasets (the rows).
+
+    Returns
+    -------
+    names : list of str
+        Candidate names (the columns), in the order of
+        :func:`default_portfolio`.
+    scores : ndarray of shape (n_datasets, n_candidates)
+        Accuracy in [0, 1]; NaN where a candidate failed on a dataset.
+    datasets : list of str
+        Dataset names (the rows). Only returned if `return_datasets` is True.
+
+    See Also
+    --------
+    default_portfolio : The candidates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.portfolio import default_portfolio, default_prior
+    >>> names, scores = default_prior()
+    >>> names == [name for name, _ in default_portfolio()]
+    True
+    >>> scores.shape[1] == len(names)
+    True
+    >>> mu = np.nanmean(scores, axis=0)  # prior mean of each candidate
+    >>> names, scores, datasets = default_prior(return_datasets=True)
+    >>> len(datasets) == scores.shape[0]
+    True
+    """
+    text = (resources.files("sksel") / "data" / _PRIOR_FILE).read_text(encoding="utf-8")
+    rows = [row for row in csv.reader(io.StringIO(text)) if row]
+    header, body = rows[0], rows[1:]
+    if header[0] != "dataset":
+        raise ValueError(f"{_PRIOR_FILE}: the first column must be 'dataset', "
+                         f"got {header[0]!r}")
+    names = header[1:]
+    datasets = [row[0] for row in body]
+    scores = np.array([[_parse_float(cell) for cell in row[1:]] for row in body],
+                      dtype=float).reshape(len(body), len(names))
+    if return_datasets:
+        return names, scores, datasets
+    return names, scores

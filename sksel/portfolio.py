@@ -1,11 +1,11 @@
 """A default portfolio of classifiers and a prior over their scores.
 
-GP-UCB model selection (Section 4 of the methods note) treats the scores of K
+GP-UCB model selection (:class:`sksel.GPUCBSelector`) treats the scores of K
 candidate algorithms on a new dataset as one draw from a Gaussian whose mean
 and covariance are estimated from the candidates' scores on earlier datasets.
 This module ships both halves of that: :func:`default_portfolio`, about two
 dozen diverse scikit-learn classifiers, and :func:`default_prior`, their mean
-3-fold cross-validated accuracy on a few dozen small offline datasets.
+5-fold cross-validated accuracy on a few dozen small offline datasets.
 
 The prior file, ``sksel/data/default_prior.csv``, is rebuilt by
 ``benchmarks/build_default_prior.py``; its columns are the names of
@@ -49,7 +49,7 @@ def default_portfolio():
     wrapped in ``make_pipeline(StandardScaler(), ...)``. Every random
     estimator has ``random_state=0`` and every estimator that takes `n_jobs`
     has ``n_jobs=1`` (parallelise over candidates, not inside them). Each fit
-    on up to 2,000 rows and a few hundred features takes at most a few
+    on up to 3,000 rows and a few hundred features takes at most a few
     seconds on one core; most take well under one.
 
     Only scikit-learn is used, so the portfolio needs no optional
@@ -136,10 +136,10 @@ def default_prior(return_datasets=False):
     """Scores of the :func:`default_portfolio` candidates on earlier datasets.
 
     Reads the prior shipped with the package, ``sksel/data/default_prior.csv``:
-    the mean 3-fold stratified cross-validated accuracy of every candidate on
+    the mean 5-fold stratified cross-validated accuracy of every candidate on
     a few dozen small offline classification datasets (scikit-learn's bundled
     ones, the KEEL "balanced" collection and generated ones, each subsampled
-    to at most 2,000 rows). Rebuild it with
+    to at most 3,000 rows). Rebuild it with
     ``benchmarks/build_default_prior.py``.
 
     The row mean estimates the prior mean ``mu = E_D[A(D)]`` of GP-UCB model

@@ -2,8 +2,8 @@
 
 Learning curves are plain tables or closed-form functions of the training size,
 so every allocation decision can be checked against hand-worked numbers or
-against an independent re-implementation of the paper's pseudocode (METHODS.md,
-section 1).
+against an independent re-implementation of the paper's pseudocode
+(Sabharwal et al., AAAI 2016, Algorithm 1).
 """
 
 import math
@@ -48,7 +48,7 @@ def ls_slope(xs, ys):
 
 
 def reference_daub(valid, train, sizes, *, l=3, bound="train", stop="first"):
-    """The paper's DAUB (METHODS.md section 1), written from the pseudocode.
+    """The paper's DAUB (its Algorithm 1), written from the pseudocode.
 
     `valid` / `train` map a learner to a callable of the size. Ties of the
     argmax go to the lowest index. Returns (history, selected learner).

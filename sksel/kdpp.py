@@ -62,7 +62,10 @@ class KDPPSampler:
         the kernel is replaced by its Nystrom approximation of rank
         ``max(2 * n_iter, 500)``. ``"mcmc"``: Algorithm 2 of Dodge et al., a
         Markov chain over the space itself (`mcmc_steps` swaps), for spaces
-        where a pool is too coarse. ``"sequential"``: each configuration of
+        where a pool is too coarse; it starts from the exact sampler's draw
+        on the pool, already close to its stationary law, rather than from
+        `n_iter` independent draws, which mix slowly and, for large
+        `n_iter`, can be numerically singular. ``"sequential"``: each configuration of
         the pool drawn in turn with probability proportional to its
         Gaussian-process posterior variance given those already drawn (not
         the k-DPP law; more regular). ``"auto"`` is ``"exact"``.
@@ -173,8 +176,6 @@ class KDPPSampler:
             ``"mcmc"``, in the order drawn for ``"sequential"``.
         """
         rng = check_random_state(self.random_state)
-        if self.sampler == "mcmc":
-            return self._sample_mcmc(rng)
         pool = self._pool(rng)
         if self.sampler == "sequential":
             chosen = sample_sequential(self._kernel_matrix(pool), self.n_iter, rng)
@@ -182,7 +183,10 @@ class KDPPSampler:
             chosen = sample_kdpp(self._kernel_matrix(pool), self.n_iter, rng)
         else:
             chosen = sample_kdpp_low_rank(self._nystrom_factor(pool, rng), self.n_iter, rng)
-        return [pool[i] for i in chosen]
+        drawn = [pool[i] for i in chosen]
+        if self.sampler == "mcmc":
+            return self._run_chain(drawn, rng)
+        return drawn
 
     def as_grid(self):
         """The configurations as a ``param_grid``: one dict of one-value lists each.
@@ -233,20 +237,24 @@ class KDPPSampler:
         keep = eigenvalues > eigenvalues.max() * 1e-10
         return K_nm @ (eigenvectors[:, keep] / np.sqrt(eigenvalues[keep]))
 
-    def _sample_mcmc(self, rng):
+    def _run_chain(self, start, rng):
+        """Algorithm 2 over the whole space, from the configurations `start`."""
         n_features = self.space_.n_features
+
+        def features(items):
+            return np.hstack(self.space_.featurize(items))
 
         def propose(n, rng):
             items = self.space_.sample(n, rng)
-            F, active = self.space_.featurize(items)
-            return items, np.hstack([F, active])
+            return items, features(items)
 
         def kernel(F, G):
             return self._kernel_between(F[:, :n_features], F[:, n_features:].astype(bool),
                                         G[:, :n_features], G[:, n_features:].astype(bool))
 
         steps = max(2000, 200 * self.n_iter) if self.mcmc_steps == "auto" else self.mcmc_steps
-        items, _ = sample_kdpp_mcmc(propose, kernel, self.n_iter, steps, rng)
+        items, _ = sample_kdpp_mcmc(propose, kernel, self.n_iter, steps, rng,
+                                    init=(start, features(start)))
         return items
 
 

@@ -299,3 +299,14 @@ def test_default_prior_with_the_default_portfolio():
     assert search.beta_scale_ in (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
     with pytest.raises(ValueError, match="default_portfolio"):
         GPUCBSelector(learners[:-1], prior="default").fit(X, y)
+
+
+def test_n_jobs_evaluates_distinct_candidates_with_grid_search_scores():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    search = GPUCBSelector(est, GRID, n_iter=5, cv=CV3, n_jobs=2, random_state=0).fit(X, y)
+    ids = search.cv_results_["candidate_id"]
+    assert len(ids) == 5 == len(set(ids.tolist()))
+    gs = GridSearchCV(est, GRID, cv=CV3).fit(X, y)
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+                               gs.cv_results_["mean_test_score"][ids], rtol=1e-12)

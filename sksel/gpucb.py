@@ -28,7 +28,7 @@ from ._base import BaseSelectionSearch
 from .featurize import ParameterSpace
 from .kdpp import KDPPSampler
 from .kernels import arc_kernel, default_bandwidth, rbf_kernel
-from .portfolio import default_portfolio, default_prior
+from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
 from .space import CandidateSpace
 
 #: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
@@ -437,7 +437,8 @@ class GPUCBSelector(BaseSelectionSearch):
     n_candidates : int, default=None
         K when `param_distributions` is given.
 
-    prior : "kernel", "default", array-like, list of dict or tuple, default="kernel"
+    prior : "kernel", "default", "lcdb", array-like, list of dict or tuple, \
+            default="kernel"
         Where the prior mean and covariance come from:
 
         - a tuple ``(mean, cov)``: the prior itself, shapes ``(K,)`` and
@@ -451,6 +452,9 @@ class GPUCBSelector(BaseSelectionSearch):
         - ``"default"``: the prior shipped with sksel for the default portfolio
           of candidates (``sksel.portfolio.default_portfolio()``, in that
           order);
+        - ``"lcdb"``: the prior of LCDB's 19 default-parameter classifiers
+          (``sksel.portfolio.lcdb_portfolio()``, in that order) on 180 OpenML
+          datasets;
         - ``"kernel"``: no history; the covariance is a kernel over the
           candidates' featurized configurations (``kernel``), scaled, and the
           mean constant, both fitted to the scores as they come.
@@ -526,7 +530,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "param_grid": [dict, list, None],
         "param_distributions": [dict, list, None],
         "n_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "prior": [StrOptions({"kernel", "default"}), "array-like", list, tuple],
+        "prior": [StrOptions({"kernel", "default", "lcdb"}), "array-like", list, tuple],
         "n_iter": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "noise": [Interval(numbers.Real, 0, None, closed="neither")],
         "delta": [Interval(numbers.Real, 0, 1, closed="neither")],
@@ -638,8 +642,8 @@ class GPUCBSelector(BaseSelectionSearch):
             return np.zeros(n_total), kernel_prior(space.candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
             return (*_check_mean_cov(*self.prior, n_total), False, None)
-        if isinstance(self.prior, str):  # "default"
-            scores = _default_prior_scores(space)
+        if isinstance(self.prior, str):  # "default" or "lcdb"
+            scores = _shipped_prior_scores(space, self.prior)
         elif len(self.prior) and isinstance(self.prior[0], Mapping):
             scores = _scores_from_results(self.prior, space.candidates)
         else:
@@ -706,15 +710,22 @@ def _scores_from_results(results, candidates):
     return scores
 
 
-def _default_prior_scores(space):
-    _, scores = default_prior()
-    portfolio = [estimator for _, estimator in default_portfolio()]
+_SHIPPED_PRIORS = {
+    "default": (default_portfolio, default_prior),
+    "lcdb": (lcdb_portfolio, lcdb_prior),
+}
+
+
+def _shipped_prior_scores(space, name):
+    """The scores of a prior shipped with sksel, once the candidates are its portfolio's."""
+    make_portfolio, read_prior = _SHIPPED_PRIORS[name]
+    portfolio = [estimator for _, estimator in make_portfolio()]
     given = [params.get("estimator") for params in space.candidates]
     if len(given) != len(portfolio) or any(
         type(g) is not type(p) or repr(g) != repr(p) for g, p in zip(given, portfolio)
     ):
         raise ValueError(
-            'prior="default" is the prior of sksel.portfolio.default_portfolio(): give '
-            "those estimators, in that order, as the list of candidates."
+            f'prior="{name}" is the prior of sksel.portfolio.{make_portfolio.__name__}(): '
+            "give those estimators, in that order, as the list of candidates."
         )
-    return scores
+    return read_prior()[1]

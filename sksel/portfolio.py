@@ -1,4 +1,4 @@
-"""A default portfolio of classifiers and a prior over their scores.
+"""Portfolios of classifiers and priors over their scores.
 
 GP-UCB model selection (:class:`sksel.GPUCBSelector`) treats the scores of K
 candidate algorithms on a new dataset as one draw from a Gaussian whose mean
@@ -10,6 +10,12 @@ dozen diverse scikit-learn classifiers, and :func:`default_prior`, their mean
 The prior file, ``sksel/data/default_prior.csv``, is rebuilt by
 ``benchmarks/build_default_prior.py``; its columns are the names of
 :func:`default_portfolio`, in order, so the two must change together.
+
+A second, fully real prior comes from LCDB (Mohr et al.), the learning-curve
+database of 20 scikit-learn classifiers with their default parameters on 248
+OpenML datasets: :func:`lcdb_portfolio` and :func:`lcdb_prior`, their
+validation accuracy on 180 of those datasets (rebuilt by
+``benchmarks/build_lcdb_prior.py``).
 """
 
 import csv
@@ -20,19 +26,44 @@ import numpy as np
 from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,
                                            QuadraticDiscriminantAnalysis)
 from sklearn.ensemble import (AdaBoostClassifier, ExtraTreesClassifier,
-                              HistGradientBoostingClassifier, RandomForestClassifier)
-from sklearn.linear_model import LogisticRegression
-from sklearn.naive_bayes import BernoulliNB, GaussianNB
+                              GradientBoostingClassifier, HistGradientBoostingClassifier,
+                              RandomForestClassifier)
+from sklearn.linear_model import LogisticRegression, Perceptron, RidgeClassifier, SGDClassifier
+from sklearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
-__all__ = ["default_portfolio", "default_prior"]
+__all__ = ["default_portfolio", "default_prior", "lcdb_portfolio", "lcdb_prior"]
 
 _PRIOR_FILE = "default_prior.csv"
+_LCDB_FILE = "lcdb_prior.csv"
+
+#: LCDB's learner names -> the short names of :func:`lcdb_portfolio`, in order.
+LCDB_LEARNERS = {
+    "SVC_linear": "svc_linear",
+    "SVC_poly": "svc_poly",
+    "SVC_rbf": "svc_rbf",
+    "SVC_sigmoid": "svc_sigmoid",
+    "sklearn.discriminant_analysis.LinearDiscriminantAnalysis": "lda",
+    "sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis": "qda",
+    "sklearn.ensemble.ExtraTreesClassifier": "extra_trees",
+    "sklearn.ensemble.GradientBoostingClassifier": "gradient_boosting",
+    "sklearn.ensemble.RandomForestClassifier": "random_forest",
+    "sklearn.linear_model.LogisticRegression": "logreg",
+    "sklearn.linear_model.Perceptron": "perceptron",
+    "sklearn.linear_model.RidgeClassifier": "ridge",
+    "sklearn.linear_model.SGDClassifier": "sgd",
+    "sklearn.naive_bayes.BernoulliNB": "bernoulli_nb",
+    "sklearn.naive_bayes.MultinomialNB": "multinomial_nb",
+    "sklearn.neighbors.KNeighborsClassifier": "knn",
+    "sklearn.neural_network.MLPClassifier": "mlp",
+    "sklearn.tree.DecisionTreeClassifier": "tree",
+    "sklearn.tree.ExtraTreeClassifier": "extra_tree",
+}
 
 
 def _scaled(estimator):
@@ -127,6 +158,64 @@ def default_portfolio():
     return portfolio
 
 
+def lcdb_portfolio():
+    """The 19 LCDB classifiers with their default parameters, as LCDB ran them.
+
+    LCDB's 20 learners less ``PassiveAggressiveClassifier`` (deprecated in
+    scikit-learn 1.8). No preprocessing is added: give them numeric,
+    imputed data (``MultinomialNB`` needs non-negative features; where it
+    fails, GP-UCB counts the failure and goes on).
+
+    Returns
+    -------
+    portfolio : list of (str, estimator)
+        Fresh unfitted classifiers, in the column order of :func:`lcdb_prior`.
+
+    Examples
+    --------
+    >>> from sksel.portfolio import lcdb_portfolio
+    >>> [name for name, _ in lcdb_portfolio()][:4]
+    ['svc_linear', 'svc_poly', 'svc_rbf', 'svc_sigmoid']
+    """
+    estimators = [
+        SVC(kernel="linear"), SVC(kernel="poly"), SVC(kernel="rbf"), SVC(kernel="sigmoid"),
+        LinearDiscriminantAnalysis(), QuadraticDiscriminantAnalysis(),
+        ExtraTreesClassifier(), GradientBoostingClassifier(), RandomForestClassifier(),
+        LogisticRegression(), Perceptron(), RidgeClassifier(), SGDClassifier(),
+        BernoulliNB(), MultinomialNB(), KNeighborsClassifier(), MLPClassifier(),
+        DecisionTreeClassifier(), ExtraTreeClassifier(),
+    ]
+    return list(zip(LCDB_LEARNERS.values(), estimators))
+
+
+def lcdb_prior(return_datasets=False):
+    """Validation accuracies of :func:`lcdb_portfolio` on 180 OpenML datasets, from LCDB.
+
+    Each learner's accuracy at the dataset's full training size (the largest
+    size at least 90% of its learners reached; datasets of at least 1,000
+    rows with at least 5 learners there), averaged over LCDB's seeds; NaN
+    where LCDB lacks the learner at that size (15% of the cells).
+
+    Parameters
+    ----------
+    return_datasets : bool, default=False
+        Also return the OpenML ids of the datasets (the rows), as strings.
+
+    Returns
+    -------
+    names, scores[, datasets]
+        As :func:`default_prior`.
+
+    Examples
+    --------
+    >>> from sksel.portfolio import lcdb_portfolio, lcdb_prior
+    >>> names, scores = lcdb_prior()
+    >>> names == [name for name, _ in lcdb_portfolio()], scores.shape
+    (True, (180, 19))
+    """
+    return _read_prior(_LCDB_FILE, return_datasets)
+
+
 def _parse_float(cell):
     cell = cell.strip()
     return float(cell) if cell and cell.lower() != "nan" else np.nan
@@ -178,11 +267,16 @@ def default_prior(return_datasets=False):
     >>> len(datasets) == scores.shape[0]
     True
     """
-    text = (resources.files("sksel") / "data" / _PRIOR_FILE).read_text(encoding="utf-8")
+    return _read_prior(_PRIOR_FILE, return_datasets)
+
+
+def _read_prior(filename, return_datasets):
+    """``(names, scores[, datasets])`` of a prior CSV of the package's data."""
+    text = (resources.files("sksel") / "data" / filename).read_text(encoding="utf-8")
     rows = [row for row in csv.reader(io.StringIO(text)) if row]
     header, body = rows[0], rows[1:]
     if header[0] != "dataset":
-        raise ValueError(f"{_PRIOR_FILE}: the first column must be 'dataset', "
+        raise ValueError(f"{filename}: the first column must be 'dataset', "
                          f"got {header[0]!r}")
     names = header[1:]
     datasets = [row[0] for row in body]

@@ -310,3 +310,16 @@ def test_n_jobs_evaluates_distinct_candidates_with_grid_search_scores():
     gs = GridSearchCV(est, GRID, cv=CV3).fit(X, y)
     np.testing.assert_allclose(search.cv_results_["mean_test_score"],
                                gs.cv_results_["mean_test_score"][ids], rtol=1e-12)
+
+
+def test_lcdb_prior_with_the_lcdb_portfolio():
+    from sksel.portfolio import lcdb_portfolio, lcdb_prior
+
+    X, y = load_iris(return_X_y=True)
+    learners = [estimator for _, estimator in lcdb_portfolio()]
+    search = GPUCBSelector(learners, prior="lcdb", n_iter=2, cv=CV3, beta_scale=0.1,
+                           random_state=0).fit(X, y)
+    mean, _ = prior_from_scores(lcdb_prior()[1])
+    np.testing.assert_allclose(search.policy_.mean, mean)
+    assert search.policy_.history_[0] == int(np.argmax(mean + np.sqrt(
+        search.policy_.beta(1)) * np.sqrt(np.diag(search.policy_.cov))))

@@ -94,3 +94,18 @@ def test_prior_matches_returning_two_values(prior):
     names, scores = default_prior()
     assert names == prior[0]
     np.testing.assert_array_equal(scores, prior[1])
+
+
+def test_lcdb_prior_matches_its_portfolio():
+    from sksel.portfolio import lcdb_portfolio, lcdb_prior
+
+    names, scores, datasets = lcdb_prior(return_datasets=True)
+    assert names == [name for name, _ in lcdb_portfolio()]
+    assert scores.shape == (180, 19) and len(set(datasets)) == 180
+    finite = scores[np.isfinite(scores)]
+    assert finite.min() >= 0 and finite.max() <= 1
+    assert not np.any(np.all(np.isnan(scores), axis=0))
+    # Real information: the forests beat a single extra tree on most datasets.
+    rf, tree = names.index("random_forest"), names.index("extra_tree")
+    both = np.isfinite(scores[:, rf]) & np.isfinite(scores[:, tree])
+    assert np.mean(scores[both, rf] > scores[both, tree]) > 0.8

@@ -1,0 +1,61 @@
+"""Rebuild the LCDB prior shipped with sksel, ``sksel/data/lcdb_prior.csv``.
+
+LCDB (Mohr et al.) holds the learning curves of 20 scikit-learn classifiers,
+with their default parameters, on 248 OpenML datasets. This script takes, for
+every dataset that ``lcdb_replay.make_tasks`` keeps (N >= 1,000 rows and at
+least 5 learners there: 180 datasets), each learner's validation accuracy at
+the dataset's full size N, averaged over LCDB's seeds, and writes one row per
+dataset::
+
+    dataset,<learner1>,<learner2>,...
+    3,0.9567,,...
+
+Columns are the short names of :func:`sksel.portfolio.lcdb_portfolio`, in
+order; an empty cell is a learner LCDB lacks at N on that dataset.
+``PassiveAggressiveClassifier`` is left out: scikit-learn 1.8 deprecates it.
+
+    pip install --no-deps lcdb          # 459 MB of CSVs
+    python benchmarks/build_lcdb_prior.py      # about 15 s
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from lcdb_replay import lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+
+from sksel.portfolio import LCDB_LEARNERS  # noqa: E402
+
+DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
+
+
+def lcdb_matrix():
+    """The (datasets x learners) final-size validation accuracies, NaN where missing."""
+    tasks, _ = make_tasks(load_curves(lcdb_csv_path()))
+    columns = list(LCDB_LEARNERS)
+    scores = np.full((len(tasks), len(columns)), np.nan)
+    for i, task in enumerate(tasks):
+        for j, learner in enumerate(task.learners):
+            if learner in LCDB_LEARNERS:
+                scores[i, columns.index(learner)] = task.valid[j, -1]
+    names = [LCDB_LEARNERS[learner] for learner in columns]
+    return pd.DataFrame(scores, index=[t.openmlid for t in tasks], columns=names)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV to write")
+    args = parser.parse_args(argv)
+    table = lcdb_matrix()
+    table.to_csv(args.out, index_label="dataset", na_rep="", float_format="%.4f")
+    print(f"{table.shape[0]} datasets x {table.shape[1]} learners, "
+          f"{np.isnan(table.to_numpy()).mean():.1%} missing -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -8,6 +8,7 @@ from collections import Counter
 import joblib
 import numpy as np
 import pytest
+from _common import CountingClassifier, CountingRegressor, expected_failed_checks
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -25,7 +26,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sksel import DAUBSearch
 from sksel.daub import daub_sizes
-from _estimators import CountingClassifier, CountingRegressor
 
 # ------------------------------------------------------------------- fixtures
 
@@ -103,30 +103,12 @@ def probe_scorer(estimator, X, y):
 
 # ------------------------------------------------------------- estimator checks
 
-# sklearn itself lets HalvingGridSearchCV / GridSearchCV fail these checks
-# (sklearn/utils/_test_common/instance_generator.py, PER_ESTIMATOR_XFAIL_CHECKS):
-# only those that actually fail for DAUBSearch are listed.
-_ALLOWED_XFAIL = {
-    # The search copies the estimator's type/classifier/regressor/input tags but
-    # not target_tags.multi_output, so the check expects a DataConversionWarning
-    # for a column-vector y that Ridge (multi-output) legitimately accepts. Same
-    # xfail as GridSearchCV and HalvingGridSearchCV ("DataConversionWarning not caught").
-    "check_supervised_y_2d": "DataConversionWarning not caught (as GridSearchCV)",
-}
-
-
-def _expected_failed_checks(search):
-    if isinstance(search.estimator, Ridge):
-        return dict(_ALLOWED_XFAIL)
-    return {}
-
-
 @parametrize_with_checks(
     [
         DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise"),
         DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise"),
     ],
-    expected_failed_checks=_expected_failed_checks,
+    expected_failed_checks=expected_failed_checks,
     xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):

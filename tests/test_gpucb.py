@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _common import CountingClassifier, expected_failed_checks
 from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_iris
@@ -22,7 +23,6 @@ from sksel.gpucb import (
     prior_from_scores,
     tune_beta_scale,
 )
-from _estimators import CountingClassifier
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
@@ -202,12 +202,7 @@ GRID = {"C": np.logspace(-4, 2, 9).tolist()}
         GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
                       error_score="raise", random_state=0),
     ],
-    expected_failed_checks=lambda search: (
-        # As sklearn allows its own searches (PER_ESTIMATOR_XFAIL_CHECKS): the
-        # search does not copy target_tags.multi_output.
-        {"check_supervised_y_2d": "DataConversionWarning not caught (as sklearn's searches)"}
-        if isinstance(search.estimator, Ridge) else {}
-    ),
+    expected_failed_checks=expected_failed_checks,
     xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):

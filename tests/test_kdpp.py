@@ -7,6 +7,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
+from _common import CountingClassifier, expected_failed_checks
 from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_iris
@@ -22,7 +23,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from sksel import DAUBSearch, KDPPSampler, KDPPSearch
 from sksel.featurize import ParameterSpace
 from sksel.kernels import arc_kernel, default_bandwidth, rbf_kernel
-from _estimators import CountingClassifier
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
@@ -110,15 +110,6 @@ def test_as_grid_gives_the_same_candidates_to_grid_searches():
 # --------------------------------------------------------- the search estimator
 
 
-def _expected_failed_checks(search):
-    # As sklearn allows RandomizedSearchCV (PER_ESTIMATOR_XFAIL_CHECKS): the
-    # search does not copy target_tags.multi_output, so the check expects a
-    # DataConversionWarning for a column-vector y that Ridge accepts.
-    if isinstance(search.estimator, Ridge):
-        return {"check_supervised_y_2d": "DataConversionWarning not caught (as sklearn's searches)"}
-    return {}
-
-
 @parametrize_with_checks(
     [
         KDPPSearch(LogisticRegression(), {"C": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
@@ -126,7 +117,7 @@ def _expected_failed_checks(search):
         KDPPSearch(Ridge(), {"alpha": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
                    error_score="raise", random_state=0),
     ],
-    expected_failed_checks=_expected_failed_checks,
+    expected_failed_checks=expected_failed_checks,
     xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):

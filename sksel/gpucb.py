@@ -25,9 +25,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
-from .featurize import ParameterSpace
+from .featurize import ParameterSpace, _same_value
 from .kdpp import KDPPSampler
-from .kernels import arc_kernel, default_bandwidth, rbf_kernel
+from .kernels import configuration_kernel, default_bandwidth
 from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
 from .space import CandidateSpace
 
@@ -112,9 +112,8 @@ def kernel_prior(candidates, kernel="rbf"):
     space = ParameterSpace(grid)
     F, active = space.featurize(candidates)
     sigma = default_bandwidth(len(candidates), F.shape[1])
-    if kernel == "arc":
-        return arc_kernel(F, active, groups=space.feature_params_, bandwidth=sigma)
-    return rbf_kernel(F, bandwidth=sigma)
+    return configuration_kernel(kernel, F, active, groups=space.feature_params_,
+                                bandwidth=sigma)
 
 
 def _values_by_branch(candidates):
@@ -124,18 +123,9 @@ def _values_by_branch(candidates):
         branch = branches.setdefault(tuple(sorted(params)), {})
         for name, value in params.items():
             values = branch.setdefault(name, [])
-            if not any(value is v or _equal_values(value, v) for v in values):
+            if not any(_same_value(value, v) for v in values):
                 values.append(value)
     return list(branches.values())
-
-
-def _equal_values(a, b):
-    if hasattr(a, "get_params") or hasattr(b, "get_params"):
-        return False  # estimators: by identity only
-    try:
-        return type(a) is type(b) and bool(a == b)
-    except (TypeError, ValueError):
-        return False
 
 
 def _check_scores(scores):

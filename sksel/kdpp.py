@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .featurize import ParameterSpace
-from .kernels import arc_kernel, default_bandwidth, rbf_kernel
+from .kernels import configuration_kernel, default_bandwidth
 
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000
@@ -146,12 +146,15 @@ class KDPPSampler:
         self.mcmc_steps = mcmc_steps
         self.random_state = random_state
         self.space_ = ParameterSpace(param_distributions)
-        if self.space_.is_finite and n_iter > len(self.space_.enumerate()):
+        self._grid = self.space_.enumerate() if self.space_.is_finite else None
+        if self._grid is not None and n_iter > len(self._grid):
             raise ValueError(
-                f"n_iter={n_iter} is larger than the {len(self.space_.enumerate())} "
+                f"n_iter={n_iter} is larger than the {len(self._grid)} "
                 "configurations of param_distributions: a k-DPP draws distinct "
                 "configurations. Lower n_iter, or give distributions."
             )
+        if pool_size != "auto" and pool_size < n_iter:
+            raise ValueError(f"pool_size={pool_size} must be at least n_iter={n_iter}.")
         if self.space_.n_features == 0:
             raise ValueError(
                 "param_distributions has no parameter to vary: a k-DPP needs at "
@@ -203,13 +206,10 @@ class KDPPSampler:
             size = max(4 * self.n_iter, min(max(50 * self.n_iter, 200), 2000))
         else:
             size = self.pool_size
-        if self.pool_size != "auto" and size < self.n_iter:
-            raise ValueError(f"pool_size={size} must be at least n_iter={self.n_iter}.")
-        if self.space_.is_finite:
-            grid = self.space_.enumerate()
-            if len(grid) <= size:
-                return grid
-            return [grid[i] for i in rng.choice(len(grid), size, replace=False)]
+        if self._grid is not None:
+            if len(self._grid) <= size:
+                return self._grid
+            return [self._grid[i] for i in rng.choice(len(self._grid), size, replace=False)]
         return self.space_.sample(size, rng)
 
     def _bandwidth(self):
@@ -217,15 +217,13 @@ class KDPPSampler:
             return default_bandwidth(self.n_iter, self.space_.n_features)
         return self.bandwidth
 
-    def _kernel_between(self, F, active_F, G, active_G):
-        if self.kernel == "arc":
-            return arc_kernel(F, active_F, G, active_G, groups=self.space_.feature_params_,
-                              bandwidth=self._bandwidth())
-        return rbf_kernel(F, G, bandwidth=self._bandwidth())
+    def _kernel_between(self, F, active_F, G=None, active_G=None):
+        return configuration_kernel(self.kernel, F, active_F, G, active_G,
+                                    groups=self.space_.feature_params_,
+                                    bandwidth=self._bandwidth())
 
     def _kernel_matrix(self, pool):
-        F, active = self.space_.featurize(pool)
-        return self._kernel_between(F, active, F, active)
+        return self._kernel_between(*self.space_.featurize(pool))
 
     def _nystrom_factor(self, pool, rng):
         """``B`` with ``B @ B.T`` the Nystrom approximation of the pool's kernel matrix."""

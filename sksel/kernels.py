@@ -11,6 +11,8 @@ that are active.
   Conditional Parameter Spaces" (2014), :func:`arc_embedding`: two
   configurations compare only on the parameters both have, and a parameter
   that one of them lacks puts them at a fixed distance omega.
+- :func:`configuration_kernel` picks one of the two by name, as the searches'
+  ``kernel`` parameter does.
 """
 
 import numbers
@@ -199,6 +201,40 @@ def arc_kernel(
     E_F = arc_embedding(F, active_F, omega, rho, groups)
     E_G = E_F if active_G is None else arc_embedding(G, active_G, omega, rho, groups)
     return _rbf(E_F, E_G, bandwidth)
+
+
+def configuration_kernel(kernel, F, active_F, G=None, active_G=None, *, groups=None,
+                         bandwidth=1.0):
+    """The kernel named `kernel` between featurized configurations.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "arc"}
+        :func:`rbf_kernel` on the features (inactive entries are 0), or
+        :func:`arc_kernel` on features and active-masks.
+    F, active_F, G, active_G
+        As in :func:`arc_kernel`; the masks are ignored by ``"rbf"``.
+    groups : array-like of shape (n_features,), default=None
+        As in :func:`arc_embedding`; ignored by ``"rbf"``.
+    bandwidth : float, default=1.0
+        Length scale, > 0.
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_F, n_samples_G)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.kernels import configuration_kernel, rbf_kernel
+    >>> F = np.array([[0.0], [0.5]])
+    >>> active = np.ones_like(F, dtype=bool)
+    >>> bool(np.all(configuration_kernel("rbf", F, active) == rbf_kernel(F)))
+    True
+    """
+    if kernel == "arc":
+        return arc_kernel(F, active_F, G, active_G, groups=groups, bandwidth=bandwidth)
+    return rbf_kernel(F, G, bandwidth=bandwidth)
 
 
 def _rbf(F, G, bandwidth):

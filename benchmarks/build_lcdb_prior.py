@@ -27,7 +27,7 @@ import pandas as pd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lcdb_replay import lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
 
 from sksel.portfolio import LCDB_LEARNERS  # noqa: E402
 
@@ -37,14 +37,9 @@ DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
 def lcdb_matrix():
     """The (datasets x learners) final-size validation accuracies, NaN where missing."""
     tasks, _ = make_tasks(load_curves(lcdb_csv_path()))
-    columns = list(LCDB_LEARNERS)
-    scores = np.full((len(tasks), len(columns)), np.nan)
-    for i, task in enumerate(tasks):
-        for j, learner in enumerate(task.learners):
-            if learner in LCDB_LEARNERS:
-                scores[i, columns.index(learner)] = task.valid[j, -1]
-    names = [LCDB_LEARNERS[learner] for learner in columns]
-    return pd.DataFrame(scores, index=[t.openmlid for t in tasks], columns=names)
+    scores = final_size_matrix(tasks, list(LCDB_LEARNERS))
+    return pd.DataFrame(scores, index=[t.openmlid for t in tasks],
+                        columns=list(LCDB_LEARNERS.values()))
 
 
 def main(argv=None):

@@ -192,6 +192,16 @@ def make_tasks(curves, min_reach=0.9, min_n=1000, min_learners=5):
     return usable, len(tasks)
 
 
+def final_size_matrix(tasks, learners):
+    """Validation accuracy at each task's N: a (tasks x `learners`) array, NaN where missing."""
+    scores = np.full((len(tasks), len(learners)), np.nan)
+    for i, task in enumerate(tasks):
+        for j, name in enumerate(task.learners):
+            if name in learners:
+                scores[i, learners.index(name)] = task.valid[j, -1]
+    return scores
+
+
 def nearest_anchor(anchors, size):
     """Index of the anchor nearest to `size` on a log scale."""
     return int(np.argmin(np.abs(np.log(anchors) - np.log(size))))

@@ -56,8 +56,12 @@ one table per matrix (mean / standard error / median of evaluations to best,
 mean regret@t) with PASS/FAIL lines for the floor "mean evaluations to best of
 gp-ucb (tuned scale) <= 0.5 x random order's and < prior-mean order's", then
 paired differences of the tuned GP-UCB against the other orders, the kernel
-part per dataset and averaged, and the wall time. ``--out`` writes
-one row per (part, dataset, policy).
+part per dataset and averaged, and the wall time. With ``--hindsight``, each
+matrix also gets the fewest mean evaluations that any ``noise`` x ``delta`` x
+``beta_scale`` of a small grid reaches when chosen on the replayed datasets
+themselves (:func:`hindsight_bound`): not a policy, but a bound on what tuning
+these three can do with this prior. ``--out`` writes one row per (part,
+dataset, policy).
 
 Run::
 
@@ -71,6 +75,7 @@ rest the replays of 20 seeds).
 """
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -91,13 +96,17 @@ from sklearn.svm import SVC
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
 
-from sksel.gpucb import GPUCBPolicy, kernel_prior, prior_from_scores, tune_beta_scale  # noqa: E402
+from sksel.gpucb import (  # noqa: E402
+    GPUCBPolicy, evaluations_to_best, kernel_prior, prior_from_scores, tune_beta_scale)
 from sksel.portfolio import default_prior  # noqa: E402
 
 SEED = 0
 NOISE = 0.01
 DELTA = 0.1
 T_REGRET = (1, 2, 3, 5, 10)
+HINDSIGHT_NOISES = (0.001, 0.003, 0.01, 0.03)
+HINDSIGHT_DELTAS = (1e-4, 0.1, 0.9)
+HINDSIGHT_SCALES = (0.0, 0.003, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 1.0)
 
 TUNED = "gp-ucb, tuned scale"
 AS_WRITTEN = "gp-ucb, beta x 1 (as written)"
@@ -211,6 +220,34 @@ def check_floor(table, label):
     return ok_random and ok_prior
 
 
+def hindsight_bound(M, noises=HINDSIGHT_NOISES, deltas=HINDSIGHT_DELTAS,
+                    scales=HINDSIGHT_SCALES):
+    """Fewest mean evaluations to best of GP-UCB with settings chosen on `M` itself.
+
+    Leave-one-dataset-out priors as in :func:`replay_matrix`, but ``noise``,
+    ``delta`` and ``beta_scale`` are the grid point with the fewest mean
+    evaluations on these very datasets: a bound on what tuning them can
+    reach with this prior, not a policy (it looks at the held-out scores).
+
+    Returns
+    -------
+    evals : float
+    settings : dict
+    """
+    priors = [prior_from_scores(np.delete(M, i, axis=0)) for i in range(len(M))]
+    best = (np.inf, None)
+    for noise, delta, scale in itertools.product(noises, deltas, scales):
+        counts = []
+        for row, (mean, cov) in zip(M, priors):
+            known = np.flatnonzero(~np.isnan(row))
+            policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
+                                 delta=delta, beta_scale=scale)
+            counts.append(evaluations_to_best(policy, row[known]))
+        if np.mean(counts) < best[0]:
+            best = (float(np.mean(counts)), {"noise": noise, "delta": delta, "beta_scale": scale})
+    return best
+
+
 def paired(results, policy, others):
     """Per-dataset differences of evaluations to best: `policy` minus each of `others`."""
     evals = results.pivot(index="dataset", columns="policy", values="evals_to_best")
@@ -233,6 +270,10 @@ def report_matrix(label, M, rows, args):
         print(table.to_string(float_format="%.2f"))
     check_floor(table, label)
     paired(results, TUNED, (PRIOR_MEAN, GREEDY, AS_WRITTEN))
+    if args.hindsight:
+        evals, settings = hindsight_bound(M)
+        print(f"hindsight bound (noise, delta, beta_scale chosen on these datasets' own "
+              f"scores): {evals:.2f} evaluations at {settings}")
     print(f"({time.perf_counter() - start:.1f} s)")
     return results.assign(part=label)
 
@@ -400,6 +441,9 @@ def parse_args(argv=None):
         help="datasets of part kernel: scikit-learn's bundled or KEEL balanced names")
     add("--max-rows", type=int, default=1500,
         help="part kernel subsamples datasets to this many rows (default: 1500)")
+    add("--hindsight", action="store_true",
+        help="also print, per matrix, the hindsight bound of tuning noise, delta and "
+             "beta_scale (hindsight_bound; seconds per matrix)")
     add("--out", type=Path, help="write the per-(part, dataset, policy) rows to this CSV")
     return parser.parse_args(argv)
 

@@ -96,8 +96,7 @@ from sklearn.svm import SVC
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
 
-from sksel.gpucb import (  # noqa: E402
-    GPUCBPolicy, evaluations_to_best, kernel_prior, prior_from_scores, tune_beta_scale)
+from sksel.gpucb import GPUCBPolicy, kernel_prior, prior_from_scores, tune_beta_scale  # noqa: E402
 from sksel.portfolio import default_prior  # noqa: E402
 
 SEED = 0
@@ -224,27 +223,22 @@ def hindsight_bound(M, noises=HINDSIGHT_NOISES, deltas=HINDSIGHT_DELTAS,
                     scales=HINDSIGHT_SCALES):
     """Fewest mean evaluations to best of GP-UCB with settings chosen on `M` itself.
 
-    Leave-one-dataset-out priors as in :func:`replay_matrix`, but ``noise``,
-    ``delta`` and ``beta_scale`` are the grid point with the fewest mean
-    evaluations on these very datasets: a bound on what tuning them can
-    reach with this prior, not a policy (it looks at the held-out scores).
+    :func:`sksel.gpucb.tune_beta_scale` on `M` for every ``noise`` x
+    ``delta``: leave-one-dataset-out priors as in :func:`replay_matrix`, but the
+    settings are those with the fewest mean evaluations on these very datasets.
+    A bound on what tuning them can reach with this prior, not a policy (it
+    looks at the held-out scores).
 
     Returns
     -------
     evals : float
     settings : dict
     """
-    priors = [prior_from_scores(np.delete(M, i, axis=0)) for i in range(len(M))]
     best = (np.inf, None)
-    for noise, delta, scale in itertools.product(noises, deltas, scales):
-        counts = []
-        for row, (mean, cov) in zip(M, priors):
-            known = np.flatnonzero(~np.isnan(row))
-            policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
-                                 delta=delta, beta_scale=scale)
-            counts.append(evaluations_to_best(policy, row[known]))
-        if np.mean(counts) < best[0]:
-            best = (float(np.mean(counts)), {"noise": noise, "delta": delta, "beta_scale": scale})
+    for noise, delta in itertools.product(noises, deltas):
+        scale, counts = tune_beta_scale(M, noise=noise, delta=delta, scales=scales)
+        if counts.min() < best[0]:
+            best = (float(counts.min()), {"noise": noise, "delta": delta, "beta_scale": scale})
     return best
 
 

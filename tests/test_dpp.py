@@ -29,6 +29,30 @@ def L():
     return _rbf_kernel_matrix(N_ITEMS)
 
 
+def _finite_set_chain(L):
+    """Algorithm 2's `propose` and `kernel` over the items of `L`: uniform item indices."""
+    def propose(n, rng):
+        indices = rng.randint(len(L), size=n)
+        return list(indices), indices[:, None]
+
+    def kernel(F, G):
+        return L[np.ix_(F[:, 0], G[:, 0])]
+
+    return propose, kernel
+
+
+def _unit_interval_chain(sigma):
+    """Algorithm 2's `propose` and `kernel` on [0, 1]: uniform points, RBF of length `sigma`."""
+    def propose(n, rng):
+        x = rng.uniform(size=(n, 1))
+        return list(x[:, 0]), x
+
+    def kernel(F, G):
+        return np.exp(-((F - G.T) ** 2) / (2 * sigma**2))
+
+    return propose, kernel
+
+
 def _kdpp_law(L, k):
     """P(A) = det(L_A) / sum_{|A'| = k} det(L_A'), over all subsets of size k."""
     subsets = list(itertools.combinations(range(len(L)), k))
@@ -119,13 +143,7 @@ def test_sample_kdpp_mcmc_converges_to_the_kdpp_law(L):
     # indices (with replacement), the kernel reads entries of L. 300 steps
     # cross a batch boundary (the inverse is refreshed there) and bring the
     # chain within 1e-6 of its stationary law in total variation.
-    def propose(n, rng):
-        indices = rng.randint(N_ITEMS, size=n)
-        return list(indices), indices[:, None]
-
-    def kernel(F, G):
-        return L[np.ix_(F[:, 0], G[:, 0])]
-
+    propose, kernel = _finite_set_chain(L)
     subsets, probabilities = _kdpp_law(L, K)
     draws = []
     for seed in range(2000):
@@ -136,13 +154,7 @@ def test_sample_kdpp_mcmc_converges_to_the_kdpp_law(L):
 
 
 def test_sample_kdpp_mcmc_spreads_points_in_a_continuous_space():
-    def propose(n, rng):
-        x = rng.uniform(size=(n, 1))
-        return list(x[:, 0]), x
-
-    def kernel(F, G):
-        return np.exp(-((F - G.T) ** 2) / (2 * 0.05**2))
-
+    propose, kernel = _unit_interval_chain(0.05)
     k = 10
     items, features = sample_kdpp_mcmc(propose, kernel, k, 3000, random_state=0)
     assert len(items) == k and features.shape == (k, 1)
@@ -183,15 +195,8 @@ def test_sequential_law_is_not_the_kdpp_law():
 
 def test_sample_kdpp_mcmc_long_chain_on_a_dense_set_stays_non_singular():
     # Many near-duplicate swaps: the kept inverse is refreshed after them.
-    def propose(n, rng):
-        x = rng.uniform(size=(n, 1))
-        return list(x[:, 0]), x
-
-    k, sigma = 40, np.sqrt(2) / 40
-
-    def kernel(F, G):
-        return np.exp(-((F - G.T) ** 2) / (2 * sigma**2))
-
+    k = 40
+    propose, kernel = _unit_interval_chain(np.sqrt(2) / k)
     items, features = sample_kdpp_mcmc(propose, kernel, k, 5000, random_state=0)
     eigenvalues = np.linalg.eigvalsh(kernel(features, features))
     assert len(items) == k and np.all(np.isfinite(features))
@@ -257,13 +262,7 @@ def test_sample_kdpp_low_rank_rejects_bad_input():
 
 
 def test_sample_kdpp_mcmc_rejects_bad_input(L):
-    def propose(n, rng):
-        indices = rng.randint(N_ITEMS, size=n)
-        return list(indices), indices[:, None]
-
-    def kernel(F, G):
-        return L[np.ix_(F[:, 0], G[:, 0])]
-
+    propose, kernel = _finite_set_chain(L)
     with pytest.raises(ValueError, match="k must be an integer >= 1"):
         sample_kdpp_mcmc(propose, kernel, 0, 10)
     with pytest.raises(ValueError, match="n_steps must be an integer >= 0"):

@@ -2,18 +2,17 @@
 
 import re
 import time
-import warnings
 from collections import Counter
 
 import joblib
 import numpy as np
 import pytest
-from _common import CountingClassifier, CountingRegressor, expected_failed_checks
+from _common import CountingClassifier, CountingRegressor
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.model_selection import GridSearchCV, GroupKFold, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
@@ -22,7 +21,6 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sksel import DAUBSearch
 from sksel.daub import daub_sizes
@@ -99,22 +97,6 @@ def probe_scorer(estimator, X, y):
     scored = frozenset(X[:, 0].astype(int).tolist())
     PROBE_LOG.append((estimator.quality, fitted, scored))
     return estimator.quality - 1.0 / len(fitted)
-
-
-# ------------------------------------------------------------- estimator checks
-
-@parametrize_with_checks(
-    [
-        DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise"),
-        DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise"),
-    ],
-    expected_failed_checks=expected_failed_checks,
-    xfail_strict=True,
-)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FitFailedWarning)
-        check(estimator)
 
 
 # ------------------------------------------------------- against GridSearchCV

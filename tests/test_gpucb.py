@@ -1,20 +1,17 @@
 """GP-UCB: the posterior and the choice against closed forms, priors, the selector."""
 
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from _common import CountingClassifier, expected_failed_checks
+from _common import CountingClassifier
 from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_iris
-from sklearn.exceptions import FitFailedWarning
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sksel import GPUCBSelector
 from sksel.gpucb import (
@@ -193,22 +190,6 @@ def test_tune_beta_scale_picks_the_best_on_the_prior_datasets():
 # ---------------------------------------------------------------- the selector
 
 GRID = {"C": np.logspace(-4, 2, 9).tolist()}
-
-
-@parametrize_with_checks(
-    [
-        GPUCBSelector(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, n_iter=2, cv=2,
-                      error_score="raise", random_state=0),
-        GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
-                      error_score="raise", random_state=0),
-    ],
-    expected_failed_checks=expected_failed_checks,
-    xfail_strict=True,
-)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FitFailedWarning)
-        check(estimator)
 
 
 def test_evaluated_rows_equal_grid_search_and_posterior_exposed():

@@ -1,0 +1,47 @@
+"""scikit-learn's estimator checks on every search, classifier and regressor."""
+
+import warnings
+
+from scipy import stats
+from sklearn.exceptions import FitFailedWarning
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
+
+
+def expected_failed_checks(search):
+    """The estimator checks a search around `search.estimator` may fail.
+
+    sklearn lets its own searches fail these (PER_ESTIMATOR_XFAIL_CHECKS in
+    sklearn/utils/_test_common/instance_generator.py); only those that do fail
+    are listed. A search copies the estimator's type, classifier, regressor
+    and input tags but not ``target_tags.multi_output``, so
+    ``check_supervised_y_2d`` expects a DataConversionWarning for a
+    column-vector y that Ridge (multi-output) accepts.
+    """
+    if isinstance(search.estimator, Ridge):
+        return {"check_supervised_y_2d": "DataConversionWarning not caught (as GridSearchCV)"}
+    return {}
+
+
+@parametrize_with_checks(
+    [
+        DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise"),
+        DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise"),
+        KDPPSearch(LogisticRegression(), {"C": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
+                   error_score="raise", random_state=0),
+        KDPPSearch(Ridge(), {"alpha": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
+                   error_score="raise", random_state=0),
+        GPUCBSelector(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, n_iter=2, cv=2,
+                      error_score="raise", random_state=0),
+        GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
+                      error_score="raise", random_state=0),
+    ],
+    expected_failed_checks=expected_failed_checks,
+    xfail_strict=True,
+)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        check(estimator)

@@ -31,6 +31,18 @@ from .kernels import configuration_kernel, default_bandwidth
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000
 
+# KDPPSampler's parameters, validated by the sampler and by KDPPSearch alike.
+_SAMPLER_CONSTRAINTS = {
+    "param_distributions": [dict, list],
+    "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    "sampler": [StrOptions({"auto", "exact", "mcmc", "sequential"})],
+    "kernel": [StrOptions({"rbf", "arc"})],
+    "bandwidth": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
+    "pool_size": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+    "mcmc_steps": [Interval(numbers.Integral, 0, None, closed="left"), StrOptions({"auto"})],
+    "random_state": ["random_state"],
+}
+
 
 class KDPPSampler:
     """Draw `n_iter` diverse configurations from a k-DPP over a parameter space.
@@ -119,22 +131,7 @@ class KDPPSampler:
     dict_keys(['C'])
     """
 
-    @validate_params(
-        {
-            "param_distributions": [dict, list],
-            "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
-            "sampler": [StrOptions({"auto", "exact", "mcmc", "sequential"})],
-            "kernel": [StrOptions({"rbf", "arc"})],
-            "bandwidth": [Interval(numbers.Real, 0, None, closed="neither"),
-                          StrOptions({"auto"})],
-            "pool_size": [Interval(numbers.Integral, 1, None, closed="left"),
-                          StrOptions({"auto"})],
-            "mcmc_steps": [Interval(numbers.Integral, 0, None, closed="left"),
-                           StrOptions({"auto"})],
-            "random_state": ["random_state"],
-        },
-        prefer_skip_nested_validation=True,
-    )
+    @validate_params(_SAMPLER_CONSTRAINTS, prefer_skip_nested_validation=True)
     def __init__(self, param_distributions, n_iter, *, sampler="auto", kernel="rbf",
                  bandwidth="auto", pool_size="auto", mcmc_steps="auto", random_state=None):
         self.param_distributions = param_distributions
@@ -387,13 +384,8 @@ class KDPPSearch(BaseSearchCV):
 
     _parameter_constraints: dict = {
         **BaseSearchCV._parameter_constraints,
-        "param_distributions": [dict, list],
-        "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
-        "sampler": [StrOptions({"auto", "exact", "mcmc", "sequential"})],
-        "kernel": [StrOptions({"rbf", "arc"})],
-        "bandwidth": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
-        "pool_size": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "random_state": ["random_state"],
+        **{name: constraint for name, constraint in _SAMPLER_CONSTRAINTS.items()
+           if name != "mcmc_steps"},
     }
 
     def __init__(

@@ -364,6 +364,9 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
     of the other datasets (:func:`prior_from_scores`) is run on its known
     scores, for every scale in `scales`; the scale with the fewest mean evaluations until
     the dataset's best candidate is evaluated wins (ties: the smaller scale).
+    A candidate that only the held-out dataset scores has no prior without
+    it, and is left out of that dataset's run (a dataset left with no
+    candidate is skipped).
 
     Parameters
     ----------
@@ -380,15 +383,21 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
         Mean evaluations until the best, per scale.
     """
     scores = _check_scores(scores)
-    counts = np.zeros(len(scales))
+    counts, n_runs = np.zeros(len(scales)), 0
     for i, row in enumerate(scores):
-        mean, cov = prior_from_scores(np.delete(scores, i, axis=0))
+        others = np.delete(scores, i, axis=0)
+        covered = ~np.all(np.isnan(others), axis=0)
+        row = row[covered]
         known = np.flatnonzero(~np.isnan(row))  # a missing score is unknown, not a failure
+        if not known.size:
+            continue
+        mean, cov = prior_from_scores(others[:, covered])
         for j, scale in enumerate(scales):
             policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
                                  delta=delta, beta_scale=scale)
             counts[j] += evaluations_to_best(policy, row[known])
-    counts /= len(scores)
+        n_runs += 1
+    counts /= n_runs
     return float(scales[int(np.argmin(counts))]), counts
 
 

@@ -187,6 +187,31 @@ def test_tune_beta_scale_picks_the_best_on_the_prior_datasets():
         assert counts[j] == pytest.approx(np.mean(n))
 
 
+def test_tune_beta_scale_leaves_out_candidates_only_the_held_out_dataset_scores():
+    # Candidate 5 is scored on dataset 0 only: held out, dataset 0 has no prior
+    # for it and is replayed on candidates 0-4; the other datasets lack its score.
+    rng = np.random.RandomState(1)
+    scores = 0.7 + rng.normal(0, 0.05, size=(8, 1)) + rng.normal(0, 0.02, size=(8, 6))
+    scores[1:, 5] = np.nan
+    scores[0, 5] = 1.0  # dataset 0's best, which its run cannot see
+    scales = (0.0, 1.0)
+    _, counts = tune_beta_scale(scores, scales=scales)
+    for j, beta_scale in enumerate(scales):
+        n = []
+        for i in range(len(scores)):
+            columns = np.arange(5) if i == 0 else np.flatnonzero(~np.isnan(scores[i]))
+            mean, cov = prior_from_scores(np.delete(scores, i, axis=0)[:, :5 if i == 0 else 6])
+            policy = GPUCBPolicy(mean[columns], cov[np.ix_(columns, columns)],
+                                 beta_scale=beta_scale)
+            n.append(evaluations_to_best(policy, scores[i, columns]))
+        assert counts[j] == pytest.approx(np.mean(n))
+    # The selector tunes its scale on such a prior instead of failing.
+    X, y = load_iris(return_X_y=True)
+    search = GPUCBSelector(LogisticRegression(max_iter=1000), {"C": [0.01, 0.1, 1, 10, 100, 1e3]},
+                           prior=scores, n_iter=2, cv=3).fit(X, y)
+    assert search.beta_scale_ == tune_beta_scale(scores)[0]
+
+
 # ---------------------------------------------------------------- the selector
 
 GRID = {"C": np.logspace(-4, 2, 9).tolist()}

@@ -45,6 +45,10 @@ class Engine:
     on_done : callable
         ``on_done(action, outputs)``, called in the calling thread with the
         outputs of all tasks of `action`, in task order; it tells the policy.
+    failed_output : callable
+        ``failed_output(action, i, reason) -> output``: the output standing
+        for task `i` of `action` when it is given up without a result (its
+        worker died), `reason` saying why.
     n_jobs : int or None
         Number of joblib workers.
     max_time : float or None
@@ -61,9 +65,11 @@ class Engine:
         ``"done"``, ``"max_time"`` or ``"interrupted"``.
     """
 
-    def __init__(self, make_tasks, on_done, *, n_jobs=None, max_time=None, verbose=0, name="search"):
+    def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
+                 verbose=0, name="search"):
         self.make_tasks = make_tasks
         self.on_done = on_done
+        self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
         self.verbose = verbose

@@ -122,10 +122,8 @@ class DAUBPolicy:
 
     tol : float, default=0.0
         Bounds within `tol` of the highest one count as tied; among tied
-        learners the one whose next step is predicted cheapest (last fit time
-        scaled linearly with size, compared on a scale of powers of 2) gets
-        the data. ``0`` is the paper's argmax. With ``tol > 0`` decisions
-        depend on measured fit times, so two runs may take different steps.
+        learners the one whose next step is the smallest subsample gets the
+        data. ``0`` is the paper's argmax.
 
     warm_up : int, default=2
         Every candidate is first trained on the `warm_up` smallest sizes, in
@@ -147,6 +145,15 @@ class DAUBPolicy:
         The selected candidate, once :attr:`done`: the best score among the
         candidates trained on the largest size. ``None`` when every candidate
         failed.
+
+    Notes
+    -----
+    A failed evaluation (``failed=True`` or a non-finite score) below N is a
+    hole in the learning curve: the candidate keeps its place and its next
+    step is the next size. A candidate without two scores has no bound
+    (``+inf``), so one that fails on small subsamples is given larger ones,
+    up to N. A failed evaluation at N is retried once; the candidate is given
+    up only when it fails at N twice.
 
     Examples
     --------
@@ -173,12 +180,13 @@ class DAUBPolicy:
         self.tol = tol
         self.warm_up = warm_up
         self.history_ = []
-        self.decisions_ = []
+        self._decisions = []
         self._told = {}
         self._pending = set()
         self._valid = [{} for _ in range(n_candidates)]
         self._train = [{} for _ in range(n_candidates)]
-        self._time = [{} for _ in range(n_candidates)]
+        self._tried = [set() for _ in range(n_candidates)]
+        self._failures_at_n = [0] * n_candidates
         self._failed = set()
         self._bounds = {}
         self._reached = [0] * n_candidates
@@ -229,13 +237,13 @@ class DAUBPolicy:
         train_score : float, default=None
             Score on the training subsample (needed by ``bound="train"``).
         fit_time : float, default=None
-            Seconds the fit took, used by the `tol` cost tie-break.
+            Seconds the fit took (unused).
         failed : bool, default=False
-            The fit failed: the candidate gets no more data.
+            The fit failed (see Notes).
         """
         self._pending.discard((candidate, size))
         failed = failed or not np.isfinite(score)
-        self._told[candidate, size] = (score, train_score, fit_time, failed)
+        self._told[candidate, size] = (score, train_score, failed)
 
     @property
     def done(self):
@@ -243,12 +251,23 @@ class DAUBPolicy:
         return self._advance() is None
 
     @property
+    def decisions_(self):
+        """The actions whose results made the decisions (see the class attributes)."""
+        self._advance()
+        return list(self._decisions)
+
+    @property
     def best_(self):
         """The selected candidate (see the class attributes)."""
-        finished = [c for c in range(self.n_candidates) if self._valid[c]]
-        if not finished:
+        scored = [c for c in range(self.n_candidates) if self._valid[c]]
+        if not scored:
             return None
-        return max(finished, key=lambda c: (self._size(c), self._valid[c][self._size(c)]))
+
+        def last_score(c):
+            size = max(self._valid[c])
+            return size, self._valid[c][size]
+
+        return max(scored, key=last_score)
 
     def upper_bound(self, candidate):
         """Projected score of `candidate` at N (paper's ``UpdateBound``).
@@ -262,6 +281,8 @@ class DAUBPolicy:
 
     def _compute_bound(self, candidate):
         sizes = sorted(self._valid[candidate])
+        if not sizes:
+            return np.inf
         valid = _monotone([self._valid[candidate][n] for n in sizes])
         n_j = sizes[-1]
         if len(sizes) < 2:
@@ -303,22 +324,24 @@ class DAUBPolicy:
 
     def _use(self, action):
         candidate, size = action
-        score, train_score, fit_time, failed = self._told[action]
-        self.decisions_.append(action)
+        score, train_score, failed = self._told.pop(action)
+        self._decisions.append(action)
         self._bounds.pop(candidate, None)
+        self._tried[candidate].add(size)
+        self._reached[candidate] = max(self._reached[candidate], size)
         if failed:
-            self._failed.add(candidate)
-            self._active.discard(candidate)
+            if size == self.n_total:
+                self._failures_at_n[candidate] += 1
+                if self._failures_at_n[candidate] >= 2:
+                    self._failed.add(candidate)
+                    self._active.discard(candidate)
             return
         self._valid[candidate][size] = float(score)
-        self._reached[candidate] = max(self._reached[candidate], size)
         if size == self.n_total:
             self._active.discard(candidate)
             self._finished.add(candidate)
         if train_score is not None and np.isfinite(train_score):
             self._train[candidate][size] = float(train_score)
-        if fit_time is not None:
-            self._time[candidate][size] = float(fit_time)
 
     def _decide(self):
         """The paper's next step given the results used so far; None when stopping."""
@@ -353,7 +376,7 @@ class DAUBPolicy:
 
     def _needs_warm_up(self, action):
         candidate, size = action
-        return candidate not in self._failed and size not in self._valid[candidate]
+        return candidate in self._active and size not in self._tried[candidate]
 
     def _speculate(self):
         """An action the sequential run will or likely will ask for soon.
@@ -373,30 +396,17 @@ class DAUBPolicy:
                 return action
         return None
 
-    def _size(self, candidate):
-        return self._reached[candidate]
-
     def _alive(self):
-        """Candidates that neither failed nor reached N."""
+        """Candidates neither given up nor scored at N."""
         return sorted(self._active)
 
     def _next_size(self, candidate):
-        size = self._size(candidate)
-        return next(s for s in self.sizes if s > size)
+        """The next size above the largest tried; N again after one failure at N."""
+        return next((s for s in self.sizes if s > self._reached[candidate]), self.n_total)
 
     def _next_cost(self, candidate):
-        """Predicted cost of the next step, on a scale of powers of 2.
-
-        Only a learner at least about twice as cheap counts as cheaper, so that
-        run-to-run noise in fit times rarely changes a decision.
-        """
-        if self.tol <= 0:
-            return 0.0
-        size = self._size(candidate)
-        last = self._time[candidate].get(size)
-        if last is None:
-            return np.inf
-        return np.floor(np.log2(max(last * self._next_size(candidate) / size, 1e-6)))
+        """Rows of the next step: the tie-break among bounds within `tol`."""
+        return self._next_size(candidate) if self.tol > 0 else 0
 
 
 def _monotone(scores):
@@ -487,7 +497,7 @@ class DAUBSearch(BaseSelectionSearch):
     tol : float, default=0.005
         Bounds within `tol` (in units of the score: 0.5 accuracy points by
         default) of the highest count as tied, and the tied learner whose next
-        fit is predicted cheapest goes first. ``0`` is the paper's argmax.
+        subsample is the smallest goes first. ``0`` is the paper's argmax.
 
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
@@ -516,8 +526,14 @@ class DAUBSearch(BaseSelectionSearch):
         Seed of the subsample orders and of a holdout split.
 
     error_score : 'raise' or numeric, default=np.nan
-        Score of a fit that fails; the candidate then gets no more data. With
-        'raise' the error is raised.
+        Score of a fit that fails, with a warning; with 'raise' the error is
+        raised. An evaluation with a failed fold is a failed evaluation. Below
+        the full size it leaves a hole in the candidate's learning curve and
+        the candidate goes on to the next size (a candidate with fewer than
+        two scores has no bound yet, so it gets larger subsamples until it
+        has); at the full size it is retried once on the same folds, and a
+        candidate that fails there twice is given up. A failed candidate is
+        never selected.
 
     return_train_score : bool, default=False
         Include training scores in ``cv_results_``.

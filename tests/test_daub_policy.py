@@ -429,38 +429,68 @@ def test_starved_learners_never_come_back():
 # --------------------------------------------------------------------- failures
 
 
-def test_failed_candidates_get_no_more_data():
+def test_failure_below_n_leaves_a_hole_and_the_candidate_goes_on():
     sizes = [100, 200, 300, 500, 800]
-    policy = DAUBPolicy(3, sizes, stop="first", bound="slope")
+    policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
     curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.9 + n / 10_000,
               2: lambda n: 0.8 + n / 10_000}
     while not policy.done:
         ((c, n),) = policy.ask()
         if c == 1 and n == 200:
-            policy.tell(c, n, 0.5, failed=True)  # fails at its second size
-        elif c == 2 and n == 300:
+            policy.tell(c, n, 0.5, failed=True)
+        elif c == 1 and n == 300:
             policy.tell(c, n, np.nan)  # NaN counts as a failure
         else:
             policy.tell(c, n, curves[c](n))
-    history = policy.history_
-    assert [n for c, n in history if c == 1] == [100, 200]
-    assert [n for c, n in history if c == 2] == [100, 200, 300]
-    assert [n for c, n in history if c == 0] == sizes
-    assert policy.best_ == 0
+    # Learner 1 keeps one score (at 100): no bound, so it gets every next
+    # size, and is the best at N.
+    assert [n for c, n in policy.history_ if c == 1] == sizes
+    assert policy.best_ == 1
+    assert policy.upper_bound(1) == curves[1](800)
+
+
+def test_candidate_failing_on_small_subsamples_is_tried_on_all_rows():
+    """A learner that cannot fit below 300 rows (PCA(n_components=300))."""
+    sizes = [100, 200, 300, 500, 800]
+    policy = DAUBPolicy(2, sizes, stop="strict", bound="slope")
+    curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.9 if n >= 300 else np.nan}
+    run_sequential(policy, curves)
+    assert [n for c, n in policy.history_ if c == 1] == sizes
+    assert policy.best_ == 1
+
+
+def test_failure_at_n_is_retried_once_then_given_up():
+    sizes = [100, 200, 400]
+    fails_at_n = {0: 0, 1: 1, 2: 2}  # how many of its evaluations at N fail
+    policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
+    seen = dict.fromkeys(range(3), 0)
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        if n == 400:
+            seen[c] += 1
+            policy.tell(c, n, 0.9 + c / 100, failed=seen[c] <= fails_at_n[c])
+        else:
+            policy.tell(c, n, 0.5 + n / 1000 + c / 10)
+    assert [policy.history_.count((c, 400)) for c in range(3)] == [0, 2, 2]
+    # 2 is given up; 1 succeeded on its retry and beats the bound of 0 (0.9).
+    assert policy.best_ == 1
+    assert policy.ask() == []
 
 
 @pytest.mark.parametrize("stop", ["first", "strict"])
 @pytest.mark.parametrize("n_asked", [1, 3])
 def test_all_failed(stop, n_asked):
-    policy = DAUBPolicy(4, [100, 200, 400], stop=stop)
+    sizes = [100, 200, 400]
+    policy = DAUBPolicy(4, sizes, stop=stop)
     while not policy.done:
         actions = policy.ask(n_asked)
         assert actions
         for c, n in actions:
             policy.tell(c, n, np.nan if c % 2 else 0.5, failed=c % 2 == 0)
     assert policy.best_ is None
-    # Each candidate's first result is enough to drop it.
-    assert policy.decisions_ == [(c, 100) for c in range(4)]
+    # Every candidate walks up to N, where it fails twice.
+    for c in range(4):
+        assert [n for k, n in policy.decisions_ if k == c] == sizes + [400]
     if n_asked == 1:
         assert policy.history_ == policy.decisions_
     assert policy.ask() == []
@@ -469,28 +499,28 @@ def test_all_failed(stop, n_asked):
 # -------------------------------------------------------------------------- tol
 
 
-def _tied_run(tol, bump=0.0):
-    """Two learners with the same curve (learner 0's bound `bump` higher);
-    learner 0 is 10x slower to fit. Returns the first action after warm-up."""
+def _run_with_tol(tol, fit_time):
     sizes = [100, 200, 300, 500, 800]
-    policy = DAUBPolicy(2, sizes, bound="slope", tol=tol)
-    valid = {0: lambda n: 0.7 + n / 10_000 + bump * (n == 200),
-             1: lambda n: 0.7 + n / 10_000}
-    for c, n in [(0, 100), (0, 200), (1, 100), (1, 200)]:
-        assert policy.ask() == [(c, n)]
-        policy.tell(c, n, valid[c](n), fit_time=n / 10 if c == 0 else n / 100)
-    return policy.ask()[0]
+    policy = DAUBPolicy(2, sizes, bound="slope", stop="first", tol=tol)
+    curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.69 + n / 10_000}
+    return run_sequential(policy, curves, fit_time=fit_time).history_
 
 
-def test_tol_prefers_cheaper_of_tied_learners():
-    # Exactly tied bounds: tol=0 takes the lowest index, tol>0 the cheaper one.
-    assert _tied_run(tol=0.0) == (0, 300)
-    assert _tied_run(tol=0.01) == (1, 300)
-    # bump=0.005 raises learner 0's score at 200 and its slope, so its bound is
-    # higher by 0.005 + 600 * 0.005 / 100 = 0.035: outside tol=0.001, inside tol=0.1.
-    assert _tied_run(tol=0.0, bump=0.005) == (0, 300)
-    assert _tied_run(tol=0.001, bump=0.005) == (0, 300)
-    assert _tied_run(tol=0.1, bump=0.005) == (1, 300)
+def test_tol_prefers_the_smaller_next_subsample_of_tied_learners():
+    warm_up = [(0, 100), (0, 200), (1, 100), (1, 200)]
+    # tol=0: the argmax, learner 0 all the way; bounds 0.01 apart are tied
+    # within tol=0.05, and the learner whose next subsample is smaller goes first.
+    assert _run_with_tol(0.0, None) == warm_up + [(0, 300), (0, 500), (0, 800)]
+    assert _run_with_tol(0.05, None) == warm_up + [
+        (0, 300), (1, 300), (0, 500), (1, 500), (0, 800)]
+    assert _run_with_tol(0.005, None) == _run_with_tol(0.0, None)
+
+
+@pytest.mark.parametrize("tol", [0.0, 0.05])
+def test_decisions_do_not_depend_on_fit_times(tol):
+    slow_first = {0: lambda n: n / 10, 1: lambda n: n / 1000}
+    slow_second = {0: lambda n: n / 1000, 1: lambda n: n / 10}
+    assert _run_with_tol(tol, slow_first) == _run_with_tol(tol, slow_second)
 
 
 # ------------------------------------------------------------- concurrent asks

@@ -10,6 +10,7 @@ methods are delegated to ``best_estimator_`` exactly as in
 
 import numbers
 import time
+import warnings
 from abc import abstractmethod
 from copy import deepcopy
 
@@ -25,11 +26,12 @@ from sklearn.model_selection._validation import (
     _warn_or_raise_about_fit_failures,
 )
 from sklearn.utils import check_random_state, get_tags, indexable
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routing_enabled
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
 from ._engine import Engine
-from .space import CandidateSpace, first_estimator
+from .space import _STEP, CandidateSpace, first_estimator
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -121,10 +123,14 @@ class BaseSelectionSearch(BaseSearchCV):
         X : array-like of shape (n_samples, n_features)
             Training vectors.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs), default=None
-            Targets for classification or regression.
+            Targets for classification or regression; None for unsupervised
+            candidates.
         **params : dict of str -> object
             Parameters passed to the ``fit`` method of every candidate;
-            ``groups`` goes to the cross-validation splitter.
+            ``groups`` goes to the cross-validation splitter. With metadata
+            routing enabled (``sklearn.set_config(enable_metadata_routing=True)``)
+            they go where the candidates, the scorer and the splitter request
+            them, as in :class:`~sklearn.model_selection.GridSearchCV`.
 
         Returns
         -------
@@ -132,29 +138,19 @@ class BaseSelectionSearch(BaseSearchCV):
             Instance of fitted search.
         """
         space = self._candidate_space()
-        scorers, refit_metric = self._scorers(space.first_estimator)
+        scorers, refit_metric = self._get_scorers()
         X, y = indexable(X, y)
         _check_targets(y)
         params = _check_method_params(X, params=params)
-        groups = params.pop("groups", None)
+        routed = self._get_routed_params_for_fit(params)
         base = space.first_estimator
         rng = check_random_state(self.random_state)
-        splits = list(self._checked_cv(y, base, rng).split(X, y, groups))
+        cv = self._checked_cv(y, base, rng)
+        splits = list(cv.split(X, y, **routed.splitter.split))
         self.n_splits_ = len(splits)
-        n_classes = len(np.unique(y)) if is_classifier(base) and y is not None else None
+        n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
         policy, resource = self._make_policy(space, splits, y, n_classes, rng)
-
-        evaluations = []
-        score_kwargs = dict(
-            scorer=scorers,
-            fit_params=params,
-            score_params=None,
-            return_n_test_samples=True,
-            return_times=True,
-            error_score=self.error_score,
-            verbose=0,
-        )
-
+        fit_params = self._fit_params_by_candidate(space, routed)
         # Built up front: a wrong parameter name fails before any training.
         estimators = [space.build(candidate) for candidate in space.candidates]
 
@@ -163,43 +159,74 @@ class BaseSelectionSearch(BaseSearchCV):
             train_score = self.return_train_score or self._needs_train_score(n_resources)
             return [
                 (_fit_and_score, (clone(estimators[candidate]), X, y),
-                 dict(train=train, test=test, parameters=None,
-                      return_train_score=train_score, **score_kwargs))
+                 dict(train=train, test=test, parameters=None, scorer=scorers,
+                      fit_params=fit_params[candidate], score_params=routed.scorer.score,
+                      return_train_score=train_score, return_n_test_samples=True,
+                      return_times=True, error_score=self.error_score, verbose=0))
                 for train, test in resource.split(n_resources)
             ]
+
+        evaluations = []
 
         def on_done(action, outputs):
             nonlocal refit_metric
             if callable(self.scoring):
                 refit_metric = self._callable_metric(outputs, refit_metric)
-                _insert_error_scores(outputs, self.error_score)
+            _insert_error_scores(outputs, self.error_score)
             evaluations.append((action, outputs))
             self._tell(policy, action, outputs, refit_metric)
 
-        engine = Engine(make_tasks, on_done, n_jobs=self.n_jobs, max_time=self.max_time,
-                        verbose=self.verbose, name=type(self).__name__)
+        def failed_output(action, i, reason):
+            _, test = resource.split(action[1])[i]
+            score = self.error_score
+            if isinstance(scorers, _MultimetricScorer):
+                score = dict.fromkeys(scorers._scorers, self.error_score)
+            failed = {"fit_error": reason, "test_scores": score,
+                      "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
+            if self.return_train_score or self._needs_train_score(action[1]):
+                failed["train_scores"] = score
+            return failed
+
+        engine = Engine(make_tasks, on_done, failed_output, n_jobs=self.n_jobs,
+                        max_time=self.max_time, verbose=self.verbose,
+                        name=type(self).__name__)
         engine.run(policy)
         self.stop_reason_ = engine.stop_reason_
-        if not evaluations:
+        decided, speculative = _split_by_decisions(evaluations, policy.decisions_)
+        if not decided:
+            if self.stop_reason_ == "interrupted":
+                raise KeyboardInterrupt
             raise RuntimeError(
                 f"{type(self).__name__} finished no evaluation (stopped: "
                 f"{self.stop_reason_}); raise max_time={self.max_time}."
             )
+        outputs = [out for _, outs in decided + speculative for out in outs]
+        _insert_error_scores(outputs, self.error_score)
         _warn_or_raise_about_fit_failures(
-            [out for _, outputs in evaluations for out in outputs], self.error_score
+            [out for _, outs in decided for out in outs], self.error_score
         )
-        self.multimetric_ = isinstance(evaluations[0][1][0]["test_scores"], dict)
-        self.all_cv_results_ = self._results(space, evaluations, resource)
-        self.cv_results_ = self._results(space, _last_per_candidate(evaluations), resource)
-        self._set_best(refit_metric)
+        self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
+        last = _last_per_candidate(decided)
+        self.cv_results_ = self._results(space, last, resource)
+        with warnings.catch_warnings():
+            # Warned once, about cv_results_, just above.
+            warnings.filterwarnings("ignore", message="One or more of the test scores")
+            warnings.filterwarnings("ignore", message="One or more of the train scores")
+            self.all_cv_results_ = self._results(
+                space, decided + speculative, resource,
+                speculative=[False] * len(decided) + [True] * len(speculative),
+            )
+        self._set_best(refit_metric, last)
         if self.refit:
-            self._refit(space, X, y, params)
+            best = self.cv_results_["candidate_id"][self.best_index_]
+            self._refit(space, X, y, fit_params[best])
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
     # ------------------------------------------------------------- internals
-    def _scorers(self, estimator):
+    def _get_scorers(self):
         """Scorer(s) and the name of the metric that ranks candidates."""
+        estimator = first_estimator(self.estimator)
         if callable(self.scoring):
             return self.scoring, "score"
         if self.scoring is None or isinstance(self.scoring, str):
@@ -207,6 +234,39 @@ class BaseSelectionSearch(BaseSearchCV):
         scorers = _check_multimetric_scoring(estimator, self.scoring)
         metric = self._metric_named_by_refit(scorers)
         return _MultimetricScorer(scorers=scorers, raise_exc=self.error_score == "raise"), metric
+
+    def get_metadata_routing(self):
+        """Get metadata routing of this object.
+
+        As :class:`~sklearn.model_selection.GridSearchCV`'s, with one entry per
+        estimator of a list of candidates: ``estimator_0``, ``estimator_1``, ...
+        (``estimator`` for a single estimator).
+
+        Returns
+        -------
+        routing : MetadataRouter
+            A :class:`~sklearn.utils.metadata_routing.MetadataRouter`
+            encapsulating routing information.
+        """
+        router = MetadataRouter(owner=self)
+        for name, estimator in _routed_estimators(self.estimator):
+            router.add(**{name: estimator},
+                       method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+        scorer, _ = self._get_scorers()
+        router.add(
+            scorer=scorer,
+            method_mapping=MethodMapping().add(caller="score", callee="score")
+            .add(caller="fit", callee="score"),
+        )
+        router.add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+        return router
+
+    def _fit_params_by_candidate(self, space, routed):
+        """The ``fit`` parameters of every candidate, as metadata routing gives them."""
+        if not _routing_enabled() or space.base is not None:
+            return [routed.estimator.fit] * len(space.candidates)
+        names = {id(est): name for name, est in _routed_estimators(self.estimator)}
+        return [routed[names[id(c[_STEP])]].fit for c in space.candidates]
 
     def _callable_metric(self, outputs, metric):
         """The ranking metric once a callable `scoring` shows it returns a dict."""
@@ -229,7 +289,7 @@ class BaseSelectionSearch(BaseSearchCV):
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)
         if isinstance(self.cv, numbers.Real) and not isinstance(self.cv, numbers.Integral):
-            holdout = StratifiedShuffleSplit if classifier else ShuffleSplit
+            holdout = StratifiedShuffleSplit if classifier and _is_1d(y) else ShuffleSplit
             seed = rng.randint(np.iinfo(np.int32).max)
             return holdout(n_splits=1, test_size=self.cv, random_state=seed)
         return check_cv(self.cv, y, classifier=classifier)
@@ -250,8 +310,8 @@ class BaseSelectionSearch(BaseSearchCV):
         fit_time = float(np.sum([out["fit_time"] for out in outputs]))
         policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed)
 
-    def _results(self, space, evaluations, resource):
-        """``cv_results_``-style dict of `evaluations`, ranked resource first."""
+    def _results(self, space, evaluations, resource, speculative=None):
+        """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource."""
         params = [space.candidates[c] for (c, _), _ in evaluations]
         outs = [out for _, outputs in evaluations for out in outputs]
         if not self.return_train_score:
@@ -261,14 +321,18 @@ class BaseSelectionSearch(BaseSearchCV):
             "n_resources": [n for (_, n), _ in evaluations],
             "iter": [resource.level(n) for (_, n), _ in evaluations],
         }
+        if speculative is not None:
+            more["speculative"] = speculative
         results = self._format_results(params, self.n_splits_, outs, more)
         for key in [k for k in results if k.startswith("rank_test_")]:
             results[key] = _rank_by_resource(results["n_resources"], results[f"mean{key[4:]}"])
         return results
 
-    def _set_best(self, refit_metric):
+    def _set_best(self, refit_metric, last):
         results = self.cv_results_
         if self.refit or not self.multimetric_:
+            if not callable(self.refit):
+                _check_some_candidate_scored(results[f"mean_test_{refit_metric}"], last)
             self.best_index_ = int(self._select_best_index(self.refit, refit_metric, results))
             if not callable(self.refit):
                 self.best_score_ = results[f"mean_test_{refit_metric}"][self.best_index_]
@@ -300,6 +364,50 @@ def _check_targets(y):
         )
 
 
+def _is_1d(y):
+    return y is not None and np.ndim(y) == 1
+
+
+def _n_classes(y):
+    """Classes of `y`: its distinct values, or distinct rows of a 2-D `y`."""
+    return len(np.unique(np.asarray(y), axis=0 if np.ndim(y) > 1 else None))
+
+
+def _routed_estimators(estimator):
+    """``(name, estimator)`` of every estimator that metadata is routed to."""
+    if not isinstance(estimator, list):
+        return [("estimator", estimator)]
+    items = [item[0] if isinstance(item, tuple) else item for item in estimator]
+    return [(f"estimator_{i}", item) for i, item in enumerate(items)]
+
+
+def _split_by_decisions(evaluations, decisions):
+    """The evaluations the policy decided on, in decision order, and the others.
+
+    An action run twice (a retry) matches its evaluations in the order they
+    finished. The others were speculative: started while a worker was free,
+    never used by the policy; they keep the order they finished in.
+    """
+    unused = {}
+    for i, (action, _) in enumerate(evaluations):
+        unused.setdefault(action, []).append(i)
+    decided = [unused[action].pop(0) for action in decisions if unused.get(action)]
+    speculative = sorted(i for left in unused.values() for i in left)
+    return [evaluations[i] for i in decided], [evaluations[i] for i in speculative]
+
+
+def _check_some_candidate_scored(mean_scores, last):
+    """Raise, in the words of sklearn's summary, when no candidate has a finite score."""
+    if np.isfinite(mean_scores).any():
+        return
+    failed = [out for _, outputs in last for out in outputs if out["fit_error"] is not None]
+    _warn_or_raise_about_fit_failures(failed, error_score=np.nan)
+    raise ValueError(
+        f"No candidate has a finite mean test score: every one of the {len(last)} "
+        "candidates scored NaN or infinity at its largest resource."
+    )
+
+
 def _last_per_candidate(evaluations):
     """The evaluation of each candidate at the largest resource it received."""
     last = {}
@@ -310,15 +418,19 @@ def _last_per_candidate(evaluations):
 
 
 def _rank_by_resource(n_resources, mean_scores):
-    """Rank by resource received, then by score; failed (NaN) scores last.
+    """Rank finite scores first, then by resource received, then by score.
 
-    Ties share the smallest rank, as ``rankdata(method="min")`` does.
+    A failed (non-finite) score ranks after every finite one, whatever its
+    resource. Ties share the smallest rank, as ``rankdata(method="min")`` does.
     """
     n = np.asarray(n_resources)
-    scores = np.where(np.isnan(mean_scores), -np.inf, mean_scores)
-    order = np.lexsort((-scores, -n))
-    n, scores = n[order], scores[order]
-    new = np.r_[True, (n[1:] != n[:-1]) | (scores[1:] != scores[:-1])]
+    mean_scores = np.asarray(mean_scores, dtype=float)
+    failed = ~np.isfinite(mean_scores)
+    scores = np.where(failed, -np.inf, mean_scores)
+    order = np.lexsort((-scores, -n, failed))
+    failed, n, scores = failed[order], n[order], scores[order]
+    new = np.r_[True, (failed[1:] != failed[:-1]) | (n[1:] != n[:-1])
+                | (scores[1:] != scores[:-1])]
     ranks = np.empty(len(order), dtype=np.int32)
     ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
     return ranks

@@ -29,6 +29,7 @@ from .featurize import ParameterSpace, _same_value
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth
 from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
+from .resources import WholeFolds
 from .space import CandidateSpace
 
 #: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
@@ -158,10 +159,14 @@ class GPUCBPolicy:
     ``beta_t = beta_scale * log(K t^2 / delta)``. A candidate is never
     evaluated twice.
 
-    With several evaluations running at once, a candidate's variance also
-    conditions on the pending ones, as if they had been observed (their
-    scores are not known, so the mean does not use them): GP-BUCB's
-    hallucination, which keeps a batch from piling onto one region.
+    The decisions are those of the sequential algorithm, whatever the number
+    of workers: the first action :meth:`ask` gives is the sequential run's
+    next pick, and the results are used in the order of those picks. While
+    that pick runs, free workers get speculative picks: the next UCB argmax
+    with the variance also conditioned on the evaluations running, as if
+    they had been observed (GP-BUCB's hallucination, which keeps a batch from
+    piling onto one region). A speculative result is used only when the
+    sequential run picks that candidate.
 
     Parameters
     ----------
@@ -185,7 +190,7 @@ class GPUCBPolicy:
         likelihood estimate from them (a kernel prior without history).
     random_state : int, RandomState instance or None, default=None
         Breaks ties between equal upper bounds (e.g. the first pick of a
-        kernel prior).
+        kernel prior), by one random order of the candidates drawn up front.
     resource : object, default="all"
         The second item of every action: the training an evaluation gets
         (:class:`GPUCBSelector` passes the rows of a training fold).
@@ -194,8 +199,11 @@ class GPUCBPolicy:
     ----------
     history_ : list of int
         The candidates handed out, in order.
+    decisions_ : list of tuple
+        The actions ``(candidate, resource)`` of the sequential run, in
+        order, whose results are in.
     observed_ : dict
-        Candidate -> observed score.
+        Candidate -> observed score, of the sequential run.
 
     Examples
     --------
@@ -219,10 +227,12 @@ class GPUCBPolicy:
         self.beta_scale = beta_scale
         self.n_iter = len(self.mean) if n_iter is None else n_iter
         self.fit_scale = fit_scale
-        self._rng = check_random_state(random_state)
+        self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
         self.resource = resource
         self.history_ = []
-        self.observed_ = {}
+        self._observed = {}
+        self._decisions = []
+        self._told = {}
         self._pending = set()
         self._failed = set()
 
@@ -233,12 +243,20 @@ class GPUCBPolicy:
 
     # ------------------------------------------------------------------ ask/tell
     def ask(self, n_actions=1):
-        """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``."""
+        """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``.
+
+        The first is the sequential run's next pick unless it is running
+        already; the others are speculative (see the class description).
+        """
         actions = []
-        while len(actions) < n_actions and self._n_started() < self.n_iter:
-            candidate = self._next_candidate()
+        while len(actions) < n_actions:
+            candidate = self._advance()
             if candidate is None:
                 break
+            if candidate in self._pending:
+                candidate = self._speculate()
+                if candidate is None:
+                    break
             self._pending.add(candidate)
             self.history_.append(candidate)
             actions.append((candidate, self.resource))
@@ -247,23 +265,32 @@ class GPUCBPolicy:
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False):
         """Record the score of `candidate` (`resource`, `train_score` and `fit_time` unused)."""
         self._pending.discard(candidate)
-        if failed or not np.isfinite(score):
-            self._failed.add(candidate)
-        else:
-            self.observed_[candidate] = float(score)
+        self._told[candidate] = float(score) if not failed and np.isfinite(score) else None
 
     @property
     def done(self):
-        """Whether `n_iter` evaluations have finished, or no candidate is left."""
-        finished = len(self.observed_) + len(self._failed)
-        return finished >= self.n_iter or (not self._pending and not self._available())
+        """Whether `n_iter` picks have their results, or no candidate is left."""
+        return self._advance() is None
+
+    @property
+    def decisions_(self):
+        """The sequential run's actions whose results are in (see the class attributes)."""
+        self._advance()
+        return [(c, self.resource) for c in self._decisions]
+
+    @property
+    def observed_(self):
+        """Candidate -> observed score, of the sequential run (see the class attributes)."""
+        self._advance()
+        return dict(self._observed)
 
     @property
     def best_(self):
         """The candidate with the best observed score, or None."""
-        if not self.observed_:
+        observed = self.observed_
+        if not observed:
             return None
-        return max(self.observed_, key=self.observed_.get)
+        return max(observed, key=observed.get)
 
     def beta(self, t):
         """``beta_scale * log(K t^2 / delta)``, the exploration weight of the t-th pick."""
@@ -281,13 +308,17 @@ class GPUCBPolicy:
         -------
         mean, std : ndarray of shape (K,)
         """
-        observed = list(self.observed_)
-        y = np.array([self.observed_[c] for c in observed])
+        self._advance()
+        return self._posterior(pending)
+
+    def _posterior(self, pending):
+        observed = list(self._observed)
+        y = np.array([self._observed[c] for c in observed])
         mean, cov = self._prior(observed, y)
         if observed:
             K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
             mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
-        given = observed + [c for c in pending if c not in self.observed_]
+        given = observed + [c for c in pending if c not in self._observed]
         var = np.diag(cov).copy()
         if given:
             K_gg = cov[np.ix_(given, given)] + self.noise**2 * np.eye(len(given))
@@ -296,22 +327,39 @@ class GPUCBPolicy:
         return mean, np.sqrt(np.maximum(var, 0.0))
 
     # --------------------------------------------------------------- internals
-    def _n_started(self):
-        return len(self.observed_) + len(self._failed) + len(self._pending)
+    def _advance(self):
+        """Use told results in pick order; the sequential run's next pick, or None."""
+        while len(self._decisions) < self.n_iter:
+            candidate = self._ucb_argmax(self._available())
+            if candidate is None or candidate not in self._told:
+                return candidate
+            self._decisions.append(candidate)
+            score = self._told.pop(candidate)
+            if score is None:
+                self._failed.add(candidate)
+            else:
+                self._observed[candidate] = score
+        return None
 
     def _available(self):
-        used = set(self.observed_) | self._failed | self._pending
+        used = set(self._observed) | self._failed
         return [c for c in range(self.n_candidates) if c not in used]
 
-    def _next_candidate(self):
-        available = self._available()
-        if not available:
+    def _speculate(self):
+        """The UCB argmax among candidates neither running nor told, given those that are."""
+        busy = self._pending | set(self._told)
+        free = [c for c in self._available() if c not in busy]
+        return self._ucb_argmax(free, pending=sorted(busy))
+
+    def _ucb_argmax(self, candidates, pending=()):
+        """The candidate of `candidates` with the highest upper bound; ties by a random order."""
+        if not candidates:
             return None
-        mean, std = self.posterior(pending=sorted(self._pending))
-        t = self._n_started() + 1
-        ucb = mean[available] + np.sqrt(self.beta(t)) * std[available]
-        best = np.flatnonzero(ucb >= ucb.max() - 1e-12)
-        return available[best[0] if len(best) == 1 else self._rng.choice(best)]
+        mean, std = self._posterior(pending)
+        t = len(self._decisions) + len(pending) + 1
+        ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
+        best = [c for c, u in zip(candidates, ucb) if u >= ucb.max() - 1e-12]
+        return min(best, key=lambda c: self._tie_rank[c])
 
     def _prior(self, observed, y):
         """Prior mean and covariance; with `fit_scale`, fitted to the observed scores."""
@@ -632,7 +680,7 @@ class GPUCBSelector(BaseSelectionSearch):
             n_iter=n_iter, fit_scale=fit_scale, random_state=rng,
             resource=min(len(train) for train, _ in splits),
         )
-        return self.policy_, _WholeFolds(splits)
+        return self.policy_, WholeFolds(splits)
 
     def _prior(self, space):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the candidates of `space`."""
@@ -662,19 +710,6 @@ class GPUCBSelector(BaseSelectionSearch):
             return 1.0
         scale, _ = tune_beta_scale(scores, noise=self.noise, delta=self.delta)
         return scale
-
-
-class _WholeFolds:
-    """The training of every GP-UCB evaluation: whole cross-validation folds."""
-
-    def __init__(self, splits):
-        self.splits = splits
-
-    def split(self, n_resources):
-        return list(self.splits)
-
-    def level(self, n_resources):
-        return 0
 
 
 def _check_mean_cov(mean, cov, n_total):

@@ -20,13 +20,15 @@ candidates) and the search estimator built on it (:class:`KDPPSearch`).
 import numbers
 
 import numpy as np
-from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from ._base import BaseSelectionSearch
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .featurize import ParameterSpace
 from .kernels import configuration_kernel, default_bandwidth
+from .resources import WholeFolds
+from .space import CandidateSpace
 
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000
@@ -253,7 +255,7 @@ class KDPPSampler:
         return items
 
 
-class KDPPSearch(BaseSearchCV):
+class KDPPSearch(BaseSelectionSearch):
     """Search over diverse configurations drawn from a k-DPP, evaluated in parallel.
 
     Like :class:`~sklearn.model_selection.RandomizedSearchCV`, it evaluates
@@ -304,29 +306,37 @@ class KDPPSearch(BaseSearchCV):
     refit : bool, str, or callable, default=True
         As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
 
-    cv : int, cross-validation generator or an iterable, default=None
-        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+    cv : int, cross-validation generator, iterable or float, default=None
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`; a float
+        in (0, 1) is a single holdout split keeping that fraction of the rows
+        for validation (stratified for classifiers).
 
     verbose : int, default=0
-        Verbosity of the evaluation.
-
-    pre_dispatch : int or str, default='2*n_jobs'
-        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+        Print one line per finished evaluation at ``verbose >= 1``.
 
     random_state : int, RandomState instance or None, default=None
-        Seed of the k-DPP draw.
+        Seed of the k-DPP draw and of a holdout split.
 
     error_score : 'raise' or numeric, default=np.nan
-        Score of a fit that fails.
+        Score of a fit that fails, with a warning; a configuration with a
+        failed fold is never selected.
 
     return_train_score : bool, default=False
         Include training scores in ``cv_results_``.
+
+    max_time : float, default=None
+        Wall-clock seconds after which no new fit starts; the search ends
+        with the configurations evaluated so far (the refit is not counted).
 
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
         As :class:`~sklearn.model_selection.RandomizedSearchCV`'s, one row per
-        configuration.
+        configuration evaluated, plus ``candidate_id``, ``n_resources``
+        (training rows per fold) and ``iter`` (0).
+
+    all_cv_results_ : dict of numpy (masked) ndarrays
+        The same rows (every configuration is evaluated once).
 
     best_estimator_ : estimator
         The best configuration refitted on the whole data (``refit=True``).
@@ -351,6 +361,10 @@ class KDPPSearch(BaseSearchCV):
 
     multimetric_ : bool
         Whether several metrics were used.
+
+    stop_reason_ : str
+        ``"done"``, ``"max_time"`` or ``"interrupted"`` (Ctrl-C keeps the
+        configurations evaluated so far).
 
     classes_ : ndarray of shape (n_classes,)
         Class labels (classifiers, ``refit=True``).
@@ -383,7 +397,7 @@ class KDPPSearch(BaseSearchCV):
     """
 
     _parameter_constraints: dict = {
-        **BaseSearchCV._parameter_constraints,
+        **BaseSelectionSearch._parameter_constraints,
         **{name: constraint for name, constraint in _SAMPLER_CONSTRAINTS.items()
            if name != "mcmc_steps"},
     }
@@ -403,21 +417,22 @@ class KDPPSearch(BaseSearchCV):
         refit=True,
         cv=None,
         verbose=0,
-        pre_dispatch="2*n_jobs",
         random_state=None,
         error_score=np.nan,
         return_train_score=False,
+        max_time=None,
     ):
         super().__init__(
-            estimator=estimator,
+            estimator,
             scoring=scoring,
             n_jobs=n_jobs,
             refit=refit,
             cv=cv,
             verbose=verbose,
-            pre_dispatch=pre_dispatch,
+            random_state=random_state,
             error_score=error_score,
             return_train_score=return_train_score,
+            max_time=max_time,
         )
         self.param_distributions = param_distributions
         self.n_iter = n_iter
@@ -425,12 +440,41 @@ class KDPPSearch(BaseSearchCV):
         self.kernel = kernel
         self.bandwidth = bandwidth
         self.pool_size = pool_size
-        self.random_state = random_state
 
-    def _run_search(self, evaluate_candidates):
-        """Evaluate the k-DPP's `n_iter` configurations, all in one batch."""
+    def _candidate_space(self):
+        """The k-DPP's `n_iter` configurations."""
         sampler = KDPPSampler(
             self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,
             bandwidth=self.bandwidth, pool_size=self.pool_size, random_state=self.random_state,
         )
-        evaluate_candidates(sampler.sample())
+        return CandidateSpace(self.estimator, sampler.as_grid())
+
+    def _make_policy(self, space, splits, y, n_classes, rng):
+        policy = _EvaluateAll(len(space.candidates), min(len(train) for train, _ in splits))
+        return policy, WholeFolds(splits)
+
+
+class _EvaluateAll:
+    """The open-loop policy: every candidate once, in order, on whole folds."""
+
+    def __init__(self, n_candidates, resource):
+        self.n_candidates = n_candidates
+        self.resource = resource
+        self._next = 0
+        self._told = set()
+
+    def ask(self, n_actions=1):
+        first = self._next
+        self._next = min(self.n_candidates, first + n_actions)
+        return [(c, self.resource) for c in range(first, self._next)]
+
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False):
+        self._told.add(candidate)
+
+    @property
+    def done(self):
+        return len(self._told) == self.n_candidates
+
+    @property
+    def decisions_(self):
+        return [(c, self.resource) for c in sorted(self._told)]

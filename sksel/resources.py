@@ -1,4 +1,4 @@
-"""How a candidate gets more training: the ``n_samples`` resource.
+"""How a candidate gets more training: whole folds, or the ``n_samples`` resource.
 
 A candidate at resource ``n`` is trained on the first ``n`` rows of a fixed
 permutation of each training fold. The permutations are nested (a larger
@@ -108,3 +108,24 @@ class NSamplesResource:
             (np.sort(order[:n_resources]), test)
             for order, (_, test) in zip(self._orders, self.splits)
         ]
+
+
+class WholeFolds:
+    """Whole cross-validation folds: the one resource of a search that trains once.
+
+    Parameters
+    ----------
+    splits : list of (train, test) index arrays
+        The cross-validation folds.
+    """
+
+    def __init__(self, splits):
+        self.splits = splits
+
+    def split(self, n_resources):
+        """The folds, whatever `n_resources`."""
+        return list(self.splits)
+
+    def level(self, n_resources):
+        """``iter`` in ``cv_results_``: always 0."""
+        return 0

@@ -17,7 +17,7 @@ step: ``{"estimator": SVC(), "estimator__C": 10}``, which reads like a
 
 from collections.abc import Mapping, Sequence
 
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.model_selection import ParameterGrid
 
 _STEP = "estimator"
@@ -111,7 +111,20 @@ def _list_candidates(estimators):
             row = {_STEP: est}
             row.update({f"{_STEP}__{k}": v for k, v in params.items()})
             candidates.append(row)
+    _check_one_task([row[_STEP] for row in candidates])
     return candidates
+
+
+def _check_one_task(estimators):
+    """Raise when a list holds both classifiers and regressors."""
+    classifiers = [type(e).__name__ for e in estimators if is_classifier(e)]
+    regressors = [type(e).__name__ for e in estimators if is_regressor(e)]
+    if classifiers and regressors:
+        raise ValueError(
+            "estimator mixes classifiers and regressors, whose scores cannot be "
+            f"compared: classifiers {sorted(set(classifiers))}, regressors "
+            f"{sorted(set(regressors))}. Give candidates of one kind."
+        )
 
 
 def _check_estimator(est, name="estimator"):

@@ -293,10 +293,10 @@ def test_cv_results_frame(clf_data):
                                   [search.sizes_.index(n) for n in frame["n_resources"]])
 
     every = pd.DataFrame(search.all_cv_results_)
-    assert set(every.columns) == set(frame.columns)
+    assert set(every.columns) == set(frame.columns) | {"speculative"}
     assert len(every) == len(search.policy_.history_)
-    assert sorted(zip(every["candidate_id"], every["n_resources"])) == sorted(
-        search.policy_.history_)
+    assert list(zip(every["candidate_id"], every["n_resources"])) == search.policy_.decisions_
+    assert not every["speculative"].any()
     # cv_results_ holds each candidate's row at its largest size.
     for _, row in frame.iterrows():
         mine = every[every["candidate_id"] == row["candidate_id"]]
@@ -577,8 +577,10 @@ def test_failing_learner_becomes_error_score(clf_data):
     res = search.cv_results_
     failed = res["candidate_id"].tolist().index(0)
     assert np.isnan(res["mean_test_score"][failed])
-    assert res["n_resources"][failed] == search.sizes_[0]  # no more data after failing
-    assert [n for c, n in search.policy_.history_ if c == 0] == [search.sizes_[0]]
+    # No score, no bound: every size, then once more at N before it is given up.
+    sizes = search.sizes_
+    assert [n for c, n in search.policy_.history_ if c == 0] == sizes + sizes[-1:]
+    assert res["n_resources"][failed] == sizes[-1]
     assert res["rank_test_score"][failed] == 3
     assert not isinstance(search.best_estimator_, FailingClassifier)
     assert search.best_index_ != failed

@@ -46,10 +46,11 @@ def test_posterior_equals_closed_form(t):
     rng = np.random.RandomState(t)
     mean, cov = _random_prior(rng, 8)
     policy = GPUCBPolicy(mean, cov, noise=0.05)
-    observed = rng.choice(8, t, replace=False)
-    y = rng.uniform(0.4, 1.0, size=t)
-    for c, score in zip(observed, y):
-        policy.tell(c, "all", score)
+    observed, y = [], rng.uniform(0.4, 1.0, size=t)
+    for score in y:
+        (c, r), = policy.ask()
+        policy.tell(c, r, score)
+        observed.append(c)
     mu, std = policy.posterior()
     mu_ref, std_ref = _closed_form_posterior(mean, cov, 0.05, observed, y)
     np.testing.assert_allclose(mu, mu_ref, rtol=1e-10)
@@ -60,10 +61,12 @@ def test_pending_candidates_shrink_the_variance_not_the_mean():
     rng = np.random.RandomState(0)
     mean, cov = _random_prior(rng, 6)
     policy = GPUCBPolicy(mean, cov, noise=0.05)
-    policy.tell(2, "all", 0.7)
-    mu, std = policy.posterior(pending=[4])
-    mu_ref, _ = _closed_form_posterior(mean, cov, 0.05, [2], [0.7])
-    _, std_ref = _closed_form_posterior(mean, cov, 0.05, [2, 4], [0.7, 0.0])
+    (c, r), = policy.ask()
+    policy.tell(c, r, 0.7)
+    other = (c + 1) % 6
+    mu, std = policy.posterior(pending=[other])
+    mu_ref, _ = _closed_form_posterior(mean, cov, 0.05, [c], [0.7])
+    _, std_ref = _closed_form_posterior(mean, cov, 0.05, [c, other], [0.7, 0.0])
     np.testing.assert_allclose(mu, mu_ref, rtol=1e-10)
     np.testing.assert_allclose(std, std_ref, rtol=1e-8)
 
@@ -125,10 +128,12 @@ def test_independent_arms_need_all_evaluations_correlated_ones_fewer():
     assert corr < 3.0
     # Diagonal: the posterior of an unevaluated arm never moves.
     policy = GPUCBPolicy(mean, diagonal)
-    policy.tell(0, "all", 0.99)
+    (c, r), = policy.ask()
+    policy.tell(c, r, 0.99)
     mu, std = policy.posterior()
-    np.testing.assert_allclose(mu[1:], mean[1:])
-    np.testing.assert_allclose(std[1:], np.sqrt(np.diag(diagonal))[1:])
+    others = np.arange(K) != c
+    np.testing.assert_allclose(mu[others], mean[others])
+    np.testing.assert_allclose(std[others], np.sqrt(np.diag(diagonal))[others])
 
 
 def test_kernel_prior_fits_level_and_scale():

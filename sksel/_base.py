@@ -420,12 +420,12 @@ def _last_per_candidate(evaluations):
 def _rank_by_resource(n_resources, mean_scores):
     """Rank finite scores first, then by resource received, then by score.
 
-    A failed (non-finite) score ranks after every finite one, whatever its
-    resource. Ties share the smallest rank, as ``rankdata(method="min")`` does.
+    Failed (non-finite) scores share the last rank, whatever their resource.
+    Ties share the smallest rank, as ``rankdata(method="min")`` does.
     """
-    n = np.asarray(n_resources)
     mean_scores = np.asarray(mean_scores, dtype=float)
     failed = ~np.isfinite(mean_scores)
+    n = np.where(failed, 0, n_resources)
     scores = np.where(failed, -np.inf, mean_scores)
     order = np.lexsort((-scores, -n, failed))
     failed, n, scores = failed[order], n[order], scores[order]

@@ -15,8 +15,9 @@ estimator) and the search estimator built on it (:class:`DAUBSearch`).
 """
 
 import math
-from itertools import islice
 import numbers
+import warnings
+from itertools import islice
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -702,6 +703,7 @@ class DAUBSearch(BaseSelectionSearch):
         n_total = min(len(train) for train, _ in splits)
         b = self._granularity(n_total, n_classes)
         self.sizes_ = daub_sizes(n_total, b, self.r)
+        self._warn_if_warm_up_covers_every_size(len(space.candidates))
         resource = NSamplesResource(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng
         )
@@ -712,6 +714,16 @@ class DAUBSearch(BaseSelectionSearch):
             warm_up=self.l,
         )
         return self.policy_, resource
+
+    def _warn_if_warm_up_covers_every_size(self, n_candidates):
+        if len(self.sizes_) > 1 and self.l >= len(self.sizes_) and n_candidates > 1:
+            warnings.warn(
+                f"l={self.l} is at least the number of subsample sizes "
+                f"{self.sizes_}: the warm-up trains every candidate on every size, "
+                "more training than GridSearchCV spends. Lower l, lower r or b, or "
+                "give more rows.",
+                UserWarning,
+            )
 
     def _metric_name(self):
         """Name of the metric that drives the allocation, or None for a callable."""

@@ -657,6 +657,12 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _candidate_space(self):
         if self.param_distributions is None:
+            if self.n_candidates is not None:
+                raise ValueError(
+                    f"n_candidates={self.n_candidates} samples K candidates from "
+                    "param_distributions; with param_grid or a list of estimators the "
+                    "candidates are given: leave n_candidates=None."
+                )
             return CandidateSpace(self.estimator, self.param_grid)
         if self.param_grid is not None or self.n_candidates is None:
             raise ValueError(

@@ -16,8 +16,9 @@ def nested_permutation(y, random_state=None, stratify=True):
 
     Parameters
     ----------
-    y : array-like of shape (n_samples,)
-        Targets of the rows to order.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Targets of the rows to order. The classes of a 2-D `y` (multilabel
+        or multioutput) are its distinct rows.
     random_state : int, RandomState instance or None, default=None
         Seed of the order.
     stratify : bool, default=True
@@ -44,7 +45,8 @@ def nested_permutation(y, random_state=None, stratify=True):
     y = np.asarray(y)
     if not stratify:
         return rng.permutation(len(y))
-    _, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    axis = 0 if y.ndim > 1 else None
+    _, inverse, counts = np.unique(y, axis=axis, return_inverse=True, return_counts=True)
     inverse = inverse.ravel()
     # Rank of each row inside its class, in a random order.
     shuffled = rng.permutation(len(y))
@@ -66,12 +68,13 @@ class NSamplesResource:
     ----------
     splits : list of (train, test) index arrays
         The cross-validation folds.
-    y : array-like of shape (n_samples,)
-        Targets, used to stratify.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), or None
+        Targets, used to stratify (None: unsupervised candidates).
     sizes : list of int
         The resource schedule: the sizes a policy may ask for, increasing.
     stratify : bool
-        Whether to stratify the subsamples by `y` (classifiers).
+        Whether to stratify the subsamples by `y` (classifiers); the classes
+        of a 2-D `y` are its distinct rows.
     random_state : int, RandomState instance or None
         Seed of the subsample orders.
 
@@ -83,13 +86,13 @@ class NSamplesResource:
 
     def __init__(self, splits, y, sizes, *, stratify, random_state=None):
         rng = check_random_state(random_state)
-        y = np.asarray(y) if y is not None else np.zeros(len(splits[0][0]))
         self.splits = splits
         self.sizes = list(sizes)
-        self._orders = [
-            train[nested_permutation(y[train], rng, stratify=stratify)]
-            for train, _ in splits
-        ]
+        if y is None or not stratify:
+            self._orders = [train[rng.permutation(len(train))] for train, _ in splits]
+        else:
+            y = np.asarray(y)
+            self._orders = [train[nested_permutation(y[train], rng)] for train, _ in splits]
         self.max_resources = min(len(train) for train, _ in splits)
 
     def level(self, n_resources):

@@ -1,0 +1,441 @@
+"""The face the three searches share, under faults and edge inputs.
+
+Faults are injected with seeded wrappers: fits that raise at random, fits
+that fail on small or large subsamples, a SIGINT raised inside a fit. Each
+test compares against GridSearchCV on the same candidates, or against the
+same search run another way (other n_jobs, routing off).
+"""
+
+import signal
+import warnings
+
+import numpy as np
+import pytest
+from _common import CountingClassifier
+from scipy import stats
+from sklearn import config_context
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import load_digits, load_iris, make_classification
+from sklearn.datasets import make_multilabel_classification
+from sklearn.decomposition import PCA
+from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import accuracy_score, make_scorer
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
+from sksel._base import _rank_by_resource
+from sksel.kdpp import KDPPSampler
+
+CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
+TIMES = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
+
+
+@pytest.fixture(scope="module")
+def clf_data():
+    return make_classification(n_samples=300, n_features=20, n_informative=6,
+                               n_redundant=2, random_state=0)
+
+
+# ------------------------------------------------------------ fault wrappers
+
+
+class FailsFromRows(ClassifierMixin, BaseEstimator):
+    """A decision tree that raises when fitted on `rows` rows or more."""
+
+    def __init__(self, rows=400, max_depth=None):
+        self.rows = rows
+        self.max_depth = max_depth
+
+    def fit(self, X, y):
+        if len(X) >= self.rows:
+            raise MemoryError(f"cannot fit {len(X)} rows")
+        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+class Slow(ClassifierMixin, BaseEstimator):
+    """Naive Bayes after a nap."""
+
+    def __init__(self, seconds=0.5):
+        self.seconds = seconds
+
+    def fit(self, X, y):
+        import time
+
+        time.sleep(self.seconds)
+        self.nb_ = GaussianNB().fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+# Draws of the random-failure wrapper; reseeded by each test (fits run in-process).
+_FAILURES = np.random.RandomState(0)
+
+
+class RandomlyFailing(ClassifierMixin, BaseEstimator):
+    """A decision tree whose fit raises with probability `rate`."""
+
+    def __init__(self, max_depth=None, rate=0.1):
+        self.max_depth = max_depth
+        self.rate = rate
+
+    def fit(self, X, y):
+        if _FAILURES.uniform() < self.rate:
+            raise RuntimeError("transient failure")
+        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+_N_FITS = [0]
+
+
+class InterruptedAtFit(ClassifierMixin, BaseEstimator):
+    """Naive Bayes; the `at`-th fit of the process raises SIGINT, as Ctrl-C does."""
+
+    def __init__(self, at=1, var_smoothing=1e-9):
+        self.at = at
+        self.var_smoothing = var_smoothing
+
+    def fit(self, X, y):
+        _N_FITS[0] += 1
+        if _N_FITS[0] == self.at:
+            signal.raise_signal(signal.SIGINT)
+        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+def _same_results(a, b):
+    assert set(a) == set(b)
+    for key in a:
+        if key in TIMES or key.endswith("_time"):
+            continue
+        if key == "params" or np.asarray(a[key]).dtype == object:
+            assert list(map(repr, a[key])) == list(map(repr, b[key])), key
+        else:
+            np.testing.assert_array_equal(np.asarray(a[key]), np.asarray(b[key]), err_msg=key)
+
+
+# ---------------------------------------------------------- failed candidates
+
+
+def test_failed_rows_rank_after_every_finite_row():
+    ranks = _rank_by_resource([800, 400, 100, 800, 100], [np.nan, 0.5, 0.9, 0.7, np.inf])
+    assert ranks.tolist() == [4, 2, 3, 1, 4]
+
+
+@pytest.mark.filterwarnings("ignore:One or more of the test scores")
+@pytest.mark.parametrize("refit", [False, True])
+def test_a_candidate_failing_on_more_rows_is_not_selected(refit):
+    # The failing learner reaches 400 rows quickly; the slow one is stopped by
+    # max_time on fewer rows. A failed row used to outrank it by its resource.
+    X, y = load_digits(return_X_y=True)
+    search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, max_time=0.8,
+                        refit=refit, random_state=0)
+    with pytest.warns(FitFailedWarning, match="cannot fit"):
+        search.fit(X, y)
+    res = search.cv_results_
+    assert np.isnan(res["mean_test_score"][0])
+    assert res["n_resources"][0] > res["n_resources"][1]
+    assert search.best_index_ == 1
+    assert np.isfinite(search.best_score_)
+    assert res["rank_test_score"].tolist() == [2, 1]
+    if refit:
+        assert isinstance(search.best_estimator_, Slow)
+
+
+def test_every_candidate_failing_at_full_size_raises_the_summary_before_refit(clf_data):
+    X, y = clf_data
+    search = DAUBSearch([FailsFromRows(150, d) for d in (1, 3)], cv=CV3, b=20, random_state=0)
+    with pytest.raises(ValueError, match=r"All the 6 fits failed") as info, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search.fit(X, y)
+    assert "MemoryError: cannot fit 200 rows" in str(info.value)
+    assert not hasattr(search, "best_estimator_")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
+    """10% of fits raise. GridSearchCV loses a candidate when one of its 5
+    folds fails (41%); DAUB retries a failure at N once and steps over one
+    below N, so over 20 seeds it loses fewer and always selects a candidate."""
+    X, y = make_classification(n_samples=400, n_features=10, n_informative=5,
+                               random_state=0)
+    candidates = [RandomlyFailing(max_depth=d) for d in range(1, 11)]
+    lost = {"grid": 0, "daub": 0}
+    for seed in range(20):
+        _FAILURES.seed(seed)
+        grid = GridSearchCV(RandomlyFailing(), {"max_depth": list(range(1, 11))}, cv=5,
+                            refit=False).fit(X, y)
+        lost["grid"] += int(np.sum(~np.isfinite(grid.cv_results_["mean_test_score"])))
+        _FAILURES.seed(seed)
+        daub = DAUBSearch(candidates, cv=5, refit=False, random_state=seed).fit(X, y)
+        lost["daub"] += int(np.sum(~np.isfinite(daub.cv_results_["mean_test_score"])))
+        assert np.isfinite(daub.best_score_)
+        assert daub.cv_results_["n_resources"][daub.best_index_] == daub.sizes_[-1]
+    assert lost["daub"] <= lost["grid"]
+    assert lost["grid"] >= 40  # the faults were injected: about 82 expected
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_candidate_that_cannot_fit_small_subsamples_goes_on():
+    # PCA(n_components=60) cannot fit the first subsample (50 rows).
+    X, y = load_digits(return_X_y=True)
+    candidates = [make_pipeline(StandardScaler(), PCA(n_components=k, random_state=0),
+                                LogisticRegression(max_iter=300)) for k in (5, 60)]
+    with pytest.warns(FitFailedWarning, match="n_components=60"):
+        search = DAUBSearch(candidates, b=50, cv=0.25, random_state=0).fit(X, y)
+    assert search.sizes_[0] == 50
+    assert search.best_index_ == 1
+    assert search.cv_results_["n_resources"][1] == search.sizes_[-1]
+    grid = GridSearchCV(make_pipeline(StandardScaler(), PCA(random_state=0),
+                                      LogisticRegression(max_iter=300)),
+                        {"pca__n_components": [5, 60]}, cv=search._checked_cv(
+                            y, candidates[0], np.random.RandomState(0))).fit(X, y)
+    assert grid.best_index_ == 1
+    assert search.best_score_ == grid.best_score_
+
+
+# ------------------------------------------------------------------- Ctrl-C
+
+
+@pytest.mark.parametrize("make", [
+    lambda est: DAUBSearch([est, GaussianNB()], cv=3, random_state=0),
+    lambda est: KDPPSearch(est, {"var_smoothing": [1e-9, 1e-8]}, n_iter=2, cv=3,
+                           random_state=0),
+    lambda est: GPUCBSelector(est, {"var_smoothing": [1e-9, 1e-8]}, cv=3, random_state=0),
+])
+def test_ctrl_c_before_the_first_evaluation_reraises(make):
+    X, y = load_iris(return_X_y=True)
+    _N_FITS[0] = 0
+    with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        make(InterruptedAtFit(at=2)).fit(X, y)
+
+
+def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
+    X, y = load_iris(return_X_y=True)
+    space = {"var_smoothing": [1e-9, 1e-6, 1e-3, 1e-1]}
+    _N_FITS[0] = 0
+    search = KDPPSearch(InterruptedAtFit(at=7), space, n_iter=4, cv=CV3, random_state=0)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        search.fit(X, y)
+    assert search.stop_reason_ == "interrupted"
+    drawn = KDPPSampler(space, 4, random_state=0).as_grid()
+    kept = search.cv_results_["params"]
+    assert kept == [{k: v[0] for k, v in p.items()} for p in drawn[:2]]  # 6 fits = 2 configs
+    grid = GridSearchCV(GaussianNB(), drawn[:2], cv=CV3).fit(X, y)
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+                               grid.cv_results_["mean_test_score"], rtol=1e-12)
+    assert hasattr(search, "best_estimator_")
+
+
+# ------------------------------------------------------- same input, same answer
+
+
+SEARCHES = {
+    "daub": lambda **kw: DAUBSearch(
+        [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
+         KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
+        cv=CV3, random_state=0, **kw),
+    "gpucb": lambda **kw: GPUCBSelector(
+        LogisticRegression(), {"C": [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]}, n_iter=4,
+        prior="kernel", cv=CV3, random_state=0, **kw),
+    "kdpp": lambda **kw: KDPPSearch(
+        LogisticRegression(), {"C": stats.loguniform(1e-3, 1e2)}, n_iter=5, cv=CV3,
+        random_state=0, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEARCHES))
+@pytest.mark.parametrize("dataset", ["generated", "iris"])
+def test_cv_results_do_not_depend_on_n_jobs(name, dataset, clf_data):
+    X, y = clf_data if dataset == "generated" else load_iris(return_X_y=True)
+    one = SEARCHES[name](n_jobs=1).fit(X, y)
+    two = SEARCHES[name](n_jobs=2).fit(X, y)
+    _same_results(one.cv_results_, two.cv_results_)
+    assert repr(one.best_params_) == repr(two.best_params_)
+    # Speculative evaluations are in all_cv_results_ only, marked, after the decided ones.
+    every = two.all_cv_results_
+    n_decided = int(np.sum(~every["speculative"]))
+    assert not every["speculative"][:n_decided].any()
+    decided = {k: v[:n_decided] if k != "params" else v[:n_decided] for k, v in every.items()}
+    assert decided["mean_test_score"].tolist() == one.all_cv_results_["mean_test_score"].tolist()
+
+
+def test_default_settings_are_reproducible(clf_data):
+    X, y = clf_data
+    first = SEARCHES["daub"]().fit(X, y)
+    second = SEARCHES["daub"]().fit(X, y)
+    assert first.tol == 0.005
+    assert first.policy_.decisions_ == second.policy_.decisions_
+    _same_results(first.cv_results_, second.cv_results_)
+    _same_results(first.all_cv_results_, second.all_cv_results_)
+
+
+# ------------------------------------------------------------------ edge inputs
+
+
+def test_unsupervised_candidates_as_grid_search():
+    X, _ = load_digits(return_X_y=True)
+    search = DAUBSearch([PCA(2), PCA(5)], b=1437, random_state=0).fit(X)
+    grid = GridSearchCV(PCA(), {"n_components": [2, 5]}).fit(X)
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+                               grid.cv_results_["mean_test_score"], rtol=1e-10)
+    assert search.best_params_["estimator"].n_components == 5
+
+
+def test_multilabel_targets():
+    X, Y = make_multilabel_classification(n_samples=600, n_classes=4, random_state=0)
+    candidates = [DecisionTreeClassifier(random_state=0), KNeighborsClassifier()]
+    search = DAUBSearch(candidates, random_state=0).fit(X, Y)
+    assert search.sizes_[-1] == 480
+    grid = GridSearchCV(DecisionTreeClassifier(random_state=0),
+                        {"max_depth": [None]}).fit(X, Y)
+    at_n = search.cv_results_["n_resources"] == 480
+    assert at_n[0]
+    assert search.cv_results_["mean_test_score"][0] == grid.best_score_
+    # Subsamples are stratified by rows of Y: every label combination of the
+    # fold is in the first rows.
+    assert search.best_estimator_.predict(X[:5]).shape == (5, 4)
+
+
+# ---------------------------------------------------------- metadata routing
+
+
+def _weights(n):
+    return np.random.RandomState(0).uniform(0.1, 3.0, size=n)
+
+
+def _weighted_searches(routing):
+    est = LogisticRegression(max_iter=500)
+    scoring = make_scorer(accuracy_score)
+    if routing:
+        est = est.set_fit_request(sample_weight=True)
+        scoring = scoring.set_score_request(sample_weight=True)
+    grid = {"C": [0.01, 1.0]}
+    return {
+        "grid": GridSearchCV(est, grid, scoring=scoring, cv=CV3),
+        "daub": DAUBSearch(est, grid, scoring=scoring, cv=CV3, b=200, random_state=0),
+        "gpucb": GPUCBSelector(est, grid, scoring=scoring, cv=CV3, random_state=0),
+        "kdpp": KDPPSearch(est, grid, n_iter=2, scoring=scoring, cv=CV3, random_state=0),
+    }
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_sample_weight_routed_as_grid_search(routing, clf_data):
+    X, y = clf_data
+    w = _weights(len(y))
+    with config_context(enable_metadata_routing=routing):
+        fitted = {k: s.fit(X, y, sample_weight=w) for k, s in _weighted_searches(routing).items()}
+    grid = fitted.pop("grid")
+    by_c = dict(zip([p["C"] for p in grid.cv_results_["params"]],
+                    grid.cv_results_["mean_test_score"]))
+    unweighted = GridSearchCV(LogisticRegression(max_iter=500), {"C": [0.01, 1.0]},
+                              cv=CV3).fit(X, y)
+    assert not np.allclose(grid.cv_results_["mean_test_score"],
+                           unweighted.cv_results_["mean_test_score"])  # weights matter
+    for name, search in fitted.items():
+        scores = [by_c[p["C"]] for p in search.cv_results_["params"]]
+        np.testing.assert_allclose(search.cv_results_["mean_test_score"], scores,
+                                   rtol=1e-12, err_msg=name)
+        assert search.best_score_ == grid.best_score_
+
+
+def test_unrequested_sample_weight_raises_as_grid_search(clf_data):
+    X, y = clf_data
+    w = _weights(len(y))
+    with config_context(enable_metadata_routing=True):
+        with pytest.raises(UnsetMetadataPassedError):
+            GridSearchCV(LogisticRegression(), {"C": [1.0]}).fit(X, y, sample_weight=w)
+        for search in [DAUBSearch([LogisticRegression(), GaussianNB()]),
+                       KDPPSearch(LogisticRegression(), {"C": [0.1, 1.0]}, n_iter=2),
+                       GPUCBSelector([LogisticRegression(), GaussianNB()])]:
+            with pytest.raises(UnsetMetadataPassedError):
+                search.fit(X, y, sample_weight=w)
+
+
+def test_list_of_candidates_in_cross_val_score_with_routing(clf_data):
+    X, y = clf_data
+    search = DAUBSearch([GaussianNB(), DecisionTreeClassifier(random_state=0)], cv=CV3,
+                        random_state=0)
+    plain = cross_val_score(search, X, y, cv=3)
+    with config_context(enable_metadata_routing=True):
+        routed = cross_val_score(search, X, y, cv=3)
+    np.testing.assert_array_equal(routed, plain)
+
+
+# ------------------------------------------------------ accepted, now refused
+
+
+def test_warm_up_on_every_size_warns(clf_data):
+    X, y = clf_data
+    with pytest.warns(UserWarning, match=r"l=100 is at least the number of subsample sizes"):
+        DAUBSearch([GaussianNB(), KNeighborsClassifier()], l=100, cv=CV3).fit(X, y)
+
+
+def test_classifiers_and_regressors_mixed_raise_before_any_fit(clf_data):
+    X, y = clf_data
+    CountingClassifier.n_fits = 0
+    for search in [DAUBSearch([CountingClassifier(), Ridge()]),
+                   GPUCBSelector([CountingClassifier(), Ridge()])]:
+        with pytest.raises(ValueError, match="mixes classifiers and regressors"):
+            search.fit(X, y)
+    assert CountingClassifier.n_fits == 0
+
+
+def test_gpucb_n_candidates_with_a_grid_raises(clf_data):
+    X, y = clf_data
+    CountingClassifier.n_fits = 0
+    with pytest.raises(ValueError, match="n_candidates=3"):
+        GPUCBSelector(CountingClassifier(), {"C": [1, 2, 3, 4]}, n_candidates=3).fit(X, y)
+    assert CountingClassifier.n_fits == 0
+
+
+# ---------------------------------------------------------------- one face
+
+
+def test_kdpp_search_takes_a_holdout_cv_as_the_others(clf_data):
+    X, y = clf_data
+    space = {"C": stats.loguniform(1e-3, 1e2)}
+    kdpp = KDPPSearch(LogisticRegression(), space, n_iter=4, cv=0.25, random_state=0).fit(X, y)
+    grid = KDPPSampler(space, 4, random_state=0).as_grid()
+    gpucb = GPUCBSelector(LogisticRegression(), grid, n_iter=4, cv=0.25,
+                          random_state=0).fit(X, y)
+    assert kdpp.n_splits_ == gpucb.n_splits_ == 1
+    order = np.argsort(gpucb.cv_results_["candidate_id"])
+    np.testing.assert_array_equal(kdpp.cv_results_["mean_test_score"],
+                                  gpucb.cv_results_["mean_test_score"][order])
+
+
+def test_non_finite_scores_warned_once_about_cv_results(clf_data):
+    X, y = clf_data
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search = DAUBSearch([FailsFromRows(40), GaussianNB()], cv=CV3, b=20,
+                            random_state=0).fit(X, y)
+    messages = [str(w.message) for w in caught if "non-finite" in str(w.message)]
+    assert len(messages) == 1
+    assert len(search.all_cv_results_["params"]) > len(search.cv_results_["params"]) == 2
+    assert messages[0].count("nan") == 1  # the two rows of cv_results_, one failed

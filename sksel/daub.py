@@ -540,21 +540,24 @@ class DAUBSearch(BaseSelectionSearch):
         Include training scores in ``cv_results_``.
 
     max_time : float, default=None
-        Wall-clock seconds after which no new fit starts; the search ends with
-        the best candidate so far.
+        Wall-clock seconds after which no new fit (one fold) starts; the search
+        ends with the best candidate so far. The refit is not counted.
 
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
-        One row per candidate, at the largest subsample it was trained on, with
-        the keys of :class:`~sklearn.model_selection.GridSearchCV` plus
+        One row per candidate, at the largest subsample the policy used it on,
+        with the keys of :class:`~sklearn.model_selection.GridSearchCV` plus
         ``candidate_id``, ``n_resources`` (training rows per fold) and ``iter``
-        (position of ``n_resources`` in :attr:`sizes_`). Ranks order by
-        ``n_resources`` first, then score, so the selected candidate is rank 1.
+        (position of ``n_resources`` in :attr:`sizes_`). Ranks order finite
+        scores first, then by ``n_resources``, then score, so the selected
+        candidate is rank 1 and failed rows share the last rank.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
-        The same keys, one row per evaluation (candidate x size) in the order
-        they finished: the learning curves.
+        The same keys plus ``speculative``, one row per evaluation (candidate
+        x size): the learning curves. First the evaluations the policy used,
+        in decision order; then speculative ones it never used (started while
+        a worker was free), with ``speculative`` True.
 
     best_estimator_ : estimator
         The selected candidate refitted on the whole data (``refit=True``).

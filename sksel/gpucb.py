@@ -527,9 +527,10 @@ class GPUCBSelector(BaseSelectionSearch):
         Kernel of ``prior="kernel"`` (see :class:`~sksel.KDPPSampler`).
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
-        As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
-        candidates are evaluated at once, each chosen with the variance of
-        those still running counted as known (GP-BUCB).
+        As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` the decisions
+        are still the sequential run's; free workers evaluate speculative
+        picks, chosen with the variance of those still running counted as
+        known (GP-BUCB), used when the sequential run picks them.
 
     Attributes
     ----------
@@ -551,7 +552,7 @@ class GPUCBSelector(BaseSelectionSearch):
     policy_ : GPUCBPolicy
         The policy, with its ``history_``.
 
-    best_estimator_, best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
+    all_cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`.
 
     See Also

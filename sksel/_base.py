@@ -174,9 +174,12 @@ class BaseSelectionSearch(BaseSearchCV):
                 refit_metric = self._callable_metric(outputs, refit_metric)
             _insert_error_scores(outputs, self.error_score)
             evaluations.append((action, outputs))
-            self._tell(policy, action, outputs, refit_metric)
+            self._tell(policy, action, outputs, refit_metric, give_up=action in given_up)
+
+        given_up = set()
 
         def failed_output(action, i, reason):
+            given_up.add(action)
             _, test = resource.split(action[1])[i]
             score = self.error_score
             if isinstance(scorers, _MultimetricScorer):
@@ -295,7 +298,7 @@ class BaseSelectionSearch(BaseSearchCV):
         return check_cv(self.cv, y, classifier=classifier)
 
     @staticmethod
-    def _tell(policy, action, outputs, metric):
+    def _tell(policy, action, outputs, metric, give_up):
         def score(out, key):
             value = out[key]
             return value[metric] if isinstance(value, dict) else value
@@ -308,7 +311,8 @@ class BaseSelectionSearch(BaseSearchCV):
             else None
         )
         fit_time = float(np.sum([out["fit_time"] for out in outputs]))
-        policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed)
+        policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
+                    give_up=give_up)
 
     def _results(self, space, evaluations, resource, speculative=None):
         """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource."""

@@ -154,7 +154,7 @@ class DAUBPolicy:
     step is the next size. A candidate without two scores has no bound
     (``+inf``), so one that fails on small subsamples is given larger ones,
     up to N. A failed evaluation at N is retried once; the candidate is given
-    up only when it fails at N twice.
+    up only when it fails at N twice, or when told ``give_up=True``.
 
     Examples
     --------
@@ -226,7 +226,8 @@ class DAUBPolicy:
             actions.append(action)
         return actions
 
-    def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False):
+    def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
         """Record the outcome of the action ``(candidate, size)``.
 
         Parameters
@@ -241,10 +242,13 @@ class DAUBPolicy:
             Seconds the fit took (unused).
         failed : bool, default=False
             The fit failed (see Notes).
+        give_up : bool, default=False
+            The candidate cannot go on (its worker died twice): it gets no
+            more data.
         """
         self._pending.discard((candidate, size))
-        failed = failed or not np.isfinite(score)
-        self._told[candidate, size] = (score, train_score, failed)
+        failed = failed or give_up or not np.isfinite(score)
+        self._told[candidate, size] = (score, train_score, failed, give_up)
 
     @property
     def done(self):
@@ -325,7 +329,7 @@ class DAUBPolicy:
 
     def _use(self, action):
         candidate, size = action
-        score, train_score, failed = self._told.pop(action)
+        score, train_score, failed, give_up = self._told.pop(action)
         self._decisions.append(action)
         self._bounds.pop(candidate, None)
         self._tried[candidate].add(size)
@@ -333,9 +337,9 @@ class DAUBPolicy:
         if failed:
             if size == self.n_total:
                 self._failures_at_n[candidate] += 1
-                if self._failures_at_n[candidate] >= 2:
-                    self._failed.add(candidate)
-                    self._active.discard(candidate)
+            if give_up or self._failures_at_n[candidate] >= 2:
+                self._failed.add(candidate)
+                self._active.discard(candidate)
             return
         self._valid[candidate][size] = float(score)
         if size == self.n_total:

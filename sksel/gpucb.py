@@ -262,8 +262,13 @@ class GPUCBPolicy:
             actions.append((candidate, self.resource))
         return actions
 
-    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False):
-        """Record the score of `candidate` (`resource`, `train_score` and `fit_time` unused)."""
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
+        """Record the score of `candidate`.
+
+        `resource`, `train_score`, `fit_time` and `give_up` are unused: a
+        candidate is evaluated once, and a failed one is never picked again.
+        """
         self._pending.discard(candidate)
         self._told[candidate] = float(score) if not failed and np.isfinite(score) else None
 

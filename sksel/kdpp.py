@@ -468,7 +468,8 @@ class _EvaluateAll:
         self._next = min(self.n_candidates, first + n_actions)
         return [(c, self.resource) for c in range(first, self._next)]
 
-    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False):
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
         self._told.add(candidate)
 
     @property

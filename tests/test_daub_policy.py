@@ -477,6 +477,18 @@ def test_failure_at_n_is_retried_once_then_given_up():
     assert policy.ask() == []
 
 
+def test_given_up_candidate_gets_no_more_data():
+    """A candidate whose worker died twice is given up at once, below N too."""
+    sizes = [100, 200, 300, 500, 800]
+    policy = DAUBPolicy(2, sizes, stop="strict", bound="slope", l=2)
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        policy.tell(c, n, np.nan if c == 0 and n == 200 else 0.7 + n / 10_000 + c / 100,
+                    failed=c == 0 and n == 200, give_up=c == 0 and n == 200)
+    assert [n for c, n in policy.history_ if c == 0] == [100, 200]
+    assert policy.best_ == 1
+
+
 @pytest.mark.parametrize("stop", ["first", "strict"])
 @pytest.mark.parametrize("n_asked", [1, 3])
 def test_all_failed(stop, n_asked):

@@ -3,7 +3,8 @@
 A policy hands out actions ``(candidate, resource)`` with ``ask`` and learns
 their outcome; the engine turns every action into one task per
 cross-validation split, runs the tasks on one joblib ``Parallel`` kept open for
-the whole search, and calls back when all splits of an action are in.
+the whole search (a fresh one after a worker dies), and calls back when all
+splits of an action are in.
 
 Where the backend streams results as they finish (``return_as=
 "generator_unordered"``: loky, threading, dask), a worker that frees up gets the
@@ -11,17 +12,28 @@ next task at once: the task generator is read by joblib whenever a worker is
 free, and when the policy has nothing to give yet it hands out a short idle
 task, so the generator never blocks (it is read under joblib's dispatch lock)
 and never ends before the search does. Once the policy is done, fits still
-running (speculative ones) are abandoned. Other backends run the actions in
-batches.
+running (speculative ones) are abandoned. Other backends run the tasks in
+batches of one task per worker, the clock read between batches.
+
+A worker process that dies under its task (a fit that crashes the
+interpreter or exhausts the memory) breaks the ``Parallel`` that sent it. The
+actions in flight at that moment are suspects: each of them runs again alone,
+on a fresh ``Parallel``, its missing tasks only, so that an action that merely
+ran beside the culprit is not blamed. A suspect whose worker dies again is
+given up as a failed evaluation; then the schedule goes on.
 """
 
+import sys
 import time
 import warnings
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 
 from joblib import effective_n_jobs
 from joblib.parallel import get_active_backend
 from sklearn.utils.parallel import Parallel, delayed
+
+from ._dask import surviving_dead_workers
 
 _IDLE_SECONDS = 0.02
 
@@ -32,6 +44,31 @@ def _idle():
 
 def _keyed(key, func, *args, **kwargs):
     return key, func(*args, **kwargs)
+
+
+def _delayed_task(action, i, task):
+    """Task `i` of `action`, a ``(func, args, kwargs)`` tuple, keyed for joblib."""
+    func, args, kwargs = task
+    return delayed(_keyed)((action, i), func, *args, **kwargs)
+
+
+def _is_worker_death(error):
+    """Whether `error` reports a worker process that died under its task.
+
+    loky's ``TerminatedWorkerError`` is a ``BrokenProcessPool``; dask raises
+    ``KilledWorker`` once a task has been on too many workers that died. An
+    error of dask's class means that distributed is loaded: it is not imported
+    here.
+    """
+    if isinstance(error, BrokenProcessPool):
+        return True
+    scheduler = sys.modules.get("distributed.scheduler")
+    return scheduler is not None and isinstance(error, scheduler.KilledWorker)
+
+
+def _describe(actions):
+    """Name `actions` in a warning."""
+    return ", ".join(f"candidate {candidate} at {resource}" for candidate, resource in actions)
 
 
 class Engine:
@@ -52,12 +89,17 @@ class Engine:
     n_jobs : int or None
         Number of joblib workers.
     max_time : float or None
-        Wall-clock seconds after which no new action starts and the search
-        ends with what it has.
+        Wall-clock seconds after which no new task (one fit on one split)
+        starts. The search then ends with the actions finished so far; an
+        action with a split left unrun is dropped. With ``n_jobs > 1`` on a
+        backend that streams results, the fits still running at the deadline
+        are abandoned; otherwise the fit running at the deadline finishes (a
+        fit cannot be interrupted). The refit of the selected candidate, done
+        by the search after the engine, is not counted.
     verbose : int
         Print one line per finished action at ``verbose >= 1``.
     name : str
-        Name printed in progress lines.
+        Name printed in progress lines and warnings.
 
     Attributes
     ----------
@@ -87,20 +129,15 @@ class Engine:
         self._running = {}
         self._n_done = 0
         self.stop_reason_ = "done"
-        n_workers = effective_n_jobs(self.n_jobs)
+        self._n_workers = effective_n_jobs(self.n_jobs)
         backend, _ = get_active_backend()
-        streaming = n_workers > 1 and getattr(backend, "supports_retrieve_callback", False)
+        self._backend = surviving_dead_workers(backend)
+        self._streaming = self._n_workers > 1 and getattr(
+            backend, "supports_retrieve_callback", False
+        )
         try:
-            with Parallel(
-                n_jobs=self.n_jobs,
-                return_as="generator_unordered" if streaming else "list",
-                pre_dispatch="n_jobs",
-                batch_size=1,
-            ) as parallel:
-                if streaming:
-                    self._run_streaming(parallel, n_workers)
-                else:
-                    self._run_batches(parallel, n_workers)
+            while (death := self._death_during(self._run_schedule)) is not None:
+                self._retry_suspects(death)
         except KeyboardInterrupt:
             self.stop_reason_ = "interrupted"
             warnings.warn(
@@ -110,8 +147,24 @@ class Engine:
             )
 
     # ---------------------------------------------------------------- schedules
-    def _run_streaming(self, parallel, n_workers):
-        self._refill(n_workers)
+    def _parallel(self):
+        return Parallel(
+            n_jobs=self.n_jobs,
+            backend=self._backend,
+            return_as="generator_unordered" if self._streaming else "list",
+            pre_dispatch="n_jobs",
+            batch_size=1,
+        )
+
+    def _run_schedule(self):
+        with self._parallel() as parallel:
+            if self._streaming:
+                self._run_streaming(parallel)
+            else:
+                self._run_batches(parallel)
+
+    def _run_streaming(self, parallel):
+        self._refill()
         self._finished = not self._running
         outputs = parallel(self._feed())
         try:
@@ -120,7 +173,7 @@ class Engine:
                     self._receive(*item)
                 if self._out_of_time() or self._policy.done:
                     break
-                self._refill(n_workers)
+                self._refill()
                 if not self._running:
                     break
         finally:
@@ -130,46 +183,107 @@ class Engine:
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()
 
-    def _run_batches(self, parallel, n_workers):
+    def _run_batches(self, parallel):
         while not self._out_of_time():
-            self._refill(n_workers)
-            if not self._running:
+            self._refill()
+            if not self._queue:
                 return
-            tasks = list(self._queue)
-            self._queue.clear()
-            for item in parallel(tasks):
+            n_tasks = min(self._n_workers, len(self._queue))
+            for item in parallel([self._queue.popleft() for _ in range(n_tasks)]):
                 self._receive(*item)
 
     def _feed(self):
         """Tasks for joblib; an idle task while the policy waits for results."""
-        while not self._finished:
+        while not self._finished and not self._out_of_time():
             yield self._queue.popleft() if self._queue else delayed(_idle)()
 
+    # ------------------------------------------------------------ worker deaths
+    def _death_during(self, run, *args):
+        """Call ``run(*args)``; the error of a worker that died meanwhile, or None."""
+        try:
+            run(*args)
+        except Exception as error:
+            if not _is_worker_death(error):
+                raise
+            return error
+        return None
+
+    def _retry_suspects(self, death):
+        """Run each action in flight at a worker's `death` alone, in turn."""
+        suspects = self._running
+        self._running = {}
+        self._queue.clear()
+        warnings.warn(
+            f"{self.name}: a worker died ({death!r}) with {_describe(suspects)} in "
+            "flight; running each of them again alone.",
+            RuntimeWarning,
+        )
+        for action, outputs in suspects.items():
+            if self._out_of_time() or self._policy.done:
+                return
+            self._running[action] = outputs
+            death = self._death_during(self._run_alone, action)
+            if death is not None:
+                self._give_up(action, death)
+            self._running.pop(action, None)
+
+    def _run_alone(self, action):
+        """Run the missing tasks of `action` on a fresh ``Parallel`` of its own.
+
+        The tasks are finite, so the workers are left alive for what follows.
+        """
+        tasks = self.make_tasks(action)
+        missing = (
+            _delayed_task(action, i, tasks[i])
+            for i, out in enumerate(self._running[action])
+            if out is None and not self._out_of_time()
+        )
+        with self._parallel() as parallel:
+            for item in parallel(missing):
+                self._receive(*item)
+
+    def _give_up(self, action, death):
+        """Report `action` with failed outputs for the tasks its dead workers left."""
+        warnings.warn(
+            f"{self.name}: the worker fitting {_describe([action])} died again "
+            f"({death!r}); giving it up.",
+            RuntimeWarning,
+        )
+        reason = f"the worker fitting this candidate died twice: {death!r}"
+        outputs = self._running[action]
+        for i, out in enumerate(outputs):
+            if out is None:
+                outputs[i] = self.failed_output(action, i, reason)
+        self._report(action)
+
     # ------------------------------------------------------------- bookkeeping
-    def _refill(self, n_workers):
+    def _refill(self):
         """Queue actions until every worker has a task or the policy has none."""
-        while len(self._queue) < n_workers and not self._out_of_time():
+        while len(self._queue) < self._n_workers and not self._out_of_time():
             actions = self._policy.ask(1)
             if not actions:
                 return
             action = actions[0]
             tasks = self.make_tasks(action)
             self._running[action] = [None] * len(tasks)
-            for i, (func, args, kwargs) in enumerate(tasks):
-                self._queue.append(delayed(_keyed)((action, i), func, *args, **kwargs))
+            self._queue.extend(_delayed_task(action, i, task) for i, task in enumerate(tasks))
 
     def _receive(self, key, output):
         action, i = key
         outputs = self._running[action]
         outputs[i] = output
         if all(out is not None for out in outputs):
-            del self._running[action]
-            self._n_done += 1
-            self.on_done(action, outputs)
-            if self.verbose >= 1:
-                elapsed = time.perf_counter() - self._start
-                print(f"[{self.name}] {self._n_done:4d} candidate {action[0]} at "
-                      f"{action[1]}  ({elapsed:.1f}s)")
+            self._report(action)
+
+    def _report(self, action):
+        """Hand the outputs of `action`, all in, to ``on_done``."""
+        outputs = self._running.pop(action)
+        self._n_done += 1
+        self.on_done(action, outputs)
+        if self.verbose >= 1:
+            elapsed = time.perf_counter() - self._start
+            print(f"[{self.name}] {self._n_done:4d} candidate {action[0]} at "
+                  f"{action[1]}  ({elapsed:.1f}s)")
 
     def _out_of_time(self):
         if self.max_time is None:

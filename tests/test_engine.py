@@ -1,0 +1,312 @@
+"""The engine: workers that die under a fit, max_time between folds, Ctrl-C.
+
+The engine is driven by a policy that hands out fixed actions ``(name, n_tasks)``;
+a task is a module-level function (loky and dask workers unpickle it) that
+logs its start to a file, so that the tests count the tasks that ran in any
+process (a list does at ``n_jobs=1``, where the tasks run in this process).
+"""
+
+import os
+import signal
+import threading
+import time
+import warnings
+from collections import deque
+
+import numpy as np
+import pytest
+from joblib import parallel_config
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel import GPUCBSelector
+from sksel._engine import Engine
+
+_MARKER_TIMEOUT = 60
+
+
+# --------------------------------------------------------------------- tasks
+def _log_start(log, name, i):
+    with open(log, "a") as f:
+        f.write(f"{name} {i}\n")
+
+
+def _work(log, name, i, seconds=0.0):
+    _log_start(log, name, i)
+    time.sleep(seconds)
+    return f"{name}-{i}"
+
+
+def _die(log, name, i, marker):
+    """Kill the worker process, a moment after saying so in `marker`."""
+    _log_start(log, name, i)
+    open(marker, "w").close()
+    time.sleep(0.5)
+    os._exit(1)
+
+
+def _wait_for_death(log, name, i, marker):
+    """Run until a killer has died beside this task, and a while after."""
+    _log_start(log, name, i)
+    deadline = time.monotonic() + _MARKER_TIMEOUT
+    while not os.path.exists(marker) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(1.2)
+    return f"{name}-{i}"
+
+
+def _fail(log, name, i):
+    raise ValueError("a fit error")
+
+
+class _FixedPolicy:
+    """Hands out `actions` in order, one per ask; done once all are told."""
+
+    def __init__(self, actions):
+        self._todo = deque(actions)
+        self._n_actions = len(actions)
+        self.told = []
+
+    def ask(self, n_actions=1):
+        return [self._todo.popleft() for _ in range(min(n_actions, len(self._todo)))]
+
+    @property
+    def done(self):
+        return len(self.told) == self._n_actions
+
+
+def _failed_output(action, i, reason):
+    return {"failed": reason}
+
+
+def _run_engine(actions, task, on_done=None, **params):
+    """Run `actions` through an Engine; `task(name, i)` is one task's tuple.
+
+    Returns the engine, the outputs per action and the warnings raised.
+    """
+    policy = _FixedPolicy(actions)
+    results = {}
+
+    def collect(action, outputs):
+        assert action not in results, f"{action} reported twice"
+        results[action] = outputs
+        policy.told.append(action)
+        if on_done is not None:
+            on_done(action)
+
+    def make_tasks(action):
+        name, n_tasks = action
+        return [task(name, i) for i in range(n_tasks)]
+
+    engine = Engine(make_tasks, collect, _failed_output, **params)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        engine.run(policy)
+    return engine, results, caught
+
+
+def _starts(log):
+    """How many times each ``"name i"`` task started."""
+    if not os.path.exists(log):
+        return {}
+    with open(log) as f:
+        lines = f.read().split("\n")[:-1]
+    return {line: lines.count(line) for line in set(lines)}
+
+
+def _killer_scenario(tmp_path):
+    """Actions and tasks where `killer` kills its worker with `innocent` beside it.
+
+    `innocent` runs until the killer has died; `killer`'s task 0 returns,
+    its task 1 kills the worker.
+    """
+    log, marker = str(tmp_path / "log"), str(tmp_path / "marker")
+
+    def task(name, i):
+        if name == "innocent":
+            return _wait_for_death, (log, name, i, marker), {}
+        if name == "killer" and i == 1:
+            return _die, (log, name, i, marker), {}
+        return _work, (log, name, i), {}
+
+    actions = [("innocent", 1), ("killer", 2), ("a", 2), ("b", 1)]
+    return actions, task, log
+
+
+def _check_killer_run(engine, results, caught, log, error_name):
+    """The checks shared by the loky and dask runs of the killer scenario."""
+    assert engine.stop_reason_ == "done"
+    assert set(results) == {("innocent", 1), ("killer", 2), ("a", 2), ("b", 1)}
+    for action in [("innocent", 1), ("a", 2), ("b", 1)]:
+        assert results[action] == [f"{action[0]}-{i}" for i in range(action[1])]
+
+    # The task that returned is kept; the one that killed is given up for good.
+    killer = results[("killer", 2)]
+    assert killer[0] == "killer-0"
+    assert "died twice" in killer[1]["failed"]
+    assert error_name in killer[1]["failed"]
+    starts = _starts(log)
+    assert starts["killer 0"] == 1
+    assert starts["killer 1"] == 2
+
+    deaths = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)
+              and "worker died" in str(w.message)]
+    assert len(deaths) == 1
+    assert "candidate killer at 2" in deaths[0] and error_name in deaths[0]
+    # The innocent was in flight at the death, was run again, and was not blamed.
+    assert "candidate innocent at 1" in deaths[0]
+    assert starts["innocent 0"] == 2
+    given_up = [str(w.message) for w in caught if "giving it up" in str(w.message)]
+    assert len(given_up) == 1 and "candidate killer at 2" in given_up[0]
+
+
+# ------------------------------------------------------------- dead workers
+@pytest.fixture(scope="module")
+def loky_killer_run(tmp_path_factory):
+    actions, task, log = _killer_scenario(tmp_path_factory.mktemp("loky"))
+    engine, results, caught = _run_engine(actions, task, n_jobs=2)
+    return engine, results, caught, log
+
+
+def test_dead_worker_costs_only_its_candidate_loky(loky_killer_run):
+    engine, results, caught, log = loky_killer_run
+    _check_killer_run(engine, results, caught, log, "TerminatedWorkerError")
+
+
+def test_candidate_beside_a_dead_worker_is_not_given_up(loky_killer_run):
+    engine, results, caught, log = loky_killer_run
+    (death,) = [str(w.message) for w in caught if "worker died" in str(w.message)]
+    assert "candidate innocent at 1" in death
+    assert _starts(log)["innocent 0"] == 2
+    assert results[("innocent", 1)] == ["innocent-0"]
+
+
+@pytest.mark.slow
+def test_dead_worker_costs_only_its_candidate_dask(tmp_path):
+    # Observed with distributed 2026.8 and joblib 1.6: when the killer's
+    # worker dies, the nanny restarts it and the scheduler reruns the task,
+    # on whichever worker is up, until it has killed allowed-failures + 1
+    # workers (4 by default); the future then fails with KilledWorker, and
+    # tasks of other actions on a dead worker are rerun elsewhere. joblib's
+    # dask backend never calls back for a failed future, so Parallel waited
+    # forever; while a worker restarts the cluster has a single thread, at
+    # which joblib ran the next tasks in this process (killing it); and the
+    # tasks joblib abandons went on running, killing workers again. The engine
+    # runs on a backend fixing all three. With the default allowed-failures
+    # this scenario kills 8 workers and takes about 11 s on 2 cores;
+    # allowed-failures=0 makes the first death fail the task.
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    actions, task, log = _killer_scenario(tmp_path)
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+        parallel_config("dask"),
+    ):
+        engine, results, caught = _run_engine(actions, task, n_jobs=2)
+    _check_killer_run(engine, results, caught, log, "KilledWorker")
+
+
+def test_other_errors_propagate(tmp_path):
+    log = str(tmp_path / "log")
+    with pytest.raises(ValueError, match="a fit error"):
+        _run_engine([("a", 1), ("b", 2)],
+                    lambda name, i: (_fail if name == "b" else _work, (log, name, i), {}),
+                    n_jobs=1)
+
+
+class KillerClassifier(ClassifierMixin, BaseEstimator):
+    """Kills the process that fits it."""
+
+    def fit(self, X, y):
+        os._exit(1)
+
+
+def test_search_survives_a_candidate_that_kills_its_worker():
+    X, y = load_iris(return_X_y=True)
+    healthy = [LogisticRegression(max_iter=1000), GaussianNB(),
+               DecisionTreeClassifier(random_state=0)]
+    search = GPUCBSelector([KillerClassifier(), *healthy], cv=3, n_jobs=2, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+
+    assert search.stop_reason_ == "done"
+    results = search.cv_results_
+    row = {c: k for k, c in enumerate(results["candidate_id"])}
+    assert set(row) == {0, 1, 2, 3}
+    assert not np.isfinite(results["mean_test_score"][row[0]])
+    assert not isinstance(search.best_params_["estimator"], KillerClassifier)
+    assert any("died" in str(w.message) for w in caught)
+    for candidate, estimator in enumerate(healthy, start=1):
+        expected = cross_val_score(estimator, X, y, cv=StratifiedKFold(3))
+        scores = [results[f"split{k}_test_score"][row[candidate]] for k in range(3)]
+        np.testing.assert_array_equal(scores, expected)
+
+
+# ------------------------------------------------------------------ max_time
+_STARTED = []
+
+
+def _nap(name, i, seconds):
+    _STARTED.append((name, i))
+    time.sleep(seconds)
+    return f"{name}-{i}"
+
+
+def test_max_time_is_read_between_folds():
+    _STARTED.clear()
+    engine, results, _ = _run_engine(
+        [("quick", 1), ("sleepy", 5)],
+        lambda name, i: (_nap, (name, i, 0.0 if name == "quick" else 0.3), {}),
+        n_jobs=1, max_time=0.5,
+    )
+    assert engine.stop_reason_ == "max_time"
+    # 0.3 s folds: the third would start after the deadline.
+    assert len([s for s in _STARTED if s[0] == "sleepy"]) <= 2
+    # The sleepy action, not finished, is not reported.
+    assert results == {("quick", 1): ["quick-0"]}
+
+
+# ------------------------------------------------------------------- Ctrl-C
+def _interrupt_main_thread():
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
+@pytest.fixture
+def sigint_raises_keyboard_interrupt():
+    """Python's own SIGINT handler, even where the runner ignores SIGINT."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_ctrl_c_keeps_what_finished(tmp_path, n_jobs):
+    log = str(tmp_path / "log")
+    timers = []
+
+    def interrupt_soon(action):
+        # While the engine waits for `sleepy`'s 5 s task.
+        if action == ("quick", 1):
+            timers.append(threading.Timer(0.3, _interrupt_main_thread))
+            timers[-1].start()
+
+    def task(name, i):
+        return _work, (log, name, i, 5.0 if name == "sleepy" else 0.0), {}
+
+    engine, results, caught = _run_engine(
+        [("quick", 1), ("sleepy", 1)], task, on_done=interrupt_soon, n_jobs=n_jobs
+    )
+    for timer in timers:
+        timer.join()
+    assert engine.stop_reason_ == "interrupted"
+    assert results == {("quick", 1): ["quick-0"]}
+    assert any("interrupted" in str(w.message) for w in caught)

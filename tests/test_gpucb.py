@@ -138,14 +138,17 @@ def test_independent_arms_need_all_evaluations_correlated_ones_fewer():
 
 def test_kernel_prior_fits_level_and_scale():
     cov = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 1.0]])
-    policy = GPUCBPolicy(np.zeros(3), cov, noise=1e-6, fit_scale=True)
-    policy.tell(0, "all", 0.8)
-    policy.tell(2, "all", 0.6)
+    policy = GPUCBPolicy(np.zeros(3), cov, noise=1e-6, fit_scale=True, random_state=0)
+    picked = []
+    for score in (0.8, 0.6):
+        (c, r), = policy.ask()
+        policy.tell(c, r, score)
+        picked.append(c)
     # Level: the mean of the observed scores; scale: r' C^-1 r / t.
     r = np.array([0.1, -0.1])
-    scale2 = r @ np.linalg.solve(cov[np.ix_([0, 2], [0, 2])], r) / 2
+    scale2 = r @ np.linalg.solve(cov[np.ix_(picked, picked)], r) / 2
     mu, std = policy.posterior()
-    mu_ref, std_ref = _closed_form_posterior(np.full(3, 0.7), scale2 * cov, 1e-6, [0, 2],
+    mu_ref, std_ref = _closed_form_posterior(np.full(3, 0.7), scale2 * cov, 1e-6, picked,
                                              [0.8, 0.6])
     np.testing.assert_allclose(mu, mu_ref, rtol=1e-6)
     np.testing.assert_allclose(std, std_ref, rtol=1e-4, atol=1e-9)

@@ -39,6 +39,7 @@ exclude_patterns = [
     "benchmark_kdpp.rst",
     "benchmark_kdpp_search.rst",
     "benchmark_gpucb.rst",
+    "benchmark_faults.rst",
 ]
 
 # References to objects outside sksel (sklearn, joblib, numpy) have no target

@@ -1,0 +1,195 @@
+"""MutantUCBPolicy without any estimator: traces, regret, caps, mutation rate.
+
+Rewards are tables or Bernoulli draws, so every decision can be checked
+against hand-worked numbers or a known distribution (Brégère and Keisler,
+2024, Algorithms 1 and 2).
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sksel.mutant_ucb import MutantUCBPolicy
+
+
+def run(policy, reward):
+    """Drive `policy` one action at a time; ``reward(model, n)`` gives the score."""
+    while not policy.done:
+        (model, n), = policy.ask()
+        policy.tell(model, n, reward(model, n))
+    return policy
+
+
+# ------------------------------------------------------------------- ∞-UCB-E
+
+
+REWARDS = {0: [0.50, 0.70, 0.72], 1: [0.60, 0.58, 0.57], 2: [0.40, 0.90, 0.90]}
+
+
+def table(k, n):
+    """REWARDS, the last value repeated."""
+    return REWARDS[k][min(n, 3) - 1]
+
+
+def test_ucb_e_hand_computed_trace():
+    # E = 0.05: bonus sqrt(0.05 / N) = 0.2236, 0.1581, 0.1291 for N = 1, 2, 3.
+    # t=4: UCB 0.724, 0.824, 0.624 -> 1 (0.58; mu_1 = 0.590)
+    # t=5: 0.724, 0.590 + 0.158 = 0.748, 0.624 -> 1 (0.57; mu_1 = 0.583)
+    # t=6: 0.724, 0.583 + 0.129 = 0.712, 0.624 -> 0 (0.70; mu_0 = 0.600)
+    # t=7: 0.600 + 0.158 = 0.758, 0.712, 0.624 -> 0 (0.72; mu_0 = 0.640)
+    policy = MutantUCBPolicy(3, budget=7, exploration=0.05, mutation=False, random_state=0)
+    run(policy, table)
+    assert policy.history_ == [(0, 1), (1, 1), (2, 1), (1, 2), (1, 3), (0, 2), (0, 3)]
+    assert policy.decisions_ == policy.history_
+    assert policy.best_ == 0
+    assert policy.mu(0) == pytest.approx(0.64)
+    assert policy.parents_ == [-1, -1, -1]
+    # Model 2 was never pulled again: its one low score hides its 0.90.
+    assert policy.upper_bound(2) == pytest.approx(0.40 + np.sqrt(0.05))
+
+
+def test_reward_last_follows_the_last_score():
+    # Greedy (E = 0). Model 1 starts at 0.60 and drops to 0.45: by the mean
+    # (0.525) it still leads model 0 (0.50); by the last score it does not.
+    rewards = {0: [0.50] * 4, 1: [0.60, 0.45, 0.45, 0.45]}
+    greedy = dict(exploration=0.0, mutation=False, random_state=0)
+    mean = run(MutantUCBPolicy(2, budget=4, reward="mean", **greedy),
+               lambda k, n: rewards[k][n - 1])
+    last = run(MutantUCBPolicy(2, budget=4, reward="last", **greedy),
+               lambda k, n: rewards[k][n - 1])
+    assert mean.history_ == [(0, 1), (1, 1), (1, 2), (1, 3)]
+    assert last.history_ == [(0, 1), (1, 1), (1, 2), (0, 2)]
+
+
+def test_scale_range_makes_exploration_unit_free():
+    """Scores times 1000 with scale="range" take the same steps as the originals."""
+    def rewards(factor):
+        return lambda k, n: factor * table(k, n)
+
+    unit = run(MutantUCBPolicy(3, budget=7, mutation=False, scale="range"), rewards(1.0))
+    big = run(MutantUCBPolicy(3, budget=7, mutation=False, scale="range"), rewards(1000.0))
+    assert big.history_ == unit.history_
+    # With the paper's unit scale, the same E explores on [0, 1] scores (the
+    # hand-computed trace) and not at all on scores in the thousands.
+    fixed = [run(MutantUCBPolicy(3, budget=7, mutation=False, scale=1.0), rewards(factor))
+             for factor in (1.0, 1000.0)]
+    assert fixed[0].history_ != fixed[1].history_
+    assert fixed[1].history_ == [(0, 1), (1, 1), (2, 1), (1, 2), (1, 3), (1, 4), (1, 5)]
+
+
+def _bernoulli_regret(budget, seeds):
+    """Mean simple regret of ∞-UCB-E, Theorem 3.4's setting: mu_k ~ U[0, 1]."""
+    regrets = []
+    n_initial = max(2, round(budget ** 0.4))
+    exploration = 25 / 36 * (budget - n_initial) / n_initial**5  # delta = 1 / K
+    for seed in range(seeds):
+        rng = np.random.RandomState(seed)
+        means = rng.uniform(size=n_initial)
+        policy = MutantUCBPolicy(n_initial, budget, exploration=exploration, mutation=False,
+                                 random_state=seed)
+        run(policy, lambda k, n: float(rng.uniform() < means[k]))
+        regrets.append(1.0 - means[policy.best_])
+    return np.mean(regrets), np.std(regrets) / np.sqrt(seeds)
+
+
+def test_ucb_e_regret_falls_as_the_budget_grows():
+    regret = [_bernoulli_regret(budget, seeds=200) for budget in (20, 80, 320)]
+    means = [m for m, _ in regret]
+    assert means[0] > means[1] > means[2]
+    # Beyond noise: two standard errors between the ends.
+    assert means[0] - means[2] > 2 * np.hypot(regret[0][1], regret[2][1])
+
+
+# --------------------------------------------------------------- Mutant-UCB
+
+
+def _random_run(seed, budget=400, n_initial=10, max_subtrains=5):
+    rng = np.random.RandomState(seed)
+    quality = {}
+    policy = MutantUCBPolicy(n_initial, budget, max_subtrains=max_subtrains,
+                             exploration=0.05, random_state=seed)
+    log = []
+    trained = {}
+    while not policy.done:
+        (model, n), = policy.ask()
+        parent = policy.parents_[model]
+        if model not in quality:
+            base = rng.uniform(0.3, 0.9) if parent < 0 else quality[parent]
+            quality[model] = float(np.clip(base + rng.normal(0, 0.03), 0, 1))
+        log.append((model, n, parent, trained.get(parent, 0), trained.get(model, 0)))
+        policy.tell(model, n, quality[model] + 0.02 * np.log(n) + rng.normal(0, 0.01))
+        trained[model] = n
+    return policy, log
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_budget_and_sub_train_cap(seed):
+    policy, _ = _random_run(seed)
+    # The loop ends at T - N + 1 pulls; the final training takes N - Nbar more.
+    assert 400 - 5 + 1 <= len(policy.history_) <= 400
+    for model in range(policy.n_models):
+        steps = [n for k, n in policy.history_ if k == model]
+        assert steps == list(range(1, len(steps) + 1))  # one sub-train at a time
+        assert len(steps) <= 5
+    # The selected model finished its training.
+    assert max(n for k, n in policy.history_ if k == policy.best_) == 5
+    assert policy.n_models > 10  # mutants were bred
+
+
+def test_mutation_probability_is_trained_over_cap():
+    """A chosen model with Nbar sub-trains mutates with probability Nbar / N."""
+    counts = np.zeros((5, 2))  # rows: Nbar = 1..5; columns: sub-train, mutate
+    for seed in range(15):
+        policy, log = _random_run(seed)
+        loop = log[10 : 400 - 5 + 1]  # after the initial models, before the final training
+        for model, n, parent, parent_trained, model_trained in loop:
+            if n == 1:
+                counts[parent_trained - 1, 1] += 1
+            else:
+                counts[model_trained - 1, 0] += 1
+    p_mutate = np.arange(1, 6) / 5
+    expected = np.stack([1 - p_mutate, p_mutate], axis=1) * counts.sum(axis=1, keepdims=True)
+    seen = expected.sum(axis=1) > 0
+    observed, expected = counts[seen], expected[seen]
+    assert counts[4, 0] == 0  # a model at the cap always mutates
+    keep = expected > 0
+    statistic = np.sum((observed[keep] - expected[keep]) ** 2 / expected[keep])
+    dof = int(np.sum(keep.all(axis=1)))
+    assert stats.chi2.sf(statistic, dof) > 1e-3
+    assert counts[:, 1].sum() > 300  # many mutations were drawn
+
+
+def test_mutation_false_is_ucb_e_with_a_cap():
+    policy = MutantUCBPolicy(3, budget=9, max_subtrains=3, mutation=False, random_state=0)
+    run(policy, lambda k, n: [0.5, 0.6, 0.4][k] + 0.01 * n)
+    # Model 1 leads and reaches the cap at t = 5; then model 0 (bound 0.51 +
+    # 0.224, then 0.515 + 0.158) beats model 2 (0.41 + 0.224) until the loop
+    # ends at T - N + 1 = 7; model 1, already at N, needs no final training.
+    assert policy.history_ == [(0, 1), (1, 1), (2, 1), (1, 2), (1, 3), (0, 2), (0, 3)]
+    assert policy.n_models == 3 and policy.best_ == 1
+
+
+def test_failed_model_is_never_chosen_or_selected():
+    policy = MutantUCBPolicy(3, budget=10, max_subtrains=4, random_state=0)
+    while not policy.done:
+        (model, n), = policy.ask()
+        policy.tell(model, n, np.nan if model == 1 else 0.5 + 0.01 * model, failed=model == 1)
+    assert [n for k, n in policy.history_ if k == 1] == [1]
+    assert policy.best_ != 1
+
+
+def test_concurrent_asks_never_give_one_model_twice():
+    rng = np.random.RandomState(0)
+    policy = MutantUCBPolicy(6, budget=60, max_subtrains=4, random_state=0)
+    pending = []
+    while True:
+        actions = policy.ask(int(rng.randint(1, 4)))
+        busy = [k for k, _ in pending]
+        assert not {k for k, _ in actions} & set(busy)
+        pending.extend(actions)
+        if not pending:
+            assert policy.done
+            break
+        model, n = pending.pop(rng.randint(len(pending)))
+        policy.tell(model, n, rng.uniform())
+    assert len(policy.history_) <= 60

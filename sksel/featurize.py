@@ -1,4 +1,4 @@
-"""Featurize configurations of a search space: one vector in [0, 1]^d each.
+"""Search spaces given as ``param_distributions``: sample, mutate, featurize.
 
 The space is written as :class:`~sklearn.model_selection.RandomizedSearchCV`
 takes it: a dict of parameter values, or a list of such dicts, each one branch of
@@ -162,6 +162,63 @@ class ParameterSpace:
                     params_list[i][name] = value
         return params_list
 
+    def mutate(self, params, random_state=None, *, step=0.1, branch_rate=0.05,
+               extra_rate=0.1):
+        """A neighbour of the configuration `params`.
+
+        One parameter of its branch, chosen uniformly among those with more
+        than one value, moves to a neighbouring value: a distribution by a
+        step of standard deviation `step` in its CDF (so that any
+        distribution, log-uniform or integer ones included, moves by a share
+        of its probability mass), a list of numbers to an adjacent value, any
+        other list to another of its values. Each other parameter moves too
+        with probability `extra_rate`. With probability `branch_rate` (and
+        more than one branch) the configuration is instead drawn afresh from
+        another branch.
+
+        Parameters
+        ----------
+        params : dict
+            A configuration of this space.
+        random_state : int, RandomState instance or None, default=None
+            Seed or generator of the draws.
+        step : float, default=0.1
+            Standard deviation of a distribution's step, in CDF units.
+        branch_rate : float, default=0.05
+            Probability to jump to another branch.
+        extra_rate : float, default=0.1
+            Probability that each other parameter moves as well.
+
+        Returns
+        -------
+        mutant : dict
+            The neighbour, with the parameters of its branch.
+
+        Examples
+        --------
+        >>> from sksel.featurize import ParameterSpace
+        >>> space = ParameterSpace({"depth": [2, 4, 8, 16], "criterion": ["gini", "entropy"]})
+        >>> space.mutate({"depth": 4, "criterion": "gini"}, random_state=1)
+        {'criterion': 'gini', 'depth': 2}
+        """
+        rng = check_random_state(random_state)
+        b = self._branch_of(params)
+        if len(self._grids) > 1 and rng.uniform() < branch_rate:
+            other = rng.choice([k for k in range(len(self._grids)) if k != b])
+            return {name: _draw(values, 1, rng)[0]
+                    for name, values in sorted(self._grids[other].items())}
+        movable = [name for name, (_, own) in sorted(self._branches[b].items())
+                   if own.can_move()]
+        mutant = {name: params[name] for name in self._branches[b]}
+        if not movable:
+            return mutant
+        first = movable[rng.randint(len(movable))]
+        for name in movable:
+            if name == first or rng.uniform() < extra_rate:
+                _, own = self._branches[b][name]
+                mutant[name] = own.neighbour(params[name], rng, step)
+        return mutant
+
     def featurize(self, params_list):
         """Feature vectors and active-masks of configurations.
 
@@ -281,6 +338,25 @@ class _Distribution(_Param):
     def absorb(self, other):
         return isinstance(other, _Distribution) and _same_distribution(self.spec, other.spec)
 
+    def can_move(self):
+        return True
+
+    def neighbour(self, value, rng, step):
+        """A value a step of `step` away in the CDF, reflected into (0, 1).
+
+        An integer distribution moves by at least one.
+        """
+        delta = rng.normal(0.0, step)
+        u = float(self.spec.cdf(value)) + delta
+        u = float(np.clip(-u if u < 0 else 2.0 - u if u > 1 else u, 1e-9, 1 - 1e-9))
+        moved = self.spec.ppf(u).item()
+        if not _is_discrete(self.spec):
+            return moved
+        moved = int(round(moved))
+        if moved == value:
+            moved = int(np.clip(value + (1 if delta > 0 else -1), self.lo, self.hi))
+        return moved
+
     def encode(self, values):
         h = np.asarray(values, dtype=float)
         if self.scale == "cdf":
@@ -306,6 +382,16 @@ class _Ordinal(_Param):
 
     def absorb(self, other):
         return isinstance(other, _Ordinal) and np.array_equal(self.levels, other.levels)
+
+    def can_move(self):
+        return len(self.levels) > 1
+
+    def neighbour(self, value, rng, step):
+        """The next smaller or larger value, at random (the only one at an end)."""
+        rank = int(np.searchsorted(self.levels, value))
+        options = [r for r in (rank - 1, rank + 1) if 0 <= r < len(self.levels)]
+        moved = self.levels[options[rng.randint(len(options))]]
+        return next(v for v in self.spec if v == moved)
 
     def encode(self, values):
         ranks = np.searchsorted(self.levels, np.asarray(values, dtype=float))
@@ -339,6 +425,14 @@ class _Categorical(_Param):
 
     def admits(self, value):
         return any(_same_value(value, v) for v in self.spec)
+
+    def can_move(self):
+        return len(self.spec) > 1
+
+    def neighbour(self, value, rng, step):
+        """Another value of the list, uniformly."""
+        others = [v for v in self.spec if not _same_value(v, value)]
+        return others[rng.randint(len(others))]
 
     def absorb(self, other):
         if isinstance(other, _Categorical):
@@ -453,6 +547,10 @@ def _same_value(x, y):
     if isinstance(x, (bool, np.bool_)) != isinstance(y, (bool, np.bool_)):
         return False
     return bool(x == y)
+
+
+def _is_discrete(dist):
+    return hasattr(dist, "pmf")
 
 
 def _is_estimator(value):

@@ -289,3 +289,54 @@ def test_bad_configurations_raise(config, match):
         ParameterSpace(_svc_tree()).featurize([config])
     with pytest.raises(TypeError, match="must be a dict"):
         ParameterSpace(_svc_tree()).featurize([["kernel", "linear"]])
+
+
+# ----------------------------------------------------------------- mutation
+
+
+def test_mutate_moves_one_parameter_to_a_neighbour():
+    space = ParameterSpace({"depth": [2, 4, 8, 16], "criterion": ["gini", "entropy", "log_loss"],
+                            "fixed": ["only"]})
+    rng = np.random.RandomState(0)
+    start = {"depth": 4, "criterion": "gini", "fixed": "only"}
+    changed = Counter()
+    for _ in range(2000):
+        mutant = space.mutate(start, rng, extra_rate=0.0)
+        diff = [k for k in start if mutant[k] != start[k]]
+        assert len(diff) == 1  # exactly one, never the one-valued parameter
+        changed[diff[0]] += 1
+        assert mutant["depth"] in (2, 4, 8)  # adjacent values only
+    # Uniform over the two movable parameters; depth up or down alike.
+    assert stats.binomtest(changed["depth"], 2000, 0.5).pvalue > 1e-3
+
+
+def test_mutate_steps_in_the_cdf_of_any_distribution():
+    dists = {"C": stats.loguniform(1e-3, 1e3), "alpha": stats.norm(0, 1),
+             "n": stats.randint(1, 100)}
+    space = ParameterSpace(dists)
+    rng = np.random.RandomState(0)
+    start = {"C": 1.0, "alpha": 0.0, "n": 50}
+    moves = {name: [] for name in dists}
+    for _ in range(3000):
+        mutant = space.mutate(start, rng, step=0.05, extra_rate=0.0)
+        for name, dist in dists.items():
+            if mutant[name] != start[name]:
+                moves[name].append(dist.cdf(mutant[name]) - dist.cdf(start[name]))
+    for name in dists:
+        assert len(moves[name]) > 800
+        # A step of standard deviation 0.05 in the CDF, whatever the distribution
+        # (integers move by at least one value, about 0.01 of the mass).
+        assert np.std(moves[name]) == pytest.approx(0.05, rel=0.15)
+        assert abs(np.mean(moves[name])) < 0.01
+    assert all(isinstance(v, int) for v in [space.mutate(start, rng)["n"] for _ in range(50)])
+
+
+def test_mutate_jumps_branch_rarely():
+    space = ParameterSpace([{"clf": ["svc"], "C": stats.loguniform(1e-2, 1e2)},
+                            {"clf": ["tree"], "depth": [1, 2, 3]}])
+    rng = np.random.RandomState(0)
+    jumps = sum(space.mutate({"clf": "svc", "C": 1.0}, rng, branch_rate=0.1)["clf"] == "tree"
+                for _ in range(2000))
+    assert stats.binomtest(jumps, 2000, 0.1).pvalue > 1e-3
+    mutant = space.mutate({"clf": "tree", "depth": 2}, 0, branch_rate=1.0)
+    assert mutant["clf"] == "svc" and set(mutant) == {"clf", "C"}

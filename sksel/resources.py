@@ -132,3 +132,138 @@ class WholeFolds:
     def level(self, n_resources):
         """``iter`` in ``cv_results_``: always 0."""
         return 0
+
+
+# Ways to continue training, in the order "auto" tries them, with the size of
+# one sub-train by default.
+SUBTRAIN_KINDS = {
+    "xgboost": 10,        # boosting rounds, fit(..., xgb_model=booster)
+    "partial_fit": 1,     # passes of partial_fit (epochs for skorch nets)
+    "n_estimators": 10,   # trees or stages added with warm_start
+    "max_iter": 10,       # iterations added with warm_start
+}
+
+
+def subtrain_kind(estimator, resource="auto"):
+    """How `estimator` (or the last step of a ``Pipeline``) continues training.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator, or a ``Pipeline`` whose last step trains incrementally.
+    resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
+        ``"auto"`` takes the first that `estimator` supports, in this order:
+        xgboost booster continuation (``fit(X, y, xgb_model=booster)``),
+        ``partial_fit``, ``warm_start`` with a growing ``n_estimators``,
+        ``warm_start`` with a growing ``max_iter``.
+
+    Returns
+    -------
+    kind : str
+        One of the names above.
+
+    Examples
+    --------
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from sklearn.linear_model import SGDClassifier
+    >>> from sksel.resources import subtrain_kind
+    >>> subtrain_kind(SGDClassifier()), subtrain_kind(RandomForestClassifier())
+    ('partial_fit', 'n_estimators')
+    """
+    last = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator
+    supported = [kind for kind in SUBTRAIN_KINDS if _supports(last, kind)]
+    if resource == "auto" and supported:
+        return supported[0]
+    if resource in supported:
+        return resource
+    raise ValueError(
+        f"{type(last).__name__} cannot continue training by resource={resource!r}: "
+        f"it supports {supported or 'none of the ways'}. A sub-train needs xgboost's "
+        "booster continuation, partial_fit, or warm_start with n_estimators or max_iter."
+    )
+
+
+def _supports(estimator, kind):
+    if kind == "xgboost":
+        return type(estimator).__module__.startswith("xgboost")
+    if kind == "partial_fit":
+        return hasattr(estimator, "partial_fit")
+    params = estimator.get_params(deep=False)
+    return "warm_start" in params and kind in params
+
+
+def _is_skorch(estimator):
+    return any(cls.__name__ == "NeuralNet" for cls in type(estimator).__mro__)
+
+
+class Subtrainer:
+    """One sub-train: a model's training continued by `unit` units.
+
+    Parameters
+    ----------
+    kind : str
+        How the model continues, from :func:`subtrain_kind`.
+    unit : int
+        Units in one sub-train: boosting rounds, ``partial_fit`` passes (skorch:
+        epochs), trees or iterations.
+    classes : ndarray or None
+        Every class of the targets, for a classifier's first ``partial_fit``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from sksel.resources import Subtrainer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> subtrainer = Subtrainer("n_estimators", unit=5)
+    >>> model = subtrainer.first(RandomForestClassifier(random_state=0), X, y)
+    >>> model = subtrainer.next(model, X, y)
+    >>> len(model.estimators_)
+    10
+    """
+
+    def __init__(self, kind, unit, classes=None):
+        self.kind = kind
+        self.unit = unit
+        self.classes = classes
+
+    def first(self, estimator, X, y, **fit_params):
+        """The first sub-train of an unfitted `estimator` (cloned by the caller).
+
+        In a ``Pipeline`` the steps before the last are fitted here, once; the
+        last step is sub-trained on their output, and `fit_params` go to it.
+        """
+        if hasattr(estimator, "steps"):
+            Xt = estimator[:-1].fit_transform(X, y)
+            name, last = estimator.steps[-1]
+            estimator.steps[-1] = (name, self.first(last, Xt, y, **fit_params))
+            return estimator
+        if self.kind in ("n_estimators", "max_iter"):
+            estimator.set_params(warm_start=True, **{self.kind: self.unit})
+            return estimator.fit(X, y, **fit_params)
+        if self.kind == "xgboost":
+            estimator.set_params(n_estimators=self.unit)
+            return estimator.fit(X, y, **fit_params)
+        return self._partial_fit(estimator, X, y, fit_params)
+
+    def next(self, model, X, y, **fit_params):
+        """`model`, fitted by earlier sub-trains, trained `unit` units more."""
+        if hasattr(model, "steps"):
+            name, last = model.steps[-1]
+            model.steps[-1] = (name, self.next(last, model[:-1].transform(X), y, **fit_params))
+            return model
+        if self.kind in ("n_estimators", "max_iter"):
+            grown = model.get_params()[self.kind] + self.unit
+            return model.set_params(**{self.kind: grown}).fit(X, y, **fit_params)
+        if self.kind == "xgboost":
+            return model.fit(X, y, xgb_model=model.get_booster(), **fit_params)
+        return self._partial_fit(model, X, y, fit_params)
+
+    def _partial_fit(self, model, X, y, fit_params):
+        if _is_skorch(model):
+            return model.partial_fit(X, y, epochs=self.unit, **fit_params)
+        if self.classes is not None:
+            fit_params = {"classes": self.classes, **fit_params}
+        for _ in range(self.unit):
+            model.partial_fit(X, y, **fit_params)
+        return model

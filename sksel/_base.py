@@ -113,6 +113,22 @@ class BaseSelectionSearch(BaseSearchCV):
         """Whether the policy reads training scores at `n_resources`."""
         return False
 
+    def _task(self, job, action, fold, train, test):
+        """The task ``(func, args, kwargs)`` that evaluates `action` on one fold."""
+        candidate, n_resources = action
+        return (_fit_and_score, (clone(job.estimators[candidate]), job.X, job.y),
+                dict(train=train, test=test, parameters=None, scorer=job.scorers,
+                     fit_params=job.fit_params(candidate), score_params=job.score_params,
+                     return_train_score=self._returns_train_score(n_resources),
+                     return_n_test_samples=True, return_times=True,
+                     error_score=self.error_score, verbose=0))
+
+    def _returns_train_score(self, n_resources):
+        return self.return_train_score or self._needs_train_score(n_resources)
+
+    def _on_evaluation(self, action, outputs):
+        """Called with the outputs of every finished `action`, before the policy hears."""
+
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, **params):
@@ -151,25 +167,17 @@ class BaseSelectionSearch(BaseSearchCV):
         n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
         policy, resource = self._make_policy(space, splits, y, n_classes, rng)
         fit_params = self._fit_params_by_candidate(space, routed)
-        # Built up front: a wrong parameter name fails before any training.
-        estimators = [space.build(candidate) for candidate in space.candidates]
+        job = _Job(space, X, y, scorers, fit_params, routed.scorer.score)
 
         def make_tasks(action):
-            candidate, n_resources = action
-            train_score = self.return_train_score or self._needs_train_score(n_resources)
-            return [
-                (_fit_and_score, (clone(estimators[candidate]), X, y),
-                 dict(train=train, test=test, parameters=None, scorer=scorers,
-                      fit_params=fit_params[candidate], score_params=routed.scorer.score,
-                      return_train_score=train_score, return_n_test_samples=True,
-                      return_times=True, error_score=self.error_score, verbose=0))
-                for train, test in resource.split(n_resources)
-            ]
+            return [self._task(job, action, fold, train, test)
+                    for fold, (train, test) in enumerate(resource.split(action[1]))]
 
         evaluations = []
 
         def on_done(action, outputs):
             nonlocal refit_metric
+            self._on_evaluation(action, outputs)
             if callable(self.scoring):
                 refit_metric = self._callable_metric(outputs, refit_metric)
             _insert_error_scores(outputs, self.error_score)
@@ -186,7 +194,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 score = dict.fromkeys(scorers._scorers, self.error_score)
             failed = {"fit_error": reason, "test_scores": score,
                       "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
-            if self.return_train_score or self._needs_train_score(action[1]):
+            if self._returns_train_score(action[1]):
                 failed["train_scores"] = score
             return failed
 
@@ -222,7 +230,7 @@ class BaseSelectionSearch(BaseSearchCV):
         self._set_best(refit_metric, last)
         if self.refit:
             best = self.cv_results_["candidate_id"][self.best_index_]
-            self._refit(space, X, y, fit_params[best])
+            self._refit(space, X, y, fit_params(best))
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
@@ -265,11 +273,11 @@ class BaseSelectionSearch(BaseSearchCV):
         return router
 
     def _fit_params_by_candidate(self, space, routed):
-        """The ``fit`` parameters of every candidate, as metadata routing gives them."""
+        """``candidate -> fit parameters``, as metadata routing gives them."""
         if not _routing_enabled() or space.base is not None:
-            return [routed.estimator.fit] * len(space.candidates)
+            return lambda candidate: routed.estimator.fit
         names = {id(est): name for name, est in _routed_estimators(self.estimator)}
-        return [routed[names[id(c[_STEP])]].fit for c in space.candidates]
+        return lambda candidate: routed[names[id(space.candidates[candidate][_STEP])]].fit
 
     def _callable_metric(self, outputs, metric):
         """The ranking metric once a callable `scoring` shows it returns a dict."""
@@ -352,6 +360,22 @@ class BaseSelectionSearch(BaseSearchCV):
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+
+class _Job:
+    """What every task of one fit shares: data, scorers, parameters, candidates.
+
+    The estimators of the candidates are built up front, so that a wrong
+    parameter name fails before any training.
+    """
+
+    def __init__(self, space, X, y, scorers, fit_params, score_params):
+        self.space = space
+        self.X, self.y = X, y
+        self.scorers = scorers
+        self.fit_params = fit_params
+        self.score_params = score_params
+        self.estimators = [space.build(candidate) for candidate in space.candidates]
 
 
 def _check_targets(y):

@@ -3,7 +3,8 @@
 from .daub import DAUBSearch
 from .gpucb import GPUCBSelector
 from .kdpp import KDPPSampler, KDPPSearch
+from .mutant_ucb import MutantUCBSearch
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["DAUBSearch", "GPUCBSelector", "KDPPSampler", "KDPPSearch"]
+__all__ = ["DAUBSearch", "GPUCBSelector", "KDPPSampler", "KDPPSearch", "MutantUCBSearch"]

@@ -33,6 +33,10 @@ from sklearn.utils.validation import _check_method_params, _num_samples
 from ._engine import Engine
 from .space import _STEP, CandidateSpace, first_estimator
 
+# Scorers of classifiers whose scores lie in [0, 1].
+_UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
+                "precision", "recall", "jaccard")
+
 
 class BaseSelectionSearch(BaseSearchCV):
     """Base class of the searches that spend a budget through a policy.
@@ -296,6 +300,19 @@ class BaseSelectionSearch(BaseSearchCV):
                 f"got refit={self.refit!r}."
             )
         return self.refit
+
+    def _metric_name(self):
+        """Name of the metric that drives the policy, or None for a callable."""
+        if self.scoring is None or isinstance(self.scoring, str):
+            return self.scoring
+        return self.refit if isinstance(self.refit, str) else None
+
+    def _unit_scored_classifier(self, n_classes):
+        """Whether the scores lie in [0, 1]: a classifier scored by one of `_UNIT_SCORES`."""
+        name = self._metric_name()
+        return n_classes is not None and (
+            self.scoring is None or name is not None and name.startswith(_UNIT_SCORES)
+        )
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)

@@ -26,11 +26,6 @@ from ._base import BaseSelectionSearch
 from .resources import NSamplesResource
 
 
-# Scorers of classifiers whose scores lie in [0, 1].
-_UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
-                "precision", "recall", "jaccard")
-
-
 def daub_sizes(n_total, b, r):
     """Allocation sizes of DAUB: multiples of `b` growing by about `r`, ending at `n_total`.
 
@@ -731,18 +726,6 @@ class DAUBSearch(BaseSelectionSearch):
                 "give more rows.",
                 UserWarning,
             )
-
-    def _metric_name(self):
-        """Name of the metric that drives the allocation, or None for a callable."""
-        if self.scoring is None or isinstance(self.scoring, str):
-            return self.scoring
-        return self.refit if isinstance(self.refit, str) else None
-
-    def _unit_scored_classifier(self, n_classes):
-        name = self._metric_name()
-        return n_classes is not None and (
-            self.scoring is None or name is not None and name.startswith(_UNIT_SCORES)
-        )
 
     def _max_score(self, n_classes):
         name = self._metric_name()

@@ -15,13 +15,29 @@ joins the arms. At the end the best model is trained up to N sub-trains.
 Without mutation this is ∞-UCB-E.
 
 This module holds the policy (:class:`MutantUCBPolicy`, pure bookkeeping, no
-estimator).
+estimator) and the search estimator built on it (:class:`MutantUCBSearch`).
 """
 
 import math
+import numbers
+import os
+import time
+from copy import deepcopy
+from traceback import format_exc
 
+import joblib
 import numpy as np
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection._validation import _score
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import _safe_split
+from sklearn.utils.validation import _check_method_params
+
+from ._base import BaseSelectionSearch
+from .featurize import ParameterSpace
+from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, subtrain_kind
+from .space import CandidateSpace
 
 
 class MutantUCBPolicy:
@@ -272,3 +288,400 @@ class MutantUCBPolicy:
             spread = max(first) - min(first) if first else 0.0
             self._scale = spread if spread > 0 else 1.0
         return self._scale
+
+
+class MutantUCBSearch(BaseSelectionSearch):
+    """Search by sub-trains: a UCB bandit over partially trained models that breeds mutants.
+
+    `n_initial` configurations are drawn from `param_distributions` and
+    sub-trained once each (a sub-train continues the same fitted model: an
+    epoch, some boosting rounds or trees, a ``partial_fit`` pass). From then
+    on every pull goes to the model with the highest upper confidence bound
+    on its score; a model that already had ``Nbar`` sub-trains is sub-trained
+    again with probability ``1 - Nbar / max_subtrains`` and otherwise breeds
+    a *mutant*, a neighbouring configuration that starts from its parent's
+    learned state. The best model is finally trained to `max_subtrains`
+    sub-trains. This is Mutant-UCB (Brégère and Keisler, 2024); with
+    ``mutation=False`` it is ∞-UCB-E.
+
+    Read more in the :ref:`User Guide <user_guide>`.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator (or ``Pipeline``, whose last step trains
+        incrementally) whose parameters are searched.
+
+    param_distributions : dict or list of dicts
+        Parameter names mapped to lists or scipy.stats distributions, as
+        :class:`~sklearn.model_selection.RandomizedSearchCV` takes them; a
+        list of dicts is a tree-structured space.
+
+    budget : int, default=100
+        T, the sub-trains of the whole search (per cross-validation fold),
+        the final training of the best model included.
+
+    n_initial : int or "auto", default="auto"
+        K, the configurations drawn at the start. ``"auto"`` is
+        ``budget // (2 * max_subtrains)``, at least 2 (the paper's ratio:
+        500 of 10,000 with 10 sub-trains).
+
+    max_subtrains : int, default=10
+        N, the most sub-trains one model receives.
+
+    exploration : float, default=0.05
+        E, the exploration parameter: a model's bonus is
+        ``scale * sqrt(E / N_k)``, ``N_k`` the times it was chosen. The scale
+        is 1 for classifiers scored in [0, 1] (accuracy and the like, the
+        paper's setting) and otherwise the spread of the initial models'
+        first scores, so that E means the same for any scorer.
+
+    mutation : bool or callable, default=True
+        Breed mutants. A callable ``mutation(params, rng) -> params`` replaces
+        the default neighbour (:meth:`sksel.featurize.ParameterSpace.mutate`).
+        False is ∞-UCB-E: a model at `max_subtrains` is no longer chosen.
+
+    reward : {"mean", "last"}, default="mean"
+        A model's value: the running mean of its scores (the paper's) or its
+        last score.
+
+    resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
+        How a sub-train continues a model; see
+        :func:`sksel.resources.subtrain_kind` for the order ``"auto"`` tries.
+
+    unit : int or "auto", default="auto"
+        Units of one sub-train: ``partial_fit`` passes (skorch: epochs),
+        boosting rounds, trees or iterations. ``"auto"``: 1 pass, 10 of the
+        others.
+
+    inherit : bool, default=True
+        A mutant starts from its parent's fitted model with the new
+        parameters set (forests and boosters keep their trees, networks their
+        weights), where the parameters changed allow it (not the head of a
+        ``Pipeline``, not the layer sizes of an MLP); otherwise it starts
+        afresh.
+
+    memory : str, path or None, default=None
+        Folder where the fitted models between sub-trains are kept (one
+        file per model and fold), instead of in memory.
+
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
+        As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
+        sub-trains run at once: a freed worker gets the current UCB argmax
+        among the models not being trained, so results depend on timing;
+        ``n_jobs=1`` is the paper's algorithm exactly. A sub-train that fails
+        marks its model failed.
+
+    Attributes
+    ----------
+    cv_results_ : dict of numpy (masked) ndarrays
+        One row per model, with its last score, the keys of
+        :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
+        ``parent_id`` (-1 for an initial model), ``n_resources`` (sub-trains
+        received) and ``iter``. Ranks order failed models last, then by
+        ``n_resources``, then score.
+
+    all_cv_results_ : dict of numpy (masked) ndarrays
+        The same keys, one row per pull, in order.
+
+    best_estimator_ : estimator
+        The selected configuration trained on all the rows for
+        `max_subtrains` sub-trains (``refit=True``).
+
+    best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
+        As in :class:`~sksel.DAUBSearch`. The selected model is the best
+        scored among those trained for the most sub-trains; the policy's
+        final training makes sure its own pick is one of them.
+
+    subtrain_kind_ : str
+        How a sub-train continued the models.
+
+    policy_ : MutantUCBPolicy
+        The bandit, with its ``history_`` and ``parents_``.
+
+    See Also
+    --------
+    sksel.DAUBSearch : Spends training rows instead of sub-trains.
+    sklearn.model_selection.HalvingRandomSearchCV : Successive halving on a resource.
+
+    Examples
+    --------
+    >>> from scipy.stats import loguniform
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import SGDClassifier
+    >>> from sksel import MutantUCBSearch
+    >>> X, y = load_iris(return_X_y=True)
+    >>> search = MutantUCBSearch(
+    ...     SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
+    ...     budget=30, max_subtrains=5, cv=3, random_state=0,
+    ... ).fit(X, y)
+    >>> int(search.cv_results_["n_resources"].max())
+    5
+    >>> search.subtrain_kind_, bool(search.best_score_ > 0.6)
+    ('partial_fit', True)
+    """
+
+    _parameter_constraints: dict = {
+        **BaseSelectionSearch._parameter_constraints,
+        "param_distributions": [dict, list],
+        "budget": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_initial": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "exploration": [Interval(numbers.Real, 0, None, closed="left")],
+        "mutation": ["boolean", callable],
+        "reward": [StrOptions({"mean", "last"})],
+        "resource": [StrOptions({"auto", *SUBTRAIN_KINDS})],
+        "unit": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "inherit": ["boolean"],
+        "memory": [str, os.PathLike, None],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        param_distributions,
+        *,
+        budget=100,
+        n_initial="auto",
+        max_subtrains=10,
+        exploration=0.05,
+        mutation=True,
+        reward="mean",
+        resource="auto",
+        unit="auto",
+        inherit=True,
+        memory=None,
+        scoring=None,
+        n_jobs=None,
+        refit=True,
+        cv=None,
+        verbose=0,
+        random_state=None,
+        error_score=np.nan,
+        return_train_score=False,
+        max_time=None,
+    ):
+        super().__init__(
+            estimator,
+            scoring=scoring,
+            n_jobs=n_jobs,
+            refit=refit,
+            cv=cv,
+            verbose=verbose,
+            random_state=random_state,
+            error_score=error_score,
+            return_train_score=return_train_score,
+            max_time=max_time,
+        )
+        self.param_distributions = param_distributions
+        self.budget = budget
+        self.n_initial = n_initial
+        self.max_subtrains = max_subtrains
+        self.exploration = exploration
+        self.mutation = mutation
+        self.reward = reward
+        self.resource = resource
+        self.unit = unit
+        self.inherit = inherit
+        self.memory = memory
+
+    def fit(self, X, y=None, **params):
+        """Run the bandit, then train the best configuration on all of `X`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors.
+        y : array-like of shape (n_samples,), default=None
+            Targets.
+        **params : dict of str -> object
+            Parameters passed to every sub-train (to the last step of a
+            ``Pipeline``); ``groups`` goes to the cross-validation splitter.
+
+        Returns
+        -------
+        self : object
+            Instance of fitted search.
+        """
+        self._states = _ModelStates(self.memory)
+        try:
+            super().fit(X, y, **params)
+        finally:
+            self._states.clear()
+            del self._states
+        for results in (self.cv_results_, self.all_cv_results_):
+            results["parent_id"] = np.asarray(self.policy_.parents_)[results["candidate_id"]]
+        return self
+
+    # ------------------------------------------------------------------ hooks
+    def _candidate_space(self):
+        self._space = ParameterSpace(self.param_distributions)
+        self._rng = check_random_state(self.random_state)
+        self._n_initial = self._initial_count()
+        initial = self._space.sample(self._n_initial, random_state=self._rng)
+        return CandidateSpace(self.estimator, [{k: [v] for k, v in p.items()} for p in initial])
+
+    def _initial_count(self):
+        n_initial = (max(2, self.budget // (2 * self.max_subtrains))
+                     if self.n_initial == "auto" else self.n_initial)
+        if n_initial > self.budget:
+            raise ValueError(
+                f"budget={self.budget} is smaller than n_initial={n_initial}: every "
+                "initial model needs one sub-train. Raise budget or lower n_initial."
+            )
+        return n_initial
+
+    def _make_policy(self, space, splits, y, n_classes, rng):
+        self.subtrain_kind_ = subtrain_kind(self.estimator, self.resource)
+        unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
+        classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
+        self._subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
+        self.policy_ = MutantUCBPolicy(
+            self._n_initial, self.budget, max_subtrains=self.max_subtrains,
+            exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
+            scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
+            random_state=self._rng,
+        )
+        return self.policy_, WholeFolds(splits)
+
+    def _task(self, job, action, fold, train, test):
+        model, n = action
+        parent = self.policy_.parents_[model]
+        if model == len(job.space.candidates):
+            job.space.candidates.append(self._mutant(job.space.candidates[parent]))
+        params = job.space.candidates[model]
+        state, inherit = None, None
+        if n > 1:
+            state = self._states.get(model, fold)
+        elif parent >= 0 and self.inherit:
+            inherit = self._inheritable(job.space.candidates[parent], params)
+            state = deepcopy(self._states.get(parent, fold)) if inherit is not None else None
+        return (_subtrain_and_score,
+                (state, job.space.build(params), self._subtrainer, job.X, job.y),
+                dict(train=train, test=test, inherit=inherit, scorer=job.scorers,
+                     fit_params=job.fit_params(model), score_params=job.score_params,
+                     return_train_score=self.return_train_score,
+                     error_score=self.error_score))
+
+    def _on_evaluation(self, action, outputs):
+        model, _ = action
+        for fold, out in enumerate(outputs):
+            fitted = out.pop("model", None)
+            if fitted is not None:
+                self._states.put(model, fold, fitted)
+
+    def _refit(self, space, X, y, fit_params):
+        start = time.perf_counter()
+        model = self._subtrainer.first(space.build(self.best_params_), X, y, **fit_params)
+        for _ in range(self.max_subtrains - 1):
+            model = self._subtrainer.next(model, X, y, **fit_params)
+        self.best_estimator_ = model
+        self.refit_time_ = time.perf_counter() - start
+        if hasattr(model, "feature_names_in_"):
+            self.feature_names_in_ = model.feature_names_in_
+
+    # ------------------------------------------------------------- internals
+    def _mutant(self, params):
+        if callable(self.mutation):
+            return self.mutation(dict(params), self._rng)
+        return self._space.mutate(params, self._rng)
+
+    def _inheritable(self, parent, mutant):
+        """The parameters to set on the parent's fitted model, or None when it cannot go on.
+
+        Only parameters of the part that trains incrementally may change
+        (the last step of a ``Pipeline``), and no layer sizes.
+        """
+        changed = {k: v for k, v in mutant.items()
+                   if k not in parent or parent[k] is not v and parent[k] != v}
+        if set(mutant) != set(parent) or any(k.endswith("hidden_layer_sizes") for k in changed):
+            return None
+        if hasattr(self.estimator, "steps"):
+            last = self.estimator.steps[-1][0] + "__"
+            if any(not k.startswith(last) for k in changed):
+                return None
+        return changed
+
+
+class _ModelStates:
+    """The fitted model of every (model, fold) between sub-trains, in memory or in a folder."""
+
+    def __init__(self, memory):
+        self.memory = memory
+        self._models = {}
+        if memory is not None:
+            os.makedirs(memory, exist_ok=True)
+
+    def put(self, model, fold, fitted):
+        if self.memory is None:
+            self._models[model, fold] = fitted
+        else:
+            joblib.dump(fitted, self._path(model, fold))
+            self._models[model, fold] = None
+
+    def get(self, model, fold):
+        if self.memory is None:
+            return self._models[model, fold]
+        return joblib.load(self._path(model, fold))
+
+    def clear(self):
+        if self.memory is not None:
+            for model, fold in self._models:
+                os.remove(self._path(model, fold))
+        self._models.clear()
+
+    def _path(self, model, fold):
+        return os.path.join(os.fspath(self.memory), f"model{model}_fold{fold}.joblib")
+
+
+def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inherit, scorer,
+                        fit_params, score_params, return_train_score, error_score):
+    """One pull on one fold: a sub-train of `model`, then its scores.
+
+    `model` is None for a new model, which starts from `estimator`; with
+    `inherit` (parameters) it is a parent's fitted model, which takes them
+    and goes on. The output is ``_fit_and_score``'s, plus the fitted
+    ``model`` (None when the sub-train failed).
+    """
+    X_train, y_train = _safe_split(estimator, X, y, train)
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    fit_params = _check_method_params(X, params=fit_params, indices=train)
+    score_params = score_params or {}
+    start = time.time()
+    result = {"fit_error": None}
+    try:
+        model = _continued(model, estimator, subtrainer, inherit, X_train, y_train, fit_params)
+    except Exception:
+        if error_score == "raise":
+            raise
+        result["fit_error"] = format_exc()
+        failed = dict.fromkeys(scorer._scorers, error_score) if hasattr(
+            scorer, "_scorers") else error_score
+        result.update(test_scores=failed, model=None)
+        if return_train_score:
+            result["train_scores"] = failed
+        fit_time, score_time = time.time() - start, 0.0
+    else:
+        fit_time = time.time() - start
+        result["test_scores"] = _score(
+            model, X_test, y_test, scorer,
+            _check_method_params(X, params=score_params, indices=test), error_score)
+        if return_train_score:
+            result["train_scores"] = _score(
+                model, X_train, y_train, scorer,
+                _check_method_params(X, params=score_params, indices=train), error_score)
+        score_time = time.time() - start - fit_time
+        result["model"] = model
+    result.update(n_test_samples=len(test), fit_time=fit_time, score_time=score_time)
+    return result
+
+
+def _continued(model, estimator, subtrainer, inherit, X, y, fit_params):
+    if model is None:
+        return subtrainer.first(estimator, X, y, **fit_params)
+    if inherit is None:
+        return subtrainer.next(model, X, y, **fit_params)
+    try:
+        return subtrainer.next(model.set_params(**inherit), X, y, **fit_params)
+    except Exception:
+        return subtrainer.first(estimator, X, y, **fit_params)

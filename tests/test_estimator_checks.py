@@ -4,10 +4,10 @@ import warnings
 
 from scipy import stats
 from sklearn.exceptions import FitFailedWarning
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression, Ridge, SGDClassifier, SGDRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 
 def expected_failed_checks(search):
@@ -37,6 +37,10 @@ def expected_failed_checks(search):
                       error_score="raise", random_state=0),
         GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
                       error_score="raise", random_state=0),
+        MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-2]}, budget=6,
+                        max_subtrains=2, cv=2, error_score="raise", random_state=0),
+        MutantUCBSearch(SGDRegressor(random_state=0), {"alpha": [1e-4, 1e-2]}, budget=6,
+                        max_subtrains=2, cv=2, error_score="raise", random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
     xfail_strict=True,

@@ -1,0 +1,214 @@
+"""MutantUCBSearch, the estimator: sub-trains against hand-run loops, errors, execution."""
+
+import os
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import load_iris, make_regression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.exceptions import FitFailedWarning
+from sklearn.linear_model import SGDClassifier, SGDRegressor
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from sksel import MutantUCBSearch
+from sksel.mutant_ucb import _subtrain_and_score
+from sksel.resources import Subtrainer
+
+X, Y = load_iris(return_X_y=True)
+CLASSES = np.unique(Y)
+CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
+SGD = SGDClassifier(loss="log_loss", random_state=0)
+ALPHAS = {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]}
+
+
+def _by_hand(params, n, train, test):
+    """Score of SGD with `params` after `n` partial_fit passes on `train`."""
+    model = clone(SGD).set_params(**params)
+    for _ in range(n):
+        model.partial_fit(X[train], Y[train], classes=CLASSES)
+    return model.score(X[test], Y[test])
+
+
+def test_every_pull_scores_the_model_continued_by_hand():
+    search = MutantUCBSearch(SGD, ALPHAS, budget=14, n_initial=3, max_subtrains=4,
+                             mutation=False, cv=CV3, random_state=0, refit=False).fit(X, Y)
+    every = search.all_cv_results_
+    assert len(every["params"]) == len(search.policy_.history_)
+    splits = list(CV3.split(X, Y))
+    for params, n, score in zip(every["params"], every["n_resources"],
+                                every["mean_test_score"]):
+        expected = np.mean([_by_hand(params, n, train, test) for train, test in splits])
+        assert score == pytest.approx(expected, abs=1e-12)
+    # One row per model at its last pull.
+    res = search.cv_results_
+    assert sorted(res["candidate_id"]) == list(range(3))
+    assert (res["parent_id"] == -1).all()
+    for k, n in zip(res["candidate_id"], res["n_resources"]):
+        assert n == max(m for c, m in search.policy_.history_ if c == k)
+
+
+def test_best_estimator_is_the_selected_configuration_trained_max_subtrains():
+    search = MutantUCBSearch(SGD, ALPHAS, budget=20, max_subtrains=5, cv=CV3,
+                             random_state=0).fit(X, Y)
+    assert search.best_index_ == int(np.argmin(search.cv_results_["rank_test_score"]))
+    assert search.cv_results_["n_resources"][search.best_index_] == 5
+    alone = clone(SGD).set_params(**search.best_params_)
+    for _ in range(5):
+        alone.partial_fit(X, Y, classes=CLASSES)
+    np.testing.assert_array_equal(search.predict(X), alone.predict(X))
+    assert search.subtrain_kind_ == "partial_fit"
+
+
+def test_mutants_descend_from_earlier_models_and_respect_the_cap():
+    space = {"alpha": stats.loguniform(1e-6, 1e-1), "penalty": ["l2", "l1", "elasticnet"]}
+    search = MutantUCBSearch(SGD, space, budget=60, n_initial=4, max_subtrains=3, cv=CV3,
+                             random_state=0).fit(X, Y)
+    res = search.cv_results_
+    assert len(res["params"]) > 4  # mutants were bred
+    assert res["n_resources"].max() == 3
+    for k, parent, params in zip(res["candidate_id"], res["parent_id"], res["params"]):
+        assert (parent == -1) == (k < 4)
+        if parent >= 0:
+            assert parent < k
+            assert params != res["params"][list(res["candidate_id"]).index(parent)]
+
+
+def test_a_mutant_inherits_its_parents_trees():
+    subtrainer = Subtrainer("n_estimators", 5)
+    train, test = np.arange(0, 150, 2), np.arange(1, 150, 2)
+    kwargs = dict(train=train, test=test, scorer=lambda est, X, y: est.score(X, y),
+                  fit_params={}, score_params=None, return_train_score=False,
+                  error_score=np.nan)
+    parent = _subtrain_and_score(None, RandomForestClassifier(max_depth=2, random_state=0),
+                                 subtrainer, X, Y, inherit=None, **kwargs)["model"]
+    trees = list(parent.estimators_)
+    mutant = _subtrain_and_score(parent, RandomForestClassifier(max_depth=4, random_state=0),
+                                 subtrainer, X, Y, inherit={"max_depth": 4}, **kwargs)["model"]
+    assert len(mutant.estimators_) == 10
+    assert mutant.estimators_[:5] == trees  # the parent's trees, kept
+    assert all(t.max_depth == 4 for t in mutant.estimators_[5:])
+
+
+@pytest.mark.parametrize("inherit", [True, False])
+def test_inherit_on_and_off_select_a_finite_model(inherit):
+    forest = RandomForestClassifier(random_state=0)
+    search = MutantUCBSearch(forest, {"max_depth": [1, 2, 3, 4], "max_features": [1, 2, 3]},
+                             budget=24, max_subtrains=3, unit=4, inherit=inherit, cv=CV3,
+                             random_state=0).fit(X, Y)
+    assert search.subtrain_kind_ == "n_estimators"
+    assert len(search.best_estimator_.estimators_) == 12
+    assert np.isfinite(search.best_score_)
+
+
+def test_memory_folder_gives_the_same_results(tmp_path):
+    kwargs = dict(budget=20, max_subtrains=4, cv=CV3, random_state=0, refit=False)
+    plain = MutantUCBSearch(SGD, ALPHAS, **kwargs).fit(X, Y)
+    spilled = MutantUCBSearch(SGD, ALPHAS, memory=tmp_path / "models", **kwargs).fit(X, Y)
+    np.testing.assert_array_equal(plain.all_cv_results_["mean_test_score"],
+                                  spilled.all_cv_results_["mean_test_score"])
+    assert os.listdir(tmp_path / "models") == []  # nothing left behind
+
+
+def test_pipeline_clone_and_pandas():
+    pd = pytest.importorskip("pandas")
+    pipe = make_pipeline(StandardScaler(), SGD)
+    search = MutantUCBSearch(pipe, {"sgdclassifier__alpha": stats.loguniform(1e-5, 1e-1)},
+                             budget=20, max_subtrains=4, cv=CV3, random_state=0)
+    fitted = clone(search).fit(X, Y)
+    frame = pd.DataFrame(fitted.cv_results_)
+    assert {"candidate_id", "parent_id", "n_resources", "iter"} <= set(frame.columns)
+    assert fitted.score(X, Y) > 0.8
+    outer = make_pipeline(StandardScaler(), clone(search)).fit(X, Y)
+    assert outer.score(X, Y) > 0.8
+
+
+def test_regression_scores_set_the_exploration_scale_from_the_initial_spread():
+    Xr, yr = make_regression(n_samples=200, n_features=5, noise=10, random_state=0)
+    search = MutantUCBSearch(SGDRegressor(random_state=0), {"alpha": [1e-4, 1e-2, 1.0]},
+                             budget=12, max_subtrains=3, scoring="neg_mean_squared_error",
+                             cv=3, random_state=0).fit(Xr, yr)
+    assert search.policy_.scale == "range"
+    classifier = MutantUCBSearch(SGD, ALPHAS, budget=12, max_subtrains=3, cv=CV3,
+                                 random_state=0).fit(X, Y)
+    assert classifier.policy_.scale == 1.0
+
+
+# ------------------------------------------------------------------ failures
+
+
+class CountingSGD(ClassifierMixin, BaseEstimator):
+    """Counts its partial_fit calls; fails when `alpha` is `fails_at`."""
+
+    n_fits = 0
+
+    def __init__(self, alpha=1e-4, fails_at=None):
+        self.alpha = alpha
+        self.fails_at = fails_at
+
+    def partial_fit(self, X, y, classes=None):
+        type(self).n_fits += 1
+        if self.alpha == self.fails_at:
+            raise RuntimeError(f"cannot train alpha={self.alpha}")
+        if not hasattr(self, "sgd_"):
+            self.sgd_ = SGDClassifier(loss="log_loss", alpha=self.alpha, random_state=0)
+        self.sgd_.partial_fit(X, y, classes=classes)
+        self.classes_ = self.sgd_.classes_
+        return self
+
+    def fit(self, X, y):
+        return self.partial_fit(X, y, classes=np.unique(y))
+
+    def predict(self, X):
+        return self.sgd_.predict(X)
+
+
+class _NoRvs:
+    def cdf(self, x):
+        return x
+
+
+@pytest.mark.parametrize("estimator,space,kwargs,match", [
+    (CountingSGD(), ALPHAS, dict(budget=3, n_initial=5), "budget=3 is smaller than n_initial=5"),
+    (CountingSGD(), ALPHAS, dict(max_subtrains=0), "'max_subtrains' parameter"),
+    (CountingSGD(), ALPHAS, dict(exploration=-1.0), "'exploration' parameter"),
+    (CountingSGD(), {"beta": [1, 2]}, {}, "beta"),
+    (CountingSGD(), {"alpha": _NoRvs()}, {}, "'alpha'"),
+    (SVC(), {"C": [1.0, 2.0]}, {}, "SVC cannot continue training"),
+    (CountingSGD(), ALPHAS, dict(resource="n_estimators"), "resource='n_estimators'"),
+])
+def test_bad_input_fails_before_any_training(estimator, space, kwargs, match):
+    CountingSGD.n_fits = 0
+    with pytest.raises((ValueError, TypeError), match=match):
+        MutantUCBSearch(estimator, space, **kwargs).fit(X, Y)
+    assert CountingSGD.n_fits == 0
+
+
+@pytest.mark.filterwarnings("ignore:One or more of the test scores")
+def test_a_failing_model_is_marked_failed_and_the_search_goes_on():
+    search = MutantUCBSearch(CountingSGD(fails_at=1e-3), {"alpha": [1e-3, 1e-2]}, budget=20,
+                             n_initial=4, max_subtrains=3, cv=CV3, random_state=0)
+    with pytest.warns(FitFailedWarning, match="cannot train alpha=0.001"):
+        search.fit(X, Y)
+    res = search.cv_results_
+    failed = np.array([p["alpha"] == 1e-3 for p in res["params"]])
+    assert failed.any() and not failed.all()
+    assert np.isnan(res["mean_test_score"][failed]).all()
+    assert (res["n_resources"][failed] == 1).all()  # never chosen again
+    assert (res["parent_id"][~failed] != np.flatnonzero(failed)[:, None]).all()  # no mutant of them
+    assert search.best_params_["alpha"] == 1e-2
+
+
+def test_two_workers_keep_the_invariants():
+    search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
+                             max_subtrains=3, cv=CV3, n_jobs=2, random_state=0).fit(X, Y)
+    history = search.policy_.history_
+    assert len(history) <= 30
+    for k in set(c for c, _ in history):
+        assert [n for c, n in history if c == k] == list(range(1, 1 + sum(
+            c == k for c, _ in history)))
+    assert search.cv_results_["n_resources"][search.best_index_] == 3

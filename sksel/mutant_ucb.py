@@ -36,7 +36,7 @@ from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
 from .featurize import ParameterSpace
-from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, subtrain_kind
+from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
 from .space import CandidateSpace
 
 
@@ -682,6 +682,23 @@ def _continued(model, estimator, subtrainer, inherit, X, y, fit_params):
     if inherit is None:
         return subtrainer.next(model, X, y, **fit_params)
     try:
-        return subtrainer.next(model.set_params(**inherit), X, y, **fit_params)
+        return subtrainer.next(_inherited(model, inherit), X, y, **fit_params)
     except Exception:
         return subtrainer.first(estimator, X, y, **fit_params)
+
+
+def _inherited(model, params):
+    """`model` with `params` set, keeping what it learned where shapes allow.
+
+    A skorch net that `params` re-initialises gets back every entry of its
+    module's ``state_dict`` whose shape is unchanged.
+    """
+    net = model.steps[-1][1] if hasattr(model, "steps") else model
+    if not _is_skorch(net):
+        return model.set_params(**params)
+    learned = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}
+    model.set_params(**params)
+    state = net.module_.state_dict()
+    state.update({k: v for k, v in learned.items() if k in state and state[k].shape == v.shape})
+    net.module_.load_state_dict(state)
+    return model

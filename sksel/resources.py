@@ -199,6 +199,10 @@ def _is_skorch(estimator):
 class Subtrainer:
     """One sub-train: a model's training continued by `unit` units.
 
+    A skorch net gets ``train_split=None`` at its first sub-train (the
+    search validates on its own folds) and ``unit`` epochs per sub-train;
+    its inputs must be float32, as skorch expects.
+
     Parameters
     ----------
     kind : str
@@ -244,6 +248,9 @@ class Subtrainer:
         if self.kind == "xgboost":
             estimator.set_params(n_estimators=self.unit)
             return estimator.fit(X, y, **fit_params)
+        if _is_skorch(estimator):
+            # The search validates on its own folds: no split of the training rows.
+            estimator.set_params(train_split=None)
         return self._partial_fit(estimator, X, y, fit_params)
 
     def next(self, model, X, y, **fit_params):

@@ -93,3 +93,4 @@ def test_named_resource_and_clear_error():
         subtrain_kind(SVC())
     with pytest.raises(ValueError, match=r"resource='n_estimators'"):
         subtrain_kind(SGDClassifier(), resource="n_estimators")
+

@@ -1,0 +1,73 @@
+"""skorch nets as sub-trained models: epochs, inherited weights, a search."""
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.datasets import load_iris
+
+torch = pytest.importorskip("torch")
+skorch = pytest.importorskip("skorch")
+
+from sksel import MutantUCBSearch  # noqa: E402
+from sksel.mutant_ucb import _inherited  # noqa: E402
+from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
+
+X, Y = load_iris(return_X_y=True)
+X32 = X.astype(np.float32)
+
+
+class Net(torch.nn.Module):
+    """Two linear layers; `hidden` and `dropout` are module parameters."""
+
+    def __init__(self, hidden=8, dropout=0.0):
+        super().__init__()
+        self.layers = torch.nn.Sequential(
+            torch.nn.Linear(4, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout),
+            torch.nn.Linear(hidden, 3))
+
+    def forward(self, X):
+        return self.layers(X)
+
+
+def _net():
+    torch.manual_seed(0)
+    return skorch.NeuralNetClassifier(Net, criterion=torch.nn.CrossEntropyLoss, lr=0.05,
+                                      batch_size=32, verbose=0)
+
+
+def _subtrained(unit, n):
+    subtrainer = Subtrainer("partial_fit", unit)
+    net = subtrainer.first(_net(), X32, Y)
+    for _ in range(n - 1):
+        net = subtrainer.next(net, X32, Y)
+    return net
+
+
+def test_k_epochs_one_at_a_time_equal_k_epochs_at_once():
+    assert subtrain_kind(_net()) == "partial_fit"
+    step, once = _subtrained(1, 3), _subtrained(3, 1)
+    assert len(step.history) == len(once.history) == 3
+    assert step.train_split is None
+    np.testing.assert_allclose(step.predict_proba(X32), once.predict_proba(X32), rtol=1e-5)
+
+
+def test_a_mutant_keeps_the_weights_whose_shapes_allow():
+    parent = _subtrained(2, 1)
+    learned = {k: v.clone() for k, v in parent.module_.state_dict().items()}
+    same = _inherited(parent, {"module__dropout": 0.3, "lr": 0.01})
+    for key, value in same.module_.state_dict().items():
+        assert torch.equal(value, learned[key])
+    wider = _inherited(_subtrained(2, 1), {"module__hidden": 16})
+    state = wider.module_.state_dict()
+    assert state["layers.0.weight"].shape == (16, 4)  # re-initialised, new shape
+    torch.testing.assert_close(state["layers.3.bias"], learned["layers.3.bias"])
+
+
+def test_mutant_ucb_search_over_a_skorch_net():
+    space = {"lr": stats.loguniform(1e-3, 1e-1), "module__hidden": [4, 8, 16]}
+    search = MutantUCBSearch(_net(), space, budget=12, max_subtrains=3, cv=3,
+                             random_state=0).fit(X32, Y)
+    assert search.subtrain_kind_ == "partial_fit"
+    assert len(search.best_estimator_.history) == 3  # max_subtrains epochs on all rows
+    assert search.cv_results_["n_resources"][search.best_index_] == 3
+    assert np.isfinite(search.best_score_)

@@ -323,8 +323,11 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     n_initial : int or "auto", default="auto"
         K, the configurations drawn at the start. ``"auto"`` is
-        ``budget // (2 * max_subtrains)``, at least 2 (the paper's ratio:
-        500 of 10,000 with 10 sub-trains).
+        ``budget // (2 * max_subtrains)`` with mutation (the paper's ratio:
+        500 of 10,000 with 10 sub-trains) and ``2 * budget // max_subtrains``
+        without, since then no model is bred and one at the cap is no longer
+        chosen: twice the models the budget can train fully, for the bandit
+        to choose among. At least 2.
 
     max_subtrains : int, default=10
         N, the most sub-trains one model receives.
@@ -522,8 +525,12 @@ class MutantUCBSearch(BaseSelectionSearch):
         return CandidateSpace(self.estimator, [{k: [v] for k, v in p.items()} for p in initial])
 
     def _initial_count(self):
-        n_initial = (max(2, self.budget // (2 * self.max_subtrains))
-                     if self.n_initial == "auto" else self.n_initial)
+        if self.n_initial != "auto":
+            n_initial = self.n_initial
+        elif self.mutation:
+            n_initial = max(2, self.budget // (2 * self.max_subtrains))
+        else:
+            n_initial = max(2, 2 * self.budget // self.max_subtrains)
         if n_initial > self.budget:
             raise ValueError(
                 f"budget={self.budget} is smaller than n_initial={n_initial}: every "

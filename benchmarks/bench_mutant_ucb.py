@@ -173,11 +173,11 @@ def _holdout(seed):
     return StratifiedShuffleSplit(n_splits=1, test_size=0.2, random_state=seed)
 
 
-def _run_mutant_ucb(task, X, y, seed, n_jobs, mutation, reward):
+def _run_mutant_ucb(task, X, y, seed, n_jobs, mutation, options):
     search = MutantUCBSearch(
         task.estimator, task.space, budget=task.budget, max_subtrains=task.max_subtrains,
-        mutation=mutation, reward=reward, unit=task.unit, cv=_holdout(seed), n_jobs=n_jobs,
-        random_state=seed).fit(X, y)
+        mutation=mutation, unit=task.unit, cv=_holdout(seed), n_jobs=n_jobs,
+        random_state=seed, **options).fit(X, y)
     every = search.all_cv_results_
     return search.best_estimator_, dict(
         models=len(search.cv_results_["params"]), subtrains=len(every["params"]),
@@ -259,10 +259,10 @@ def _kind(task):
     return subtrain_kind(task.estimator)
 
 
-def run_method(method, task, X, y, seed, n_jobs, reward):
+def run_method(method, task, X, y, seed, n_jobs, options):
     if method in ("mutant-ucb", "inf-ucb-e"):
         return _run_mutant_ucb(task, X, y, seed, n_jobs, mutation=method == "mutant-ucb",
-                               reward=reward)
+                               options=options)
     return {"random": _run_random, "halving": _run_halving,
             "optuna": _run_optuna}[method](task, X, y, seed, n_jobs)
 
@@ -287,10 +287,16 @@ def main():
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--reward", default="mean", choices=["mean", "last"],
                         help="reward of mutant-ucb and inf-ucb-e")
+    parser.add_argument("--n-initial", default="auto",
+                        help="n_initial of mutant-ucb and inf-ucb-e")
+    parser.add_argument("--no-inherit", action="store_true",
+                        help="mutants of mutant-ucb start afresh")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    options = dict(reward=args.reward, inherit=not args.no_inherit,
+                   n_initial=args.n_initial if args.n_initial == "auto" else int(args.n_initial))
     print(f"budget={args.budget} sub-trains, max_subtrains={args.max_subtrains}, "
-          f"n_jobs={args.n_jobs}, {args.seeds} seeds, reward={args.reward}")
+          f"n_jobs={args.n_jobs}, {args.seeds} seeds, MutantUCBSearch options {options}")
     print(f"{'task':<5} {'method':<11} {'test score':>15} {'models':>7} {'sub-trains':>10} "
           f"{'wall s':>7} {'peak MiB':>9} {'busy':>5}")
     for name in args.tasks:
@@ -300,7 +306,7 @@ def main():
             for seed in range(args.seeds):
                 X, X_test, y, y_test = task.load(seed)
                 start = time.perf_counter()
-                model, info = run_method(method, task, X, y, seed, args.n_jobs, args.reward)
+                model, info = run_method(method, task, X, y, seed, args.n_jobs, options)
                 wall = time.perf_counter() - start
                 info["busy"] /= args.n_jobs * wall
                 rows.append(dict(test=model.score(X_test, y_test), wall=wall, **info))

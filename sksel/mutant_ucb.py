@@ -388,8 +388,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         The same keys, one row per pull, in order.
 
     best_estimator_ : estimator
-        The selected configuration trained on all the rows for
-        `max_subtrains` sub-trains (``refit=True``).
+        The selected model's training replayed on all the rows
+        (``refit=True``): the sub-trains it inherited from its ancestors,
+        then its own, so that it is trained as the model its validation
+        score measured.
 
     best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`. The selected model is the best
@@ -507,11 +509,13 @@ class MutantUCBSearch(BaseSelectionSearch):
             Instance of fitted search.
         """
         self._states = _ModelStates(self.memory)
+        self._trained = {}
+        self._lineage = {}
         try:
             super().fit(X, y, **params)
         finally:
             self._states.clear()
-            del self._states
+            del self._states, self._trained, self._lineage
         for results in (self.cv_results_, self.all_cv_results_):
             results["parent_id"] = np.asarray(self.policy_.parents_)[results["candidate_id"]]
         return self
@@ -562,7 +566,9 @@ class MutantUCBSearch(BaseSelectionSearch):
             state = self._states.get(model, fold)
         elif parent >= 0 and self.inherit:
             inherit = self._inheritable(job.space.candidates[parent], params)
-            state = deepcopy(self._states.get(parent, fold)) if inherit is not None else None
+            if inherit is not None:
+                state = deepcopy(self._states.get(parent, fold))
+                self._lineage[model] = (parent, self._trained[parent])
         return (_subtrain_and_score,
                 (state, job.space.build(params), self._subtrainer, job.X, job.y),
                 dict(train=train, test=test, inherit=inherit, scorer=job.scorers,
@@ -571,23 +577,45 @@ class MutantUCBSearch(BaseSelectionSearch):
                      error_score=self.error_score))
 
     def _on_evaluation(self, action, outputs):
-        model, _ = action
-        for fold, out in enumerate(outputs):
-            fitted = out.pop("model", None)
-            if fitted is not None:
-                self._states.put(model, fold, fitted)
+        model, n = action
+        fitted = [out.pop("model", None) for out in outputs]
+        if all(f is not None for f in fitted):
+            self._trained[model] = n
+            for fold, f in enumerate(fitted):
+                self._states.put(model, fold, f)
 
     def _refit(self, space, X, y, fit_params):
+        """Replay on all rows the training the selected model's score measured.
+
+        That is its ancestors' sub-trains it inherited, then its own: the
+        first sub-train of each model continues its parent's model, with the
+        new parameters set.
+        """
         start = time.perf_counter()
-        model = self._subtrainer.first(space.build(self.best_params_), X, y, **fit_params)
-        for _ in range(self.max_subtrains - 1):
-            model = self._subtrainer.next(model, X, y, **fit_params)
+        best = int(self.cv_results_["candidate_id"][self.best_index_])
+        model, parent = None, None
+        for candidate, n in self._lineage_of(best, int(self.cv_results_["n_resources"][
+                self.best_index_])):
+            params = space.candidates[candidate]
+            inherit = None if parent is None else self._inheritable(parent, params)
+            model = _continued(model if inherit is not None else None, space.build(params),
+                               self._subtrainer, inherit, X, y, fit_params)
+            for _ in range(n - 1):
+                model = self._subtrainer.next(model, X, y, **fit_params)
+            parent = params
         self.best_estimator_ = model
         self.refit_time_ = time.perf_counter() - start
         if hasattr(model, "feature_names_in_"):
             self.feature_names_in_ = model.feature_names_in_
 
     # ------------------------------------------------------------- internals
+    def _lineage_of(self, model, n):
+        """``(model, sub-trains)`` from the first ancestor whose model it inherited to `model`."""
+        chain = [(model, n)]
+        while chain[-1][0] in self._lineage:
+            chain.append(self._lineage[chain[-1][0]])
+        return chain[::-1]
+
     def _mutant(self, params):
         if callable(self.mutation):
             return self.mutation(dict(params), self._rng)

@@ -53,8 +53,8 @@ def test_every_pull_scores_the_model_continued_by_hand():
 
 
 def test_best_estimator_is_the_selected_configuration_trained_max_subtrains():
-    search = MutantUCBSearch(SGD, ALPHAS, budget=20, max_subtrains=5, cv=CV3,
-                             random_state=0).fit(X, Y)
+    search = MutantUCBSearch(SGD, ALPHAS, budget=20, max_subtrains=5, mutation=False,
+                             cv=CV3, random_state=0).fit(X, Y)
     assert search.best_index_ == int(np.argmin(search.cv_results_["rank_test_score"]))
     assert search.cv_results_["n_resources"][search.best_index_] == 5
     alone = clone(SGD).set_params(**search.best_params_)
@@ -62,6 +62,30 @@ def test_best_estimator_is_the_selected_configuration_trained_max_subtrains():
         alone.partial_fit(X, Y, classes=CLASSES)
     np.testing.assert_array_equal(search.predict(X), alone.predict(X))
     assert search.subtrain_kind_ == "partial_fit"
+
+
+def test_refit_replays_the_inherited_training_of_the_selected_model():
+    search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=40,
+                             n_initial=3, max_subtrains=4, cv=CV3, random_state=0).fit(X, Y)
+    res, every = search.cv_results_, search.all_cv_results_
+    pulls = list(zip(every["candidate_id"], every["n_resources"]))
+    chain, model = [], int(res["candidate_id"][search.best_index_])
+    n = int(res["n_resources"][search.best_index_])
+    while True:
+        chain.append((model, n))
+        parent = int(res["parent_id"][model])
+        if parent < 0:
+            break
+        born = pulls.index((model, 1))  # the parent's sub-trains before its mutant's first
+        n = max(m for c, m in pulls[:born] if c == parent)
+        model = parent
+    assert len(chain) > 1  # the selected model is a mutant: the replay is exercised
+    by_hand = clone(SGD)
+    for model, n in chain[::-1]:
+        by_hand.set_params(**res["params"][model])
+        for _ in range(n):
+            by_hand.partial_fit(X, Y, classes=CLASSES)
+    np.testing.assert_array_equal(search.best_estimator_.coef_, by_hand.coef_)
 
 
 def test_mutants_descend_from_earlier_models_and_respect_the_cap():

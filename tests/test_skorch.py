@@ -65,8 +65,8 @@ def test_a_mutant_keeps_the_weights_whose_shapes_allow():
 
 def test_mutant_ucb_search_over_a_skorch_net():
     space = {"lr": stats.loguniform(1e-3, 1e-1), "module__hidden": [4, 8, 16]}
-    search = MutantUCBSearch(_net(), space, budget=12, max_subtrains=3, cv=3,
-                             random_state=0).fit(X32, Y)
+    search = MutantUCBSearch(_net(), space, budget=12, max_subtrains=3, mutation=False,
+                             cv=3, random_state=0).fit(X32, Y)
     assert search.subtrain_kind_ == "partial_fit"
     assert len(search.best_estimator_.history) == 3  # max_subtrains epochs on all rows
     assert search.cv_results_["n_resources"][search.best_index_] == 3

@@ -125,7 +125,9 @@ def test_inherit_on_and_off_select_a_finite_model(inherit):
                              budget=24, max_subtrains=3, unit=4, inherit=inherit, cv=CV3,
                              random_state=0).fit(X, Y)
     assert search.subtrain_kind_ == "n_estimators"
-    assert len(search.best_estimator_.estimators_) == 12
+    trees = len(search.best_estimator_.estimators_)
+    # 3 sub-trains of 4 trees, plus those inherited from its ancestors.
+    assert trees == 12 if not inherit else trees >= 12 and trees % 4 == 0
     assert np.isfinite(search.best_score_)
 
 

@@ -465,17 +465,17 @@ def _last_per_candidate(evaluations):
 def _rank_by_resource(n_resources, mean_scores):
     """Rank finite scores first, then by resource received, then by score.
 
-    Failed (non-finite) scores share the last rank, whatever their resource.
-    Ties share the smallest rank, as ``rankdata(method="min")`` does.
+    Failed (non-finite) scores share the last rank, whatever their resource:
+    they are ranked as a score of -inf at resource 0, below every resource
+    received. Ties share the smallest rank, as ``rankdata(method="min")`` does.
     """
     mean_scores = np.asarray(mean_scores, dtype=float)
     failed = ~np.isfinite(mean_scores)
     n = np.where(failed, 0, n_resources)
     scores = np.where(failed, -np.inf, mean_scores)
-    order = np.lexsort((-scores, -n, failed))
-    failed, n, scores = failed[order], n[order], scores[order]
-    new = np.r_[True, (failed[1:] != failed[:-1]) | (n[1:] != n[:-1])
-                | (scores[1:] != scores[:-1])]
+    order = np.lexsort((-scores, -n))
+    n, scores = n[order], scores[order]
+    new = np.r_[True, (n[1:] != n[:-1]) | (scores[1:] != scores[:-1])]
     ranks = np.empty(len(order), dtype=np.int32)
     ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
     return ranks

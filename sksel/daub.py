@@ -185,7 +185,6 @@ class DAUBPolicy:
         self._failures_at_n = [0] * n_candidates
         self._failed = set()
         self._bounds = {}
-        self._reached = [0] * n_candidates
         self._active = set(range(n_candidates))
         self._finished = set()
         self._warm_up = [(c, n) for c in range(n_candidates) for n in self.sizes[:warm_up]]
@@ -328,7 +327,6 @@ class DAUBPolicy:
         self._decisions.append(action)
         self._bounds.pop(candidate, None)
         self._tried[candidate].add(size)
-        self._reached[candidate] = max(self._reached[candidate], size)
         if failed:
             if size == self.n_total:
                 self._failures_at_n[candidate] += 1
@@ -402,7 +400,8 @@ class DAUBPolicy:
 
     def _next_size(self, candidate):
         """The next size above the largest tried; N again after one failure at N."""
-        return next((s for s in self.sizes if s > self._reached[candidate]), self.n_total)
+        reached = max(self._tried[candidate], default=0)
+        return next((s for s in self.sizes if s > reached), self.n_total)
 
     def _next_cost(self, candidate):
         """Rows of the next step: the tie-break among bounds within `tol`."""

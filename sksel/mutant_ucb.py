@@ -196,6 +196,10 @@ class MutantUCBPolicy:
             return None
         return max(scored, key=lambda k: (self.mu(k), -k))
 
+    def subtrains(self, model):
+        """``Nbar_k``: the sub-trains `model` has received, as told."""
+        return self._trained[model]
+
     def mu(self, model):
         """``mu_k``: the mean or the last of the model's scores (see `reward`)."""
         if self.reward == "mean":
@@ -509,13 +513,12 @@ class MutantUCBSearch(BaseSelectionSearch):
             Instance of fitted search.
         """
         self._states = _ModelStates(self.memory)
-        self._trained = {}
         self._lineage = {}
         try:
             super().fit(X, y, **params)
         finally:
             self._states.clear()
-            del self._states, self._trained, self._lineage
+            del self._states, self._lineage
         for results in (self.cv_results_, self.all_cv_results_):
             results["parent_id"] = np.asarray(self.policy_.parents_)[results["candidate_id"]]
         return self
@@ -560,6 +563,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         parent = self.policy_.parents_[model]
         if model == len(job.space.candidates):
             job.space.candidates.append(self._mutant(job.space.candidates[parent]))
+            job.estimators.append(job.space.build(job.space.candidates[model]))
         params = job.space.candidates[model]
         state, inherit = None, None
         if n > 1:
@@ -568,19 +572,18 @@ class MutantUCBSearch(BaseSelectionSearch):
             inherit = self._inheritable(job.space.candidates[parent], params)
             if inherit is not None:
                 state = deepcopy(self._states.get(parent, fold))
-                self._lineage[model] = (parent, self._trained[parent])
+                self._lineage[model] = (parent, self.policy_.subtrains(parent))
         return (_subtrain_and_score,
-                (state, job.space.build(params), self._subtrainer, job.X, job.y),
+                (state, clone(job.estimators[model]), self._subtrainer, job.X, job.y),
                 dict(train=train, test=test, inherit=inherit, scorer=job.scorers,
                      fit_params=job.fit_params(model), score_params=job.score_params,
                      return_train_score=self.return_train_score,
                      error_score=self.error_score))
 
     def _on_evaluation(self, action, outputs):
-        model, n = action
+        model, _ = action
         fitted = [out.pop("model", None) for out in outputs]
         if all(f is not None for f in fitted):
-            self._trained[model] = n
             for fold, f in enumerate(fitted):
                 self._states.put(model, fold, f)
 

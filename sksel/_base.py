@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
 from ._engine import Engine
-from .space import _STEP, CandidateSpace, first_estimator
+from .space import _STEP, SearchSpace, first_estimator
 
 # Scorers of classifiers whose scores lie in [0, 1].
 _UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
@@ -97,7 +97,7 @@ class BaseSelectionSearch(BaseSearchCV):
 
         Parameters
         ----------
-        space : CandidateSpace
+        space : SearchSpace
             The candidates.
         splits : list of (train, test)
             The cross-validation folds.
@@ -111,7 +111,7 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _candidate_space(self):
         """The candidates of this search (built before any fit)."""
-        return CandidateSpace(self.estimator, getattr(self, "param_grid", None))
+        return SearchSpace(self.estimator, getattr(self, "param_grid", None))
 
     def _needs_train_score(self, n_resources):
         """Whether the policy reads training scores at `n_resources`."""
@@ -278,7 +278,7 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _fit_params_by_candidate(self, space, routed):
         """``candidate -> fit parameters``, as metadata routing gives them."""
-        if not _routing_enabled() or space.base is not None:
+        if not _routing_enabled() or not isinstance(self.estimator, list):
             return lambda candidate: routed.estimator.fit
         names = {id(est): name for name, est in _routed_estimators(self.estimator)}
         return lambda candidate: routed[names[id(space.candidates[candidate][_STEP])]].fit

@@ -25,12 +25,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
-from .featurize import ParameterSpace, _same_value
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth
 from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
 from .resources import WholeFolds
-from .space import CandidateSpace
+from .space import SearchSpace, _same_value
 
 #: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
 BETA_SCALES = (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
@@ -81,7 +80,7 @@ def kernel_prior(candidates, kernel="rbf"):
     """Prior correlation of candidates from their configurations, without history.
 
     The candidates' parameters are featurized
-    (:class:`~sksel.featurize.ParameterSpace`) and compared by an RBF or Arc
+    (:class:`~sksel.space.SearchSpace`) and compared by an RBF or Arc
     kernel with the bandwidth :func:`~sksel.kernels.default_bandwidth` of K
     points. The values a parameter takes among the candidates form its list:
     ordinal for numbers, one-hot otherwise (estimators by identity, so the
@@ -110,7 +109,7 @@ def kernel_prior(candidates, kernel="rbf"):
     grid = _values_by_branch(candidates)
     if not any(grid):
         return np.eye(len(candidates))
-    space = ParameterSpace(grid)
+    space = SearchSpace(param_grid=grid)
     F, active = space.featurize(candidates)
     sigma = default_bandwidth(len(candidates), F.shape[1])
     return configuration_kernel(kernel, F, active, groups=space.feature_params_,
@@ -669,7 +668,7 @@ class GPUCBSelector(BaseSelectionSearch):
                     "param_distributions; with param_grid or a list of estimators the "
                     "candidates are given: leave n_candidates=None."
                 )
-            return CandidateSpace(self.estimator, self.param_grid)
+            return SearchSpace(self.estimator, self.param_grid)
         if self.param_grid is not None or self.n_candidates is None:
             raise ValueError(
                 "param_distributions needs n_candidates (K) and no param_grid; got "
@@ -677,7 +676,7 @@ class GPUCBSelector(BaseSelectionSearch):
             )
         grid = KDPPSampler(self.param_distributions, self.n_candidates,
                            random_state=self.random_state).as_grid()
-        return CandidateSpace(self.estimator, grid)
+        return SearchSpace(self.estimator, grid)
 
     def _make_policy(self, space, splits, y, n_classes, rng):
         self.candidates_ = space.candidates

@@ -35,9 +35,8 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
-from .featurize import ParameterSpace
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
-from .space import CandidateSpace
+from .space import SearchSpace
 
 
 class MutantUCBPolicy:
@@ -345,7 +344,7 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     mutation : bool or callable, default=True
         Breed mutants. A callable ``mutation(params, rng) -> params`` replaces
-        the default neighbour (:meth:`sksel.featurize.ParameterSpace.mutate`).
+        the default neighbour (:meth:`sksel.space.SearchSpace.mutate`).
         False is ∞-UCB-E: a model at `max_subtrains` is no longer chosen.
 
     reward : {"mean", "last"}, default="mean"
@@ -525,11 +524,11 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     # ------------------------------------------------------------------ hooks
     def _candidate_space(self):
-        self._space = ParameterSpace(self.param_distributions)
+        self._space = SearchSpace(self.estimator, param_distributions=self.param_distributions)
         self._rng = check_random_state(self.random_state)
         self._n_initial = self._initial_count()
         initial = self._space.sample(self._n_initial, random_state=self._rng)
-        return CandidateSpace(self.estimator, [{k: [v] for k, v in p.items()} for p in initial])
+        return SearchSpace(self.estimator, [{k: [v] for k, v in p.items()} for p in initial])
 
     def _initial_count(self):
         if self.n_initial != "auto":

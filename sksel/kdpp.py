@@ -440,16 +440,19 @@ class KDPPSearch(BaseSelectionSearch):
         self.bandwidth = bandwidth
         self.pool_size = pool_size
 
-    def _candidate_space(self):
+    def _search_space(self):
+        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
+
+    def _candidates(self, space):
         """The k-DPP's `n_iter` configurations."""
         sampler = KDPPSampler(
             self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,
             bandwidth=self.bandwidth, pool_size=self.pool_size, random_state=self.random_state,
         )
-        return SearchSpace(self.estimator, sampler.as_grid())
+        return sampler.sample()
 
-    def _make_policy(self, space, splits, y, n_classes, rng):
-        policy = _EvaluateAll(len(space.candidates), min(len(train) for train, _ in splits))
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
+        policy = _EvaluateAll(len(candidates), min(len(train) for train, _ in splits))
         return policy, WholeFolds(splits)
 
 

@@ -56,7 +56,7 @@ from _learners import make_learners  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
-from sksel.space import CandidateSpace  # noqa: E402
+from sksel.space import SearchSpace  # noqa: E402
 
 SEED = 0
 
@@ -181,12 +181,13 @@ def run_variants(X, y, learners, split, cache_prefix=None):
     rows, scaled linearly to all the rows.
     """
     n_total = len(split[0][0])
-    space, n_classes = CandidateSpace(learners), len(np.unique(y))
+    candidates, n_classes = SearchSpace(learners).candidates, len(np.unique(y))
     rows = {}
     caches = {}
     for name, params in DAUB_VARIANTS.items():
         search = DAUBSearch(learners, cv=split, random_state=SEED, **params)
-        policy, _ = search._make_policy(space, split, y, n_classes, np.random.RandomState(SEED))
+        policy, _ = search._make_policy(candidates, split, y, n_classes,
+                                        np.random.RandomState(SEED))
         sizes = tuple(search.sizes_)
         if sizes not in caches:
             path = cache_prefix and f"{cache_prefix}-b{sizes[0]}-r{search.r}.joblib"

@@ -41,7 +41,7 @@ from sklearn.svm import SVC  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
 from sksel import KDPPSearch  # noqa: E402
-from sksel.featurize import ParameterSpace  # noqa: E402
+from sksel.space import SearchSpace  # noqa: E402
 
 SPACE = [
     {"clf": [LogisticRegression(max_iter=300)],
@@ -60,7 +60,7 @@ SPACE = [
 def summarize(name, search, X_test, y_test):
     params = search.cv_results_["params"]
     families = Counter(type(p["clf"]).__name__ for p in params)
-    F, _ = ParameterSpace(SPACE).featurize(params)
+    F, _ = SearchSpace(param_distributions=SPACE).featurize(params)
     print(f"{name}:")
     print("  configurations per family: "
           + ", ".join(f"{k} {v}" for k, v in sorted(families.items())))

@@ -1,7 +1,7 @@
 """The scikit-learn face shared by every sksel search.
 
-:class:`BaseSelectionSearch` validates the input, builds the candidates, the
-cross-validation folds and the scorers, runs a subclass's policy on the
+:class:`BaseSelectionSearch` validates the input, builds the search space and
+the candidates drawn from it, the cross-validation folds and the scorers, runs a subclass's policy on the
 :class:`~sksel._engine.Engine`, and turns what happened into ``cv_results_``,
 ``all_cv_results_``, ``best_*`` and a refitted ``best_estimator_``. Prediction
 methods are delegated to ``best_estimator_`` exactly as in
@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
 from ._engine import Engine
-from .space import _STEP, CandidateSpace, first_estimator
+from .space import _STEP, SearchSpace, first_estimator
 
 # Scorers of classifiers whose scores lie in [0, 1].
 _UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
@@ -92,13 +92,13 @@ class BaseSelectionSearch(BaseSearchCV):
 
     # ------------------------------------------------------------------ hooks
     @abstractmethod
-    def _make_policy(self, space, splits, y, n_classes, rng):
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
         """Return ``(policy, resource)`` for this fit.
 
         Parameters
         ----------
-        space : CandidateSpace
-            The candidates.
+        candidates : list of dict
+            The parameters of the candidates.
         splits : list of (train, test)
             The cross-validation folds.
         y : ndarray or None
@@ -109,9 +109,13 @@ class BaseSelectionSearch(BaseSearchCV):
             The fit's random generator.
         """
 
-    def _candidate_space(self):
-        """The candidates of this search (built before any fit)."""
-        return CandidateSpace(self.estimator, getattr(self, "param_grid", None))
+    def _search_space(self):
+        """The space of this search (built, and so checked, before any fit)."""
+        return SearchSpace(self.estimator, getattr(self, "param_grid", None))
+
+    def _candidates(self, space):
+        """The parameters of the candidates evaluated: every one of `space`."""
+        return space.candidates
 
     def _needs_train_score(self, n_resources):
         """Whether the policy reads training scores at `n_resources`."""
@@ -157,7 +161,8 @@ class BaseSelectionSearch(BaseSearchCV):
         self : object
             Instance of fitted search.
         """
-        space = self._candidate_space()
+        space = self._search_space()
+        candidates = self._candidates(space)
         scorers, refit_metric = self._get_scorers()
         X, y = indexable(X, y)
         _check_targets(y)
@@ -169,9 +174,9 @@ class BaseSelectionSearch(BaseSearchCV):
         splits = list(cv.split(X, y, **routed.splitter.split))
         self.n_splits_ = len(splits)
         n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
-        policy, resource = self._make_policy(space, splits, y, n_classes, rng)
-        fit_params = self._fit_params_by_candidate(space, routed)
-        job = _Job(space, X, y, scorers, fit_params, routed.scorer.score)
+        policy, resource = self._make_policy(candidates, splits, y, n_classes, rng)
+        fit_params = self._fit_params_by_candidate(candidates, routed)
+        job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
 
         def make_tasks(action):
             return [self._task(job, action, fold, train, test)
@@ -222,19 +227,19 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        self.cv_results_ = self._results(space, last, resource)
+        self.cv_results_ = self._results(candidates, last, resource)
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
             warnings.filterwarnings("ignore", message="One or more of the test scores")
             warnings.filterwarnings("ignore", message="One or more of the train scores")
             self.all_cv_results_ = self._results(
-                space, decided + speculative, resource,
+                candidates, decided + speculative, resource,
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         self._set_best(refit_metric, last)
         if self.refit:
             best = self.cv_results_["candidate_id"][self.best_index_]
-            self._refit(space, X, y, fit_params(best))
+            self._refit(job, fit_params(best))
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
@@ -276,12 +281,12 @@ class BaseSelectionSearch(BaseSearchCV):
         router.add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
         return router
 
-    def _fit_params_by_candidate(self, space, routed):
+    def _fit_params_by_candidate(self, candidates, routed):
         """``candidate -> fit parameters``, as metadata routing gives them."""
-        if not _routing_enabled() or space.base is not None:
+        if not _routing_enabled() or not isinstance(self.estimator, list):
             return lambda candidate: routed.estimator.fit
         names = {id(est): name for name, est in _routed_estimators(self.estimator)}
-        return lambda candidate: routed[names[id(space.candidates[candidate][_STEP])]].fit
+        return lambda candidate: routed[names[id(candidates[candidate][_STEP])]].fit
 
     def _callable_metric(self, outputs, metric):
         """The ranking metric once a callable `scoring` shows it returns a dict."""
@@ -339,9 +344,9 @@ class BaseSelectionSearch(BaseSearchCV):
         policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
                     give_up=give_up)
 
-    def _results(self, space, evaluations, resource, speculative=None):
+    def _results(self, candidates, evaluations, resource, speculative=None):
         """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource."""
-        params = [space.candidates[c] for (c, _), _ in evaluations]
+        params = [candidates[c] for (c, _), _ in evaluations]
         outs = [out for _, outputs in evaluations for out in outputs]
         if not self.return_train_score:
             outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
@@ -367,13 +372,13 @@ class BaseSelectionSearch(BaseSearchCV):
                 self.best_score_ = results[f"mean_test_{refit_metric}"][self.best_index_]
             self.best_params_ = results["params"][self.best_index_]
 
-    def _refit(self, space, X, y, fit_params):
-        self.best_estimator_ = space.build(self.best_params_)
+    def _refit(self, job, fit_params):
+        self.best_estimator_ = job.space.build(self.best_params_)
         start = time.perf_counter()
-        if y is None:
-            self.best_estimator_.fit(X, **fit_params)
+        if job.y is None:
+            self.best_estimator_.fit(job.X, **fit_params)
         else:
-            self.best_estimator_.fit(X, y, **fit_params)
+            self.best_estimator_.fit(job.X, job.y, **fit_params)
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
@@ -386,13 +391,14 @@ class _Job:
     parameter name fails before any training.
     """
 
-    def __init__(self, space, X, y, scorers, fit_params, score_params):
+    def __init__(self, space, candidates, X, y, scorers, fit_params, score_params):
         self.space = space
+        self.candidates = candidates
         self.X, self.y = X, y
         self.scorers = scorers
         self.fit_params = fit_params
         self.score_params = score_params
-        self.estimators = [space.build(candidate) for candidate in space.candidates]
+        self.estimators = [space.build(candidate) for candidate in candidates]
 
 
 def _check_targets(y):

@@ -700,16 +700,16 @@ class DAUBSearch(BaseSelectionSearch):
         # A learner at N needs no bound any more.
         return self.bound == "train" and n_resources < self.sizes_[-1]
 
-    def _make_policy(self, space, splits, y, n_classes, rng):
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)
         b = self._granularity(n_total, n_classes)
         self.sizes_ = daub_sizes(n_total, b, self.r)
-        self._warn_if_warm_up_covers_every_size(len(space.candidates))
+        self._warn_if_warm_up_covers_every_size(len(candidates))
         resource = NSamplesResource(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng
         )
         self.policy_ = DAUBPolicy(
-            len(space.candidates), self.sizes_, l=self.l, bound=self.bound,
+            len(candidates), self.sizes_, l=self.l, bound=self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
             noise=self._noise(splits, n_classes), stop=self.stop, tol=self.tol,
             warm_up=self.l,

@@ -25,12 +25,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
-from .featurize import ParameterSpace, _same_value
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth
 from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
 from .resources import WholeFolds
-from .space import CandidateSpace
+from .space import SearchSpace, _same_value
 
 #: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
 BETA_SCALES = (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
@@ -81,7 +80,7 @@ def kernel_prior(candidates, kernel="rbf"):
     """Prior correlation of candidates from their configurations, without history.
 
     The candidates' parameters are featurized
-    (:class:`~sksel.featurize.ParameterSpace`) and compared by an RBF or Arc
+    (:class:`~sksel.space.SearchSpace`) and compared by an RBF or Arc
     kernel with the bandwidth :func:`~sksel.kernels.default_bandwidth` of K
     points. The values a parameter takes among the candidates form its list:
     ordinal for numbers, one-hot otherwise (estimators by identity, so the
@@ -110,7 +109,7 @@ def kernel_prior(candidates, kernel="rbf"):
     grid = _values_by_branch(candidates)
     if not any(grid):
         return np.eye(len(candidates))
-    space = ParameterSpace(grid)
+    space = SearchSpace(param_grid=grid)
     F, active = space.featurize(candidates)
     sigma = default_bandwidth(len(candidates), F.shape[1])
     return configuration_kernel(kernel, F, active, groups=space.feature_params_,
@@ -661,7 +660,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.cv_results_["posterior_std"] = self.posterior_std_[ids]
         return self
 
-    def _candidate_space(self):
+    def _search_space(self):
         if self.param_distributions is None:
             if self.n_candidates is not None:
                 raise ValueError(
@@ -669,23 +668,28 @@ class GPUCBSelector(BaseSelectionSearch):
                     "param_distributions; with param_grid or a list of estimators the "
                     "candidates are given: leave n_candidates=None."
                 )
-            return CandidateSpace(self.estimator, self.param_grid)
+            return SearchSpace(self.estimator, self.param_grid)
         if self.param_grid is not None or self.n_candidates is None:
             raise ValueError(
                 "param_distributions needs n_candidates (K) and no param_grid; got "
                 f"n_candidates={self.n_candidates}, param_grid={self.param_grid!r}."
             )
-        grid = KDPPSampler(self.param_distributions, self.n_candidates,
-                           random_state=self.random_state).as_grid()
-        return CandidateSpace(self.estimator, grid)
+        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
 
-    def _make_policy(self, space, splits, y, n_classes, rng):
-        self.candidates_ = space.candidates
-        n_total = len(space.candidates)
+    def _candidates(self, space):
+        """The candidates given, or `n_candidates` diverse ones of `param_distributions`."""
+        if self.param_distributions is None:
+            return super()._candidates(space)
+        return KDPPSampler(self.param_distributions, self.n_candidates,
+                           random_state=self.random_state).sample()
+
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
+        self.candidates_ = candidates
+        n_total = len(candidates)
         n_iter = min(n_total, 10) if self.n_iter is None else self.n_iter
         if n_iter > n_total:
             raise ValueError(f"n_iter={n_iter} is larger than the {n_total} candidates (K).")
-        mean, cov, fit_scale, scores = self._prior(space)
+        mean, cov, fit_scale, scores = self._prior(candidates)
         self.beta_scale_ = self._beta_scale(scores)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
@@ -694,17 +698,17 @@ class GPUCBSelector(BaseSelectionSearch):
         )
         return self.policy_, WholeFolds(splits)
 
-    def _prior(self, space):
-        """``(mean, cov, fit_scale, earlier_scores or None)`` for the candidates of `space`."""
-        n_total = len(space.candidates)
+    def _prior(self, candidates):
+        """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""
+        n_total = len(candidates)
         if isinstance(self.prior, str) and self.prior == "kernel":
-            return np.zeros(n_total), kernel_prior(space.candidates, self.kernel), True, None
+            return np.zeros(n_total), kernel_prior(candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
             return (*_check_mean_cov(*self.prior, n_total), False, None)
         if isinstance(self.prior, str):  # "default" or "lcdb"
-            scores = _shipped_prior_scores(space, self.prior)
+            scores = _shipped_prior_scores(candidates, self.prior)
         elif len(self.prior) and isinstance(self.prior[0], Mapping):
-            scores = _scores_from_results(self.prior, space.candidates)
+            scores = _scores_from_results(self.prior, candidates)
         else:
             scores = np.asarray(self.prior, dtype=float)
         if scores.ndim != 2 or scores.shape[1] != n_total:
@@ -762,11 +766,11 @@ _SHIPPED_PRIORS = {
 }
 
 
-def _shipped_prior_scores(space, name):
+def _shipped_prior_scores(candidates, name):
     """The scores of a prior shipped with sksel, once the candidates are its portfolio's."""
     make_portfolio, read_prior = _SHIPPED_PRIORS[name]
     portfolio = [estimator for _, estimator in make_portfolio()]
-    given = [params.get("estimator") for params in space.candidates]
+    given = [params.get("estimator") for params in candidates]
     if len(given) != len(portfolio) or any(
         type(g) is not type(p) or repr(g) != repr(p) for g, p in zip(given, portfolio)
     ):

@@ -25,10 +25,9 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from ._base import BaseSelectionSearch
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
-from .featurize import ParameterSpace
 from .kernels import configuration_kernel, default_bandwidth
 from .resources import WholeFolds
-from .space import CandidateSpace
+from .space import SearchSpace
 
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000
@@ -54,7 +53,7 @@ class KDPPSampler:
     tree-structured space; lists of values, scipy.stats distributions,
     estimators as ``Pipeline`` step choices) and yields parameter dicts.
     Configurations are featurized to [0, 1]^d (see
-    :class:`sksel.featurize.ParameterSpace`), compared by an RBF or Arc
+    :class:`sksel.space.SearchSpace`), compared by an RBF or Arc
     kernel, and drawn from the k-DPP of that kernel.
 
     Read more in the :ref:`User Guide <kdpp>`.
@@ -114,8 +113,8 @@ class KDPPSampler:
 
     Attributes
     ----------
-    space_ : ParameterSpace
-        The featurized space.
+    space_ : SearchSpace
+        The space of `param_distributions`, featurized.
 
     See Also
     --------
@@ -144,8 +143,8 @@ class KDPPSampler:
         self.pool_size = pool_size
         self.mcmc_steps = mcmc_steps
         self.random_state = random_state
-        self.space_ = ParameterSpace(param_distributions)
-        self._grid = self.space_.enumerate() if self.space_.is_finite else None
+        self.space_ = SearchSpace(param_distributions=param_distributions)
+        self._grid = self.space_.candidates if self.space_.is_finite else None
         if self._grid is not None and n_iter > len(self._grid):
             raise ValueError(
                 f"n_iter={n_iter} is larger than the {len(self._grid)} "
@@ -441,16 +440,19 @@ class KDPPSearch(BaseSelectionSearch):
         self.bandwidth = bandwidth
         self.pool_size = pool_size
 
-    def _candidate_space(self):
+    def _search_space(self):
+        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
+
+    def _candidates(self, space):
         """The k-DPP's `n_iter` configurations."""
         sampler = KDPPSampler(
             self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,
             bandwidth=self.bandwidth, pool_size=self.pool_size, random_state=self.random_state,
         )
-        return CandidateSpace(self.estimator, sampler.as_grid())
+        return sampler.sample()
 
-    def _make_policy(self, space, splits, y, n_classes, rng):
-        policy = _EvaluateAll(len(space.candidates), min(len(train) for train, _ in splits))
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
+        policy = _EvaluateAll(len(candidates), min(len(train) for train, _ in splits))
         return policy, WholeFolds(splits)
 
 

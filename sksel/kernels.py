@@ -1,6 +1,6 @@
 """Kernels over featurized configurations: RBF and the Arc kernel.
 
-Features come from :meth:`sksel.featurize.ParameterSpace.featurize`: a matrix in
+Features come from :meth:`sksel.space.SearchSpace.featurize`: a matrix in
 [0, 1]^d and, for conditional (tree-structured) spaces, a mask of the entries
 that are active.
 
@@ -109,7 +109,7 @@ def arc_embedding(F, active, omega=1.0, rho=0.5, groups=None):
         covers: the larger, the more two active values differ.
     groups : array-like of shape (n_features,), default=None
         The parameter of each column, such as
-        :attr:`~sksel.featurize.ParameterSpace.feature_params_`. When given, the
+        :attr:`~sksel.space.SearchSpace.feature_params_`. When given, the
         omega of each column is divided by the square root of the number of
         columns of its parameter, so that a parameter (say a one-hot over three
         values), rather than each of its columns, is at distance omega when it

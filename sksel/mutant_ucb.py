@@ -35,9 +35,8 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
-from .featurize import ParameterSpace
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
-from .space import CandidateSpace
+from .space import SearchSpace
 
 
 class MutantUCBPolicy:
@@ -345,7 +344,7 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     mutation : bool or callable, default=True
         Breed mutants. A callable ``mutation(params, rng) -> params`` replaces
-        the default neighbour (:meth:`sksel.featurize.ParameterSpace.mutate`).
+        the default neighbour (:meth:`sksel.space.SearchSpace.mutate`).
         False is ∞-UCB-E: a model at `max_subtrains` is no longer chosen.
 
     reward : {"mean", "last"}, default="mean"
@@ -524,12 +523,13 @@ class MutantUCBSearch(BaseSelectionSearch):
         return self
 
     # ------------------------------------------------------------------ hooks
-    def _candidate_space(self):
-        self._space = ParameterSpace(self.param_distributions)
+    def _search_space(self):
+        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
+
+    def _candidates(self, space):
+        """The `n_initial` models drawn from `space`; mutants join them during the fit."""
         self._rng = check_random_state(self.random_state)
-        self._n_initial = self._initial_count()
-        initial = self._space.sample(self._n_initial, random_state=self._rng)
-        return CandidateSpace(self.estimator, [{k: [v] for k, v in p.items()} for p in initial])
+        return space.sample(self._initial_count(), random_state=self._rng)
 
     def _initial_count(self):
         if self.n_initial != "auto":
@@ -545,13 +545,13 @@ class MutantUCBSearch(BaseSelectionSearch):
             )
         return n_initial
 
-    def _make_policy(self, space, splits, y, n_classes, rng):
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.subtrain_kind_ = subtrain_kind(self.estimator, self.resource)
         unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         self._subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
         self.policy_ = MutantUCBPolicy(
-            self._n_initial, self.budget, max_subtrains=self.max_subtrains,
+            len(candidates), self.budget, max_subtrains=self.max_subtrains,
             exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
             random_state=self._rng,
@@ -561,15 +561,15 @@ class MutantUCBSearch(BaseSelectionSearch):
     def _task(self, job, action, fold, train, test):
         model, n = action
         parent = self.policy_.parents_[model]
-        if model == len(job.space.candidates):
-            job.space.candidates.append(self._mutant(job.space.candidates[parent]))
-            job.estimators.append(job.space.build(job.space.candidates[model]))
-        params = job.space.candidates[model]
+        if model == len(job.candidates):
+            job.candidates.append(self._mutant(job.space, job.candidates[parent]))
+            job.estimators.append(job.space.build(job.candidates[model]))
+        params = job.candidates[model]
         state, inherit = None, None
         if n > 1:
             state = self._states.get(model, fold)
         elif parent >= 0 and self.inherit:
-            inherit = self._inheritable(job.space.candidates[parent], params)
+            inherit = self._inheritable(job.candidates[parent], params)
             if inherit is not None:
                 state = deepcopy(self._states.get(parent, fold))
                 self._lineage[model] = (parent, self.policy_.subtrains(parent))
@@ -587,7 +587,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             for fold, f in enumerate(fitted):
                 self._states.put(model, fold, f)
 
-    def _refit(self, space, X, y, fit_params):
+    def _refit(self, job, fit_params):
         """Replay on all rows the training the selected model's score measured.
 
         That is its ancestors' sub-trains it inherited, then its own: the
@@ -599,12 +599,12 @@ class MutantUCBSearch(BaseSelectionSearch):
         model, parent = None, None
         for candidate, n in self._lineage_of(best, int(self.cv_results_["n_resources"][
                 self.best_index_])):
-            params = space.candidates[candidate]
+            params = job.candidates[candidate]
             inherit = None if parent is None else self._inheritable(parent, params)
-            model = _continued(model if inherit is not None else None, space.build(params),
-                               self._subtrainer, inherit, X, y, fit_params)
+            model = _continued(model if inherit is not None else None, job.space.build(params),
+                               self._subtrainer, inherit, job.X, job.y, fit_params)
             for _ in range(n - 1):
-                model = self._subtrainer.next(model, X, y, **fit_params)
+                model = self._subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
         self.best_estimator_ = model
         self.refit_time_ = time.perf_counter() - start
@@ -619,10 +619,10 @@ class MutantUCBSearch(BaseSelectionSearch):
             chain.append(self._lineage[chain[-1][0]])
         return chain[::-1]
 
-    def _mutant(self, params):
+    def _mutant(self, space, params):
         if callable(self.mutation):
             return self.mutation(dict(params), self._rng)
-        return self._space.mutate(params, self._rng)
+        return space.mutate(params, self._rng)
 
     def _inheritable(self, parent, mutant):
         """The parameters to set on the parent's fitted model, or None when it cannot go on.

@@ -18,8 +18,8 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch, KDPPSampler, KDPPSearch
-from sksel.featurize import ParameterSpace
 from sksel.kernels import arc_kernel, default_bandwidth, rbf_kernel
+from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
@@ -38,12 +38,12 @@ def _kdpp_law(L, k):
 def test_exact_sampler_draws_the_kdpp_of_the_featurized_grid(kernel):
     # A tree-structured finite space of 6 configurations, k = 2: 15 subsets.
     space = [{"model": ["a"], "C": [0.1, 1.0, 10.0]}, {"model": ["b"], "depth": [1, 2, 3]}]
-    grid = ParameterSpace(space).enumerate()
-    F, active = ParameterSpace(space).featurize(grid)
+    featurized = SearchSpace(param_distributions=space)
+    grid = featurized.candidates
+    F, active = featurized.featurize(grid)
     sigma = default_bandwidth(2, F.shape[1])
     L = (rbf_kernel(F, bandwidth=sigma) if kernel == "rbf"
-         else arc_kernel(F, active, groups=ParameterSpace(space).feature_params_,
-                         bandwidth=sigma))
+         else arc_kernel(F, active, groups=featurized.feature_params_, bandwidth=sigma))
     subsets, law = _kdpp_law(L, 2)
 
     rng = np.random.RandomState(0)
@@ -79,7 +79,8 @@ def test_every_sampler_gives_distinct_valid_configurations(sampler):
     ]
     drawn = KDPPSampler(space, 12, sampler=sampler, mcmc_steps=3000, random_state=0).sample()
     assert len(drawn) == 12
-    F, _ = ParameterSpace(space).featurize(drawn)  # raises on a configuration outside
+    # Raises on a configuration outside the space.
+    F, _ = SearchSpace(param_distributions=space).featurize(drawn)
     assert len({tuple(row) for row in F}) == 12
     # Both branches are represented: a diverse draw does not pick 12 of one model.
     assert {p["clf"] for p in drawn} == {"svc", "tree"}

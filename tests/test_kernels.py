@@ -5,8 +5,8 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy.stats import loguniform, randint
 
-from sksel.featurize import ParameterSpace
 from sksel.kernels import arc_embedding, arc_kernel, default_bandwidth, rbf_kernel
+from sksel.space import SearchSpace
 
 
 def _assert_psd(K):
@@ -15,7 +15,7 @@ def _assert_psd(K):
 
 
 def _tree_space():
-    return ParameterSpace([
+    return SearchSpace(param_distributions=[
         {"model": ["lr"], "C": loguniform(1e-3, 1e3)},
         {"model": ["tree"], "depth": randint(1, 20), "criterion": ["gini", "entropy", "log_loss"]},
         {"model": ["mlp"], "layers": [1, 2, 3], "alpha": loguniform(1e-5, 1e-1)},

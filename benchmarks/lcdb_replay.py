@@ -59,7 +59,7 @@ from sksel.daub import DAUBPolicy
 
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 _DEFAULTS = {"bound": "slope", "projection": "auto", "max_score": 1.0, "noise": "auto",
-             "stop": "strict", "tol": 0.005, "warm_up": 3}
+             "stop": "strict", "tol": 0.005, "warm_up": 3, "jump": 3.0}
 DAUB_VARIANTS = {
     "paper": {},
     "sksel defaults": _DEFAULTS,
@@ -70,6 +70,7 @@ DAUB_VARIANTS = {
     "defaults, stop=first": {**_DEFAULTS, "stop": "first"},
     "defaults, tol=0": {**_DEFAULTS, "tol": 0.0},
     "defaults, warm-up on 2 sizes": {**_DEFAULTS, "warm_up": 2},
+    "defaults, jump=1": {**_DEFAULTS, "jump": 1.0},
 }
 
 _COLUMNS = {

@@ -331,6 +331,29 @@ def test_hand_worked_allocation(stop):
     assert policy.ask() == []
 
 
+@pytest.mark.parametrize("stop", ["first", "strict"])
+def test_jump_sends_a_learner_from_the_last_rungs_to_n(stop):
+    """With jump=2, learner 0's step to 500 >= 800 / 2 goes to 800 at once."""
+    policy = DAUBPolicy(3, [100, 200, 300, 500, 800], l=3, bound="train", stop=stop, jump=2)
+    run_sequential(policy, HAND_VALID, HAND_TRAIN)
+    # Learner 0 scores 0.80 at N, at least ub1 = 0.80 and ub2 = 0.71: both rules stop.
+    assert policy.history_ == HAND_HISTORY[:8] + [(0, 800)]
+    assert policy.best_ == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("jump", [1.0, 3.0, 6.0])
+def test_jump_skips_exactly_the_sizes_from_n_over_jump(seed, jump):
+    valid, train = _random_curves(np.random.RandomState(seed), n_learners=6)
+    sizes = daub_sizes(38500, b=500, r=2)
+    policy = run_sequential(DAUBPolicy(6, sizes, jump=jump, stop="strict"), valid, train)
+    asked = {size for _, size in policy.history_[2 * 6:]}  # after the warm-up
+    assert all(size < 38500 / jump or size == 38500 for size in asked)
+    if jump == 1.0:
+        history, _ = reference_daub(valid, train, sizes, l=3, bound="train", stop="strict")
+        assert policy.history_ == history
+
+
 # ------------------------------------------------------- stop: first vs strict
 
 # Learner 0 climbs fast (high bound) but plateaus at 0.75; learner 1 is flat at

@@ -119,7 +119,10 @@ class DAUBPolicy:
     tol : float, default=0.0
         Bounds within `tol` of the highest one count as tied; among tied
         learners the one whose next step is the smallest subsample gets the
-        data. ``0`` is the paper's argmax.
+        data. ``0`` is the paper's argmax. With ``stop="strict"``, a learner
+        whose bound is within `tol` of the best score at N gets no more
+        data either: the selected learner is then within `tol` of the best
+        as far as the bounds know.
 
     warm_up : int, default=2
         Every candidate is first trained on the `warm_up` smallest sizes, in
@@ -367,7 +370,7 @@ class DAUBPolicy:
         if self.stop == "first":
             return True
         best = max(self._valid[c][self.n_total] for c in self._finished)
-        return all(best >= self.upper_bound(c) for c in alive)
+        return all(best >= self.upper_bound(c) - self.tol for c in alive)
 
     def _warm_up_action(self):
         """The first warm-up action (`warm_up` first sizes of every candidate) not yet used."""
@@ -504,6 +507,8 @@ class DAUBSearch(BaseSelectionSearch):
         Bounds within `tol` (in units of the score: 0.5 accuracy points by
         default) of the highest count as tied, and the tied learner whose next
         subsample is the smallest goes first. ``0`` is the paper's argmax.
+        With ``stop="strict"`` the search also ends once no bound exceeds the
+        best score at N by more than `tol`: near-ties need not all reach N.
 
     jump : float, default=3.0
         A learner whose next subsample would hold at least ``N / jump`` rows

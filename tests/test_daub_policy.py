@@ -354,6 +354,17 @@ def test_jump_skips_exactly_the_sizes_from_n_over_jump(seed, jump):
         assert policy.history_ == history
 
 
+@pytest.mark.parametrize("tol,expected_last", [(0.0, (1, 400)), (0.005, (0, 400))])
+def test_strict_stop_leaves_a_bound_within_tol_of_the_best_at_n(tol, expected_last):
+    # Learner 0 reaches N with 0.80; learner 1's bound is 0.794 + 200 * 0.00004 = 0.802.
+    valid = {0: {100: 0.70, 200: 0.75, 400: 0.80}, 1: {100: 0.79, 200: 0.794, 400: 0.795}}
+    policy = run_sequential(
+        DAUBPolicy(2, [100, 200, 400], l=2, bound="slope", stop="strict", tol=tol), valid)
+    assert policy.history_[4] == (0, 400)
+    assert policy.history_[-1] == expected_last
+    assert policy.best_ == 0
+
+
 # ------------------------------------------------------- stop: first vs strict
 
 # Learner 0 climbs fast (high bound) but plateaus at 0.75; learner 1 is flat at

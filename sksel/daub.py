@@ -408,7 +408,10 @@ class DAUBPolicy:
         return sorted(self._active)
 
     def _next_size(self, candidate):
-        """The next size above the largest tried, or N from ``N / jump`` on; N again after one failure at N."""
+        """The next size above the largest tried (N from ``N / jump`` on).
+
+        N again after one failure at N.
+        """
         reached = max(self._tried[candidate], default=0)
         size = next((s for s in self.sizes if s > reached), self.n_total)
         return self.n_total if size * self.jump >= self.n_total else size

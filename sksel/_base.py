@@ -345,9 +345,16 @@ class BaseSelectionSearch(BaseSearchCV):
                     give_up=give_up)
 
     def _results(self, candidates, evaluations, resource, speculative=None):
-        """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource."""
+        """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
+
+        An evaluation that ran on the first folds only has NaN in the
+        ``split*`` keys of the others, and its means and standard deviations
+        are over the folds it ran on.
+        """
         params = [candidates[c] for (c, _), _ in evaluations]
-        outs = [out for _, outputs in evaluations for out in outputs]
+        n_folds = np.array([len(outputs) for _, outputs in evaluations])
+        outs = [out for _, outputs in evaluations
+                for out in outputs + [_missing_fold(outputs[0])] * (self.n_splits_ - len(outputs))]
         if not self.return_train_score:
             outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
         more = {
@@ -357,7 +364,14 @@ class BaseSelectionSearch(BaseSearchCV):
         }
         if speculative is not None:
             more["speculative"] = speculative
-        results = self._format_results(params, self.n_splits_, outs, more)
+        if np.all(n_folds == self.n_splits_):
+            results = self._format_results(params, self.n_splits_, outs, more)
+        else:
+            with warnings.catch_warnings():
+                # Warned below, once the missing folds are left out of the means.
+                warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
+                results = self._format_results(params, self.n_splits_, outs, more)
+            _average_over_folds_run(results, n_folds, outs, self.n_splits_)
         for key in [k for k in results if k.startswith("rank_test_")]:
             results[key] = _rank_by_resource(results["n_resources"], results[f"mean{key[4:]}"])
         return results
@@ -466,6 +480,36 @@ def _last_per_candidate(evaluations):
         if candidate not in last or n >= last[candidate][0][1]:
             last[candidate] = ((candidate, n), outputs)
     return [last[c] for c in sorted(last)]
+
+
+def _missing_fold(output):
+    """The output of a fold an evaluation did not run on: NaN times and scores."""
+    missing = {**output, "fit_error": None, "fit_time": np.nan, "score_time": np.nan}
+    for key in ("test_scores", "train_scores"):
+        if key in output:
+            value = output[key]
+            missing[key] = dict.fromkeys(value, np.nan) if isinstance(value, dict) else np.nan
+    return missing
+
+
+def _average_over_folds_run(results, n_folds, outs, n_splits):
+    """Means and standard deviations in `results` over the first `n_folds` splits of each row."""
+    run = np.arange(n_splits) < n_folds[:, None]
+    times = {key: np.array([out[key] for out in outs], dtype=float).reshape(-1, n_splits)
+             for key in ("fit_time", "score_time")}
+    for key in [k[5:] for k in results if k.startswith("mean_")]:
+        if key in times:
+            values = times[key]
+        else:
+            values = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
+        values = np.where(run, values, 0.0)
+        mean = values.sum(axis=1) / n_folds
+        results[f"mean_{key}"] = mean
+        results[f"std_{key}"] = np.sqrt(np.where(run, (values - mean[:, None]) ** 2, 0.0)
+                                         .sum(axis=1) / n_folds)
+    for key in [k for k in results if k.startswith("mean_t") and not np.isfinite(results[k]).all()]:
+        warnings.warn(f"One or more of the {key[5:].split('_')[0]} scores are non-finite: "
+                      f"{results[key]}", UserWarning)
 
 
 def _rank_by_resource(n_resources, mean_scores):

@@ -496,8 +496,8 @@ class DAUBSearch(BaseSelectionSearch):
         curve's slope by its standard error before projecting, so that a
         learner whose first points are flat or dipping only by chance is not
         dropped. ``"auto"`` uses ``0.5 / sqrt(n_validation)``, the largest
-        standard error of a score in [0, 1] measured on all validation rows,
-        for classifiers scored by accuracy, balanced accuracy, ROC AUC, average
+        standard error of a score in [0, 1] measured on the validation rows of
+        the `subsample_folds` folds the learning curves are drawn on, for classifiers scored by accuracy, balanced accuracy, ROC AUC, average
         precision, F1, precision, recall or Jaccard, and 0 (the paper's
         bound) otherwise.
 
@@ -521,6 +521,16 @@ class DAUBSearch(BaseSelectionSearch):
         LCDB's real curves, 3 (chosen on half of the datasets) cut the mean
         training cost from 1.02 to 0.90 of training every learner on the
         other half, at a lower loss.
+
+    subsample_folds : int or "all", default=1
+        Number of cross-validation folds, the first ones, on which subsamples
+        smaller than N are evaluated; N is evaluated on every fold, so the
+        selected candidate's score is a cross-validated one as in
+        :class:`~sklearn.model_selection.GridSearchCV`. ``1`` draws the
+        learning curves on one fold, at a fifth of the cost with ``cv=5``:
+        learners whose fit costs nearly as much on a subsample as on N
+        (boosting, forests) pay for every step of their curve. ``"all"``
+        draws them on every fold.
 
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
@@ -674,6 +684,8 @@ class DAUBSearch(BaseSelectionSearch):
         "stop": [StrOptions({"first", "strict"})],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "jump": [Interval(numbers.Real, 1, None, closed="left")],
+        "subsample_folds": [Interval(numbers.Integral, 1, None, closed="left"),
+                            StrOptions({"all"})],
     }
 
     def __init__(
@@ -690,6 +702,7 @@ class DAUBSearch(BaseSelectionSearch):
         stop="strict",
         tol=0.005,
         jump=3.0,
+        subsample_folds=1,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -722,6 +735,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.stop = stop
         self.tol = tol
         self.jump = jump
+        self.subsample_folds = subsample_folds
 
     def _needs_train_score(self, n_resources):
         # A learner at N needs no bound any more.
@@ -732,13 +746,15 @@ class DAUBSearch(BaseSelectionSearch):
         b = self._granularity(n_total, n_classes)
         self.sizes_ = daub_sizes(n_total, b, self.r)
         self._warn_if_warm_up_covers_every_size(len(candidates))
+        folds = None if self.subsample_folds == "all" else self.subsample_folds
         resource = NSamplesResource(
-            splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng
+            splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
+            n_folds_below_max=folds,
         )
         self.policy_ = DAUBPolicy(
             len(candidates), self.sizes_, l=self.l, bound=self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
-            noise=self._noise(splits, n_classes), stop=self.stop, tol=self.tol,
+            noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop, tol=self.tol,
             warm_up=self.l, jump=self.jump,
         )
         return self.policy_, resource
@@ -766,6 +782,7 @@ class DAUBSearch(BaseSelectionSearch):
     def _noise(self, splits, n_classes):
         if self.noise != "auto":
             return self.noise
+        # Of the folds a learning curve is drawn on.
         n_validation = sum(len(test) for _, test in splits)
         return 0.5 / math.sqrt(n_validation) if self._unit_scored_classifier(n_classes) else 0.0
 

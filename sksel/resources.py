@@ -7,6 +7,8 @@ prefix holds each class in about its share of the fold, and the first rows hold
 one example of every class. Validation folds are never subsampled.
 """
 
+from itertools import islice
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -77,6 +79,9 @@ class NSamplesResource:
         of a 2-D `y` are its distinct rows.
     random_state : int, RandomState instance or None
         Seed of the subsample orders.
+    n_folds_below_max : int, default=None
+        Number of folds, the first ones, that a subsample smaller than
+        :attr:`max_resources` is evaluated on; None means every fold.
 
     Attributes
     ----------
@@ -84,10 +89,12 @@ class NSamplesResource:
         Rows of the smallest training fold: the largest size every fold can give.
     """
 
-    def __init__(self, splits, y, sizes, *, stratify, random_state=None):
+    def __init__(self, splits, y, sizes, *, stratify, random_state=None,
+                 n_folds_below_max=None):
         rng = check_random_state(random_state)
         self.splits = splits
         self.sizes = list(sizes)
+        self.n_folds_below_max = n_folds_below_max
         if y is None or not stratify:
             self._orders = [train[rng.permutation(len(train))] for train, _ in splits]
         else:
@@ -103,13 +110,15 @@ class NSamplesResource:
         """The folds with each training part cut to its first `n_resources` rows.
 
         At :attr:`max_resources` every fold keeps its whole training part, in
-        its original order.
+        its original order; below, only the first `n_folds_below_max` folds
+        are returned.
         """
         if n_resources >= self.max_resources:
             return list(self.splits)
+        folds = zip(self._orders, self.splits)
         return [
             (np.sort(order[:n_resources]), test)
-            for order, (_, test) in zip(self._orders, self.splits)
+            for order, (_, test) in islice(folds, self.n_folds_below_max)
         ]
 
 

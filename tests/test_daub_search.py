@@ -179,6 +179,7 @@ def test_subsamples_nested_and_validation_folds_whole():
     search = DAUBSearch(
         [ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)],
         cv=cv, b=20, bound="train", scoring=probe_scorer, random_state=0, n_jobs=1,
+        subsample_folds="all",
     ).fit(X, y)
     sizes = search.sizes_
     n_total = sizes[-1]
@@ -215,6 +216,40 @@ def test_subsamples_nested_and_validation_folds_whole():
         for k in range(3):
             n_fit = n if n < n_total else len(folds[k][0])
             assert all_res[f"split{k}_test_score"][i] == pytest.approx(q - 1 / n_fit)
+
+
+@pytest.mark.parametrize("subsample_folds", [1, 2])
+def test_subsamples_run_on_the_first_folds_only(subsample_folds):
+    """Below N, the first `subsample_folds` folds; at N, every fold, as GridSearchCV."""
+    X0, y = make_classification(n_samples=240, n_features=4, random_state=1)
+    X = np.column_stack([np.arange(len(y)), X0])
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    folds = [(frozenset(tr.tolist()), frozenset(te.tolist())) for tr, te in cv.split(X, y)]
+    PROBE_LOG.clear()
+    search = DAUBSearch(
+        [ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)],
+        cv=cv, b=20, scoring=probe_scorer, random_state=0, n_jobs=1,
+        subsample_folds=subsample_folds,
+    ).fit(X, y)
+    n_total = search.sizes_[-1]
+    whole = {train for train, _ in folds}
+    scored_below_n = {scored for _, fit, scored in PROBE_LOG if fit not in whole}
+    assert scored_below_n == {test for _, test in folds[:subsample_folds]}
+    res = search.all_cv_results_
+    splits = np.column_stack([res[f"split{k}_test_score"] for k in range(3)])
+    below = res["n_resources"] < n_total
+    assert below.any() and (~below).any()
+    assert np.isnan(splits[below, subsample_folds:]).all()
+    assert np.isfinite(splits[below, :subsample_folds]).all()
+    assert np.isfinite(splits[~below]).all()
+    np.testing.assert_allclose(res["mean_test_score"],
+                               [np.mean(row[np.isfinite(row)]) for row in splits])
+    np.testing.assert_allclose(res["std_test_score"],
+                               [np.std(row[np.isfinite(row)]) for row in splits])
+    assert np.isfinite(res["mean_fit_time"]).all()
+    # The selected candidate's row is a whole cross-validation, as GridSearchCV's.
+    assert search.best_params_["estimator"].quality == 0.9
+    assert search.cv_results_["n_resources"][search.best_index_] == n_total
 
 
 # ------------------------------------------------------------------ composition
@@ -478,7 +513,11 @@ def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_no
                         random_state=0).fit(X, y)
     policy = search.policy_
     assert policy.max_score == max_score
-    assert policy.noise == (pytest.approx(0.5 / np.sqrt(300)) if has_noise else 0.0)
+    # The standard error of a score on the 100 validation rows of the first fold.
+    assert policy.noise == (pytest.approx(0.5 / np.sqrt(100)) if has_noise else 0.0)
+    every_fold = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
+                            random_state=0, subsample_folds="all").fit(X, y)
+    assert every_fold.policy_.noise == (pytest.approx(0.5 / np.sqrt(300)) if has_noise else 0.0)
     # Warm-up on the l smallest sizes: both candidates got both.
     assert policy.history_[:4] == [(c, n) for c in range(2) for n in search.sizes_[:2]]
 

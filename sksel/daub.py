@@ -436,8 +436,8 @@ def _monotone(scores):
 class DAUBSearch(BaseSelectionSearch):
     """Select a learner by giving growing data subsamples to the most promising.
 
-    Every candidate is trained on the `l` smallest nested subsamples of each
-    training fold; from then on the candidate with the highest upper bound on
+    Every candidate is trained on the `l` smallest nested subsamples of a
+    training fold (fewer when fewer sizes lie below the whole fold); from then on the candidate with the highest upper bound on
     its full-data score gets the next, about `r` times larger, subsample. The
     search ends when a candidate trained on whole training folds scores at
     least every other candidate's bound; it is selected and refitted on all
@@ -640,8 +640,9 @@ class DAUBSearch(BaseSelectionSearch):
 
     Notes
     -----
-    Every candidate is first trained on the `l` smallest sizes (the paper: on
-    two), so that each bound starts from a slope of `l` points. Bounds are
+    Every candidate is first trained on the `l` smallest sizes below N (the
+    paper: on two), so that each bound starts from a slope of `l` points; the
+    warm-up never trains on N, which would be a grid search and more. Bounds are
     capped at the best score the scorer allows (1 for the scorers listed under
     `noise` and for R², 0 for ``neg_*`` errors). The defaults differ from the
     paper's algorithm (``r=1.5, b=500, l=3, bound="train",
@@ -745,7 +746,7 @@ class DAUBSearch(BaseSelectionSearch):
         n_total = min(len(train) for train, _ in splits)
         b = self._granularity(n_total, n_classes)
         self.sizes_ = daub_sizes(n_total, b, self.r)
-        self._warn_if_warm_up_covers_every_size(len(candidates))
+        self._warn_if_no_curve_below_n(len(candidates))
         folds = None if self.subsample_folds == "all" else self.subsample_folds
         resource = NSamplesResource(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
@@ -754,18 +755,19 @@ class DAUBSearch(BaseSelectionSearch):
         self.policy_ = DAUBPolicy(
             len(candidates), self.sizes_, l=self.l, bound=self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
-            noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop, tol=self.tol,
-            warm_up=self.l, jump=self.jump,
+            noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
+            tol=self.tol,
+            warm_up=min(self.l, max(1, len(self.sizes_) - 1)), jump=self.jump,
         )
         return self.policy_, resource
 
-    def _warn_if_warm_up_covers_every_size(self, n_candidates):
-        if len(self.sizes_) > 1 and self.l >= len(self.sizes_) and n_candidates > 1:
+    def _warn_if_no_curve_below_n(self, n_candidates):
+        if len(self.sizes_) < 3 and n_candidates > 1:
             warnings.warn(
-                f"l={self.l} is at least the number of subsample sizes "
-                f"{self.sizes_}: the warm-up trains every candidate on every size, "
-                "more training than GridSearchCV spends. Lower l, lower r or b, or "
-                "give more rows.",
+                f"The subsample sizes {self.sizes_} hold fewer than two sizes below "
+                "the whole training fold: no learning curve ranks the candidates "
+                "before each is trained on all the rows, more training than "
+                "GridSearchCV spends. Lower b or r, or give more rows.",
                 UserWarning,
             )
 

@@ -169,6 +169,18 @@ def test_small_data_compares_every_candidate():
     assert isinstance(search.best_estimator_, LogisticRegression)
 
 
+def test_warm_up_stops_below_n():
+    """l=3 with sizes [30, 60, 100]: the warm-up is the two sizes below N."""
+    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+    search = DAUBSearch([GaussianNB(), DummyClassifier(), LogisticRegression()],
+                        cv=StratifiedKFold(3), b=30, random_state=0).fit(X, y)
+    assert search.sizes_ == [30, 60, 100]
+    assert search.policy_.history_[:6] == [(c, n) for c in range(3) for n in (30, 60)]
+    # The constant predictor's flat curve is far below the others: it never gets N.
+    at_n = search.all_cv_results_["n_resources"] == 100
+    assert 1 not in search.all_cv_results_["candidate_id"][at_n]
+
+
 def test_subsamples_nested_and_validation_folds_whole():
     """The probe logs which rows every fit and every scoring saw."""
     X0, y = make_classification(n_samples=240, n_features=4, random_state=1)

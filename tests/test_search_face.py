@@ -231,7 +231,7 @@ def test_ctrl_c_before_the_first_evaluation_reraises(make):
     _N_FITS[0] = 0
     with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        make(InterruptedAtFit(at=2)).fit(X, y)
+        make(InterruptedAtFit(at=1)).fit(X, y)
 
 
 def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
@@ -389,10 +389,12 @@ def test_list_of_candidates_in_cross_val_score_with_routing(clf_data):
 # ------------------------------------------------------ accepted, now refused
 
 
-def test_warm_up_on_every_size_warns(clf_data):
+def test_sizes_without_a_curve_below_n_warn(clf_data):
     X, y = clf_data
-    with pytest.warns(UserWarning, match=r"l=100 is at least the number of subsample sizes"):
-        DAUBSearch([GaussianNB(), KNeighborsClassifier()], l=100, cv=CV3).fit(X, y)
+    with pytest.warns(UserWarning, match=r"fewer than two sizes below the whole training fold"):
+        search = DAUBSearch([GaussianNB(), KNeighborsClassifier()], b=100, r=4.0,
+                            cv=CV3).fit(X, y)
+    assert len(search.sizes_) == 2
 
 
 def test_classifiers_and_regressors_mixed_raise_before_any_fit(clf_data):

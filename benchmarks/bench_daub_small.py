@@ -24,7 +24,8 @@ seconds of each whole ``fit`` (search, scoring, overhead and refit:
 best mean validation score minus ``grid``'s score of the learner the method
 selected, in points: accuracy, or R² for the regressions, times 100), the
 training rows per fold daub consumed over grid's (every evaluation's
-``n_resources`` summed, against learners x training rows), and daub's
+``n_resources`` times the folds it ran on, summed, against learners x
+training rows x folds), and daub's
 selection (with grid's best when they differ). Then, per cv and overall, the
 mean, geometric mean and max of the CPU ratios, the problems where daub costs
 more than 1.1x grid, the mean and max losses, and whether the targets hold:
@@ -328,9 +329,16 @@ def run_problem(X, y, learners, cv, seed, daub_kwargs):
         daub_wall_ratio=daub_wall / grid_wall,
         daub_loss=100 * (scores[best] - scores[daub_pick]),
         halving_loss=100 * (scores[best] - scores[halving_pick]),
-        daub_rows=np.sum(daub.all_cv_results_["n_resources"]) / (len(learners) * n_train),
+        daub_rows=_rows_trained(daub) / (len(learners) * n_train * len(folds)),
         best=best, daub_pick=daub_pick,
     )
+
+
+def _rows_trained(daub):
+    """Training rows of every fold of every evaluation of `daub` (its refit not counted)."""
+    results = daub.all_cv_results_
+    ran = np.isfinite([results[f"split{k}_test_score"] for k in range(daub.n_splits_)])
+    return np.sum(results["n_resources"] * ran.sum(axis=0))
 
 
 def shuffled(X, y, seed):

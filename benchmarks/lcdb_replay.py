@@ -252,6 +252,8 @@ def daub(task, b, b_divisor, step, **options):
     column = {int(task.anchors[i]): i for i in daub_sizes(task.anchors, b, b_divisor, step)}
     if options.get("noise") == "auto":
         options = {**options, "noise": task.noise}
+    if "warm_up" in options:  # as DAUBSearch: never N
+        options = {**options, "warm_up": min(options["warm_up"], max(1, len(column) - 1))}
     policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
     cost = 0.0
     while not policy.done:

@@ -173,7 +173,7 @@ def test_warm_up_stops_below_n():
     """l=3 with sizes [30, 60, 100]: the warm-up is the two sizes below N."""
     X, y = make_classification(n_samples=150, n_features=5, random_state=0)
     search = DAUBSearch([GaussianNB(), DummyClassifier(), LogisticRegression()],
-                        cv=StratifiedKFold(3), b=30, random_state=0).fit(X, y)
+                        cv=StratifiedKFold(3), b=30, r=2.0, random_state=0).fit(X, y)
     assert search.sizes_ == [30, 60, 100]
     assert search.policy_.history_[:6] == [(c, n) for c in range(3) for n in (30, 60)]
     # The constant predictor's flat curve is far below the others: it never gets N.
@@ -502,7 +502,8 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     y = np.arange(n) % n_classes if n_classes else rng.normal(size=n)
     cv = [(np.arange(n_total), np.arange(n_total, n))]
     search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0).fit(X, y)
-    assert search.sizes_ == daub_sizes(n_total, expected_b, search.r)
+    # r="auto": growth 3 below 10,000 rows, 2 from there on.
+    assert search.sizes_ == daub_sizes(n_total, expected_b, 2.0 if n_total >= 10_000 else 3.0)
 
 
 @pytest.mark.parametrize(
@@ -721,7 +722,7 @@ def test_dask_backend_same_selection(clf_data, processes):
 
 def test_max_time_keeps_what_finished(clf_data):
     X, y = clf_data
-    search = DAUBSearch([SleepyClassifier(0.15, q) for q in range(4)], cv=2, b=10,
+    search = DAUBSearch([SleepyClassifier(0.15, q) for q in range(4)], cv=2, b=10, r=2.0,
                         max_time=0.5, random_state=0).fit(X, y)
     assert search.stop_reason_ == "max_time"
     n_evals = len(search.all_cv_results_["params"])

@@ -150,7 +150,7 @@ def test_a_candidate_failing_on_more_rows_is_not_selected(refit):
     # The failing learner reaches 400 rows quickly; the slow one is stopped by
     # max_time on fewer rows. A failed row used to outrank it by its resource.
     X, y = load_digits(return_X_y=True)
-    search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, max_time=0.8,
+    search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, r=2.0, max_time=0.8,
                         refit=refit, random_state=0)
     with pytest.warns(FitFailedWarning, match="cannot fit"):
         search.fit(X, y)

@@ -26,9 +26,9 @@ SVCs (~45 s fit + 10 s predict on 32,561 rows of adult, ~30 s + 11 s on
 fashion_mnist), the boosters and AdaBoost on fashion_mnist (20-30 s each) and
 logistic regression there (~13 s).
 """
+from sklearn.compose import TransformedTargetRegressor
 from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,
                                            QuadraticDiscriminantAnalysis)
-from sklearn.compose import TransformedTargetRegressor
 from sklearn.ensemble import (AdaBoostClassifier, AdaBoostRegressor, ExtraTreesClassifier,
                               ExtraTreesRegressor, GradientBoostingRegressor,
                               HistGradientBoostingClassifier, HistGradientBoostingRegressor,

@@ -63,9 +63,9 @@ the selected learner's fit on the training part scaled to all the rows).
 
 All fits run single-threaded in one process per dataset (``--jobs`` datasets at
 a time), so CPU seconds are comparable across methods. The report half should
-take about 6 minutes of one core with ``--no-variants`` (estimated from runs of
-some of its datasets: 20-40 s for each of the five small ones, 1-2 minutes each
-for adult, magic and diamonds); the variants add roughly as much again.
+take about 6 minutes of one core with ``--no-variants`` (estimated: 10-25 s
+for each of the five smaller sets, 1-2 minutes each for adult, magic and
+diamonds); the variants add roughly as much again.
 
 Run::
 

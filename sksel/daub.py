@@ -17,6 +17,7 @@ estimator) and the search estimator built on it (:class:`DAUBSearch`).
 import math
 import numbers
 import warnings
+from functools import partial
 from itertools import islice
 
 import numpy as np
@@ -107,12 +108,14 @@ class DAUBPolicy:
     max_score : float, default=inf
         Best score possible (1 for accuracy): bounds are capped there.
 
-    noise : float, default=0.0
-        Standard error of one validation score. The slope of a learning curve
-        is raised by its own standard error under that noise,
-        ``noise / sqrt(sum((x - mean(x)) ** 2))``, before projecting: a curve
-        that looks flat only because of noise on small subsamples keeps a
-        bound above its score. ``0`` is the paper's bound.
+    noise : float or callable, default=0.0
+        Standard error of one validation score, or a function of the score
+        returning it (as :func:`accuracy_noise` does). The slope of a learning
+        curve is raised by its own standard error under that noise (of the
+        curve's latest score), ``noise / sqrt(sum((x - mean(x)) ** 2))``,
+        before projecting: a curve that looks flat only because of noise on
+        small subsamples keeps a bound above its score. ``0`` is the paper's
+        bound.
 
     stop : {"first", "strict"}, default="first"
         ``"first"`` is the paper's rule: stop when the first learner reaches N.
@@ -306,7 +309,7 @@ class DAUBPolicy:
                 x, x_total = np.log(x), np.log(x_total)
             x, last = x[-self.l:], valid[-self.l:]
             slope = np.polyfit(x, last, 1)[0]
-            slope += self.noise / np.sqrt(np.sum((x - x.mean()) ** 2))
+            slope += self._noise(valid[-1]) / np.sqrt(np.sum((x - x.mean()) ** 2))
             projection = last[-1] + (x_total - x[-1]) * max(slope, 0.0)
         train = self._train[candidate].get(n_j)
         if self.bound == "train" and train is not None:
@@ -323,7 +326,11 @@ class DAUBPolicy:
         gains = np.diff(scores)
         # Gain of each step had it kept the previous step's gain per doubling.
         kept_pace = gains[:-1] * steps[1:] / steps[:-1]
-        return bool(np.all(gains[1:] <= kept_pace + 2 * self.noise))
+        return bool(np.all(gains[1:] <= kept_pace + 2 * self._noise(scores[-1])))
+
+    def _noise(self, score):
+        """Standard error of a validation score near `score`."""
+        return self.noise(score) if callable(self.noise) else self.noise
 
     # ------------------------------------------------- the sequential algorithm
     def _advance(self):
@@ -425,6 +432,33 @@ class DAUBPolicy:
         return self._next_size(candidate) if self.tol > 0 else 0
 
 
+def accuracy_noise(score, n_validation):
+    """Standard error of an accuracy near `score` measured on `n_validation` rows.
+
+    The binomial ``sqrt(p * (1 - p) / n)``, with ``p`` pulled towards 1/2 by
+    one row each way so that a score of 0 or 1 keeps some noise.
+
+    Parameters
+    ----------
+    score : float
+        Accuracy, in [0, 1].
+    n_validation : int
+        Number of validation rows it was measured on.
+
+    Returns
+    -------
+    noise : float
+
+    Examples
+    --------
+    >>> from sksel.daub import accuracy_noise
+    >>> round(accuracy_noise(0.5, 100), 4), round(accuracy_noise(0.98, 100), 4)
+    (0.0495, 0.0167)
+    """
+    p = (min(max(score, 0.0), 1.0) * n_validation + 1) / (n_validation + 2)
+    return math.sqrt(p * (1 - p) / (n_validation + 2))
+
+
 def _monotone(scores):
     """The paper's monotone correction of a learning curve, point by point.
 
@@ -502,11 +536,14 @@ class DAUBSearch(BaseSelectionSearch):
         Standard error of a validation score, which raises every learning
         curve's slope by its standard error before projecting, so that a
         learner whose first points are flat or dipping only by chance is not
-        dropped. ``"auto"`` uses ``0.5 / sqrt(n_validation)``, the largest
-        standard error of a score in [0, 1] measured on the validation rows of
-        the `subsample_folds` folds the learning curves are drawn on, for classifiers scored by accuracy, balanced accuracy, ROC AUC, average
-        precision, F1, precision, recall or Jaccard, and 0 (the paper's
-        bound) otherwise.
+        dropped. With ``n_validation`` the validation rows of the
+        `subsample_folds` folds the learning curves are drawn on, ``"auto"``
+        uses, for classifiers scored by accuracy (the default score), the
+        binomial standard error of each curve's latest score
+        (:func:`accuracy_noise`); for those scored by balanced accuracy, ROC
+        AUC, average precision, F1, precision, recall or Jaccard,
+        ``0.5 / sqrt(n_validation)``, the largest standard error of a score in
+        [0, 1]; and 0 (the paper's bound) otherwise.
 
     stop : {"first", "strict"}, default="strict"
         ``"first"``, the paper's rule, stops when the first learner reaches N.
@@ -793,7 +830,11 @@ class DAUBSearch(BaseSelectionSearch):
             return self.noise
         # Of the folds a learning curve is drawn on.
         n_validation = sum(len(test) for _, test in splits)
-        return 0.5 / math.sqrt(n_validation) if self._unit_scored_classifier(n_classes) else 0.0
+        if not self._unit_scored_classifier(n_classes):
+            return 0.0
+        if self.scoring is None or self._metric_name() == "accuracy":
+            return partial(accuracy_noise, n_validation=n_validation)
+        return 0.5 / math.sqrt(n_validation)
 
     def _growth(self, n_total):
         if self.r != "auto":

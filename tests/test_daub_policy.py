@@ -8,11 +8,12 @@ against an independent re-implementation of the paper's pseudocode
 
 import math
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
 
-from sksel.daub import DAUBPolicy, _monotone, daub_sizes
+from sksel.daub import DAUBPolicy, _monotone, accuracy_noise, daub_sizes
 
 # --------------------------------------------------------------------- helpers
 
@@ -239,6 +240,26 @@ def test_auto_projection_log_for_diminishing_returns(noise):
     assert policy.upper_bound(0) == pytest.approx(expected, rel=1e-12)
     log = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="log", noise=noise)
     assert log.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+
+
+def test_noise_of_the_latest_score():
+    """A callable noise is taken at the curve's latest (corrected) score."""
+    valid = [0.90, 0.93, 0.95]
+    noise = partial(accuracy_noise, n_validation=400)
+    policy = _policy_with_curve(valid, sizes=SIZES, bound="slope", projection="log",
+                                noise=noise)
+    expected = _line_projection(np.log(SIZES[:3]), valid, np.log(16000), noise(0.95))
+    assert policy.upper_bound(0) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("p,n", [(0.5, 10_000), (0.9, 10_000), (0.99, 50_000)])
+def test_accuracy_noise_is_the_binomial_standard_error(p, n):
+    """Against the standard deviation of binomial accuracies, and its closed form."""
+    accuracies = np.random.RandomState(0).binomial(n, p, size=20_000) / n
+    assert accuracy_noise(p, n) == pytest.approx(np.sqrt(p * (1 - p) / n), rel=1e-3)
+    assert accuracy_noise(p, n) == pytest.approx(accuracies.std(), rel=0.02)
+    # A perfect score on few rows keeps some noise: at least one error in n + 2.
+    assert accuracy_noise(1.0, 50) > np.sqrt(1 / 52 * (1 - 1 / 52) / 52) * 0.99
 
 
 @pytest.mark.parametrize(

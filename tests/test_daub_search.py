@@ -23,7 +23,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch
-from sksel.daub import daub_sizes
+from sksel.daub import accuracy_noise, daub_sizes
 
 # ------------------------------------------------------------------- fixtures
 
@@ -526,11 +526,18 @@ def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_no
                         random_state=0).fit(X, y)
     policy = search.policy_
     assert policy.max_score == max_score
-    # The standard error of a score on the 100 validation rows of the first fold.
-    assert policy.noise == (pytest.approx(0.5 / np.sqrt(100)) if has_noise else 0.0)
-    every_fold = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
-                            random_state=0, subsample_folds="all").fit(X, y)
-    assert every_fold.policy_.noise == (pytest.approx(0.5 / np.sqrt(300)) if has_noise else 0.0)
+    # The standard error of a score on the 100 validation rows of the first fold:
+    # binomial at the score for accuracy, its largest value for other scores.
+    for search, n_validation in [(search, 100), (
+            DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
+                       random_state=0, subsample_folds="all").fit(X, y), 300)]:
+        noise = search.policy_.noise
+        if not has_noise:
+            assert noise == 0.0
+        elif scoring is None:
+            assert noise(0.9) == accuracy_noise(0.9, n_validation)
+        else:
+            assert noise == pytest.approx(0.5 / np.sqrt(n_validation))
     # Warm-up on the l smallest sizes: both candidates got both.
     assert policy.history_[:4] == [(c, n) for c in range(2) for n in search.sizes_[:2]]
 

@@ -21,6 +21,22 @@ halving (sklearn's ``HalvingGridSearchCV`` schedule replayed on the anchors)
 and :class:`sksel.daub.DAUBPolicy` in the variants listed in `DAUB_VARIANTS`,
 each on the allocation sizes of `--daub-steps`.
 
+Bound coverage
+--------------
+With ``--coverage`` the script measures instead how often the upper bound of
+the defaults (`_DEFAULTS`, with the ``"auto"``, ``"linear"`` and ``"log"``
+projections) covers the score it bounds: for every dataset, learner and prefix
+of at least two points of its curve on DAUB's sizes below N, whether the bound
+from that prefix is at least the learner's score at N minus its standard
+error there. It reports the share covered, overall, on the prefixes DAUB
+decides on, by prefix length and by how far below N the prefix ends; the mean
+shortfall of the misses; and the misses of the best learner at N, each of
+which implies the loss of its lead over the next learner if it were cut
+there. It then replays the defaults and splits their losses between the
+datasets where a bound of the best learner missed and the others. Every
+table is given for the two halves of the datasets: defaults are chosen on the
+"tune" half (even OpenML ids) and checked on the "report" half (odd ids).
+
 Data preparation
 ----------------
 * Scores are accuracies (higher is better); seeds (5 outer x 5 inner, more
@@ -41,8 +57,9 @@ Usage
     pip install --no-deps lcdb          # 459 MB of CSVs; only the CSV is read
     pip install -e .                    # or run with PYTHONPATH=. from the repo root
     python benchmarks/lcdb_replay.py [--daub-steps 1 2] [--out results.csv]
+    python benchmarks/lcdb_replay.py --coverage [--daub-steps 2 3]
 
-It takes about 25 s on one core.
+It takes about 25 s on one core (``--coverage --daub-steps 2 3``: about 15 s).
 """
 import argparse
 import importlib.util
@@ -60,6 +77,10 @@ from sksel.daub import DAUBPolicy, accuracy_noise
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 _DEFAULTS = {"bound": "slope", "projection": "auto", "max_score": 1.0, "noise": "auto",
              "stop": "strict", "tol": 0.005, "warm_up": 3, "jump": 3.0}
+#: The halves of LCDB's datasets (see `half`).
+HALVES = ("tune", "report")
+#: Projections whose bound coverage ``--coverage`` measures (the shipped one too).
+COVERAGE_PROJECTIONS = ("auto", "linear", "log")
 DAUB_VARIANTS = {
     "paper": {},
     "sksel defaults": _DEFAULTS,
@@ -248,13 +269,22 @@ def daub_sizes(anchors, b, b_divisor, step):
     return list(range(len(anchors) - 1, first - 1, -step))[::-1]
 
 
+def _with_noise(options, task):
+    """`options` with ``noise="auto"`` replaced by the task's standard error function."""
+    return {**options, "noise": task.noise} if options.get("noise") == "auto" else options
+
+
+def _warm_up(options, n_sizes):
+    """The number of warm-up sizes on a ladder of `n_sizes`: as DAUBSearch, never N."""
+    return min(options["warm_up"], max(1, n_sizes - 1))
+
+
 def daub(task, b, b_divisor, step, **options):
     """Replay :class:`DAUBPolicy`, with keyword `options`, on the sizes of `daub_sizes`."""
     column = {int(task.anchors[i]): i for i in daub_sizes(task.anchors, b, b_divisor, step)}
-    if options.get("noise") == "auto":
-        options = {**options, "noise": task.noise}
-    if "warm_up" in options:  # as DAUBSearch: never N
-        options = {**options, "warm_up": min(options["warm_up"], max(1, len(column) - 1))}
+    options = _with_noise(options, task)
+    if "warm_up" in options:
+        options = {**options, "warm_up": _warm_up(options, len(column))}
     policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
     cost = 0.0
     while not policy.done:
@@ -338,6 +368,162 @@ def summarize(results):
     return table
 
 
+def half(openmlid):
+    """The half of LCDB a dataset belongs to: ``"tune"`` (even id) or ``"report"`` (odd id).
+
+    Defaults are chosen on the tune half and checked on the report half.
+    """
+    return "tune" if openmlid % 2 == 0 else "report"
+
+
+def prefix_bound(task, learner, sizes, n_points, options):
+    """Upper bound at N of :class:`DAUBPolicy` told one learner's first points.
+
+    Parameters
+    ----------
+    task : Task
+    learner : int
+        Row of the learner in `task`.
+    sizes : list of int
+        Indices of DAUB's sizes among ``task.anchors`` (`daub_sizes`).
+    n_points : int
+        Length of the prefix: the learner's scores at the `n_points` first sizes.
+    options : dict
+        Keyword options of the policy (``noise`` resolved by `_with_noise`).
+    """
+    ladder = [int(task.anchors[i]) for i in sizes]
+    policy = DAUBPolicy(n_candidates=1, sizes=ladder, **{**options, "warm_up": n_points})
+    for i in sizes[:n_points]:
+        policy.tell(0, int(task.anchors[i]), task.valid[learner, i])
+    policy.ask()  # uses the points told
+    return policy.upper_bound(0)
+
+
+def bound_coverage(tasks, step, b, b_divisor, projection="auto"):
+    """Whether the default policy's bound from each prefix of a curve covers its score at N.
+
+    For every dataset, learner, and prefix of at least two points of its curve
+    on DAUB's sizes below N, the bound of `_DEFAULTS` (with `projection`) is
+    compared with the learner's score at N minus the standard error there.
+
+    Returns
+    -------
+    rows : DataFrame
+        One row per (dataset, learner, prefix): ``half``, ``learner``,
+        ``points`` (prefix length), ``last_fraction`` (its last size over N),
+        ``met`` (whether DAUB can decide on that prefix: the warm-up one, or
+        a later one whose last size was not jumped over to N), ``covered``,
+        ``shortfall`` (score at N minus bound), ``best`` (the learner is the
+        best at N) and ``implied_loss`` (for the best learner, its lead at N
+        over the next one: what cutting it there would lose).
+    """
+    rows = []
+    for task in tasks:
+        options = _with_noise({**_DEFAULTS, "projection": projection}, task)
+        sizes = daub_sizes(task.anchors, b, b_divisor, step)
+        n_total = task.anchors[-1]
+        warm_up = _warm_up(options, len(sizes))
+        final = task.valid[:, -1]
+        best = int(np.argmax(final))
+        lead = final[best] - np.delete(final, best).max()
+        for learner, name in enumerate(task.learners):
+            target = final[learner] - task.noise(final[learner])
+            for n_points in range(2, len(sizes)):
+                last = task.anchors[sizes[n_points - 1]]
+                bound = prefix_bound(task, learner, sizes, n_points, options)
+                rows.append(
+                    {
+                        "openmlid": task.openmlid,
+                        "half": half(task.openmlid),
+                        "learner": name,
+                        "points": n_points,
+                        "last_fraction": last / n_total,
+                        "met": n_points == warm_up
+                        or (n_points > warm_up and last * options["jump"] < n_total),
+                        "covered": bound >= target,
+                        "shortfall": final[learner] - bound,
+                        "best": learner == best,
+                        "implied_loss": lead if learner == best else 0.0,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def coverage_table(rows):
+    """Coverage and the misses' cost, overall and by prefix length and last size.
+
+    Returns
+    -------
+    table : DataFrame
+        One row per group of prefixes: their number, the percentage covered,
+        the misses, their mean shortfall (points), the misses of the best
+        learner at N and the mean and max loss (points) those imply.
+    """
+    groups = {
+        "all": rows["points"] >= 2,
+        "met by DAUB": rows["met"],
+        "2 points": rows["points"] == 2,
+        "3 points": rows["points"] == 3,
+        "4+ points": rows["points"] >= 4,
+        "last <= N/16": rows["last_fraction"] <= 1 / 16,
+        "N/16 < last <= N/4": rows["last_fraction"].between(1 / 16, 1 / 4, "right"),
+        "last > N/4": rows["last_fraction"] > 1 / 4,
+    }
+    table = {}
+    for name, mask in groups.items():
+        group = rows[mask]
+        misses = group[~group["covered"]]
+        best = misses[misses["best"]]
+        table[name] = {
+            "prefixes": len(group),
+            "covered_pct": 100 * group["covered"].mean(),
+            "misses": len(misses),
+            "shortfall_mean": 100 * misses["shortfall"].mean(),
+            "best_misses": len(best),
+            "best_datasets": best["openmlid"].nunique(),
+            "loss_mean": 100 * best["implied_loss"].mean(),
+            "loss_max": 100 * best["implied_loss"].max(),
+        }
+    return pd.DataFrame.from_dict(table, orient="index")
+
+
+def replay_by_coverage(results, missed):
+    """Summarize a replay per half: on all datasets, and apart on those in `missed`.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The rows of `replay` of one policy.
+    missed : set of int
+        The datasets where a bound of the best learner at N missed its score.
+    """
+    label = np.where(results["openmlid"].isin(missed), "best missed", "best covered")
+    results = pd.concat([results.assign(policy="all"), results.assign(policy=label)])
+    halves = results["openmlid"].map(half)
+    tables = {h: summarize(results[halves == h]).sort_index() for h in HALVES}
+    return pd.concat(tables, names=["half", "group"])
+
+
+def coverage(tasks, args):
+    """Print the bound coverage of each step, projection and half, and the defaults' losses."""
+    for step in args.daub_steps:
+        r = f"r={math.sqrt(2) ** step:.2g}"
+        rows = {}
+        for projection in COVERAGE_PROJECTIONS:
+            rows[projection] = bound_coverage(tasks, step, args.b, args.b_divisor, projection)
+            by_half = rows[projection].groupby("half")
+            tables = {h: coverage_table(by_half.get_group(h)) for h in HALVES}
+            print(f"\nBound coverage, {r}, projection={projection}")
+            print(pd.concat(tables, names=["half", "group"]).to_string())
+        shipped = rows[_DEFAULTS["projection"]]
+        missed = set(shipped.loc[~shipped["covered"] & shipped["best"], "openmlid"])
+        policy = partial(daub, b=args.b, b_divisor=args.b_divisor, step=step, **_DEFAULTS)
+        results = replay(tasks, {"defaults": policy})
+        print(f"\nReplay of the defaults, {r}, on the datasets where a bound of the best "
+              "learner missed or not")
+        print(replay_by_coverage(results, missed).to_string())
+
+
 def parse_args(argv=None):
     """Command-line options (see ``--help``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -356,11 +542,13 @@ def parse_args(argv=None):
         help="DAUB's sizes are every STEP-th anchor: 1 is ratio sqrt(2), 2 is ratio 2 "
              "(default: 1 2)")
     add("--out", type=Path, help="write the per-(dataset, policy) results to this CSV")
+    add("--coverage", action="store_true",
+        help="measure how often the defaults' bounds cover the scores at N instead")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
-    """Load LCDB, replay every policy, print the summary table."""
+    """Load LCDB, replay every policy and print the summary table, or the bound coverage."""
     args = parse_args(argv)
     start = time.perf_counter()
     curves = load_curves(args.csv or lcdb_csv_path())
@@ -372,11 +560,14 @@ def main(argv=None):
         f"{min(n_learners)}-{max(n_learners)} learners per dataset, "
         f"N from {min(t.anchors[-1] for t in tasks)} to {max(t.anchors[-1] for t in tasks)}"
     )
-    results = replay(tasks, make_policies(args))
     with pd.option_context("display.width", 200, "display.float_format", "{:.3g}".format):
-        print(summarize(results).to_string())
-    if args.out:
-        results.to_csv(args.out, index=False)
+        if args.coverage:
+            coverage(tasks, args)
+        else:
+            results = replay(tasks, make_policies(args))
+            print(summarize(results).to_string())
+            if args.out:
+                results.to_csv(args.out, index=False)
     print(f"{time.perf_counter() - start:.1f} s")
 
 

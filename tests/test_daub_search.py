@@ -181,18 +181,21 @@ def test_warm_up_stops_below_n():
     assert 1 not in search.all_cv_results_["candidate_id"][at_n]
 
 
-def test_subsamples_nested_and_validation_folds_whole():
-    """The probe logs which rows every fit and every scoring saw."""
+def _probed_search(**params):
+    """DAUBSearch of three probes on 240 rows, 3 folds; (search, y, folds as row sets)."""
     X0, y = make_classification(n_samples=240, n_features=4, random_state=1)
     X = np.column_stack([np.arange(len(y)), X0])
     cv = StratifiedKFold(3, shuffle=True, random_state=1)
     folds = [(frozenset(tr.tolist()), frozenset(te.tolist())) for tr, te in cv.split(X, y)]
     PROBE_LOG.clear()
-    search = DAUBSearch(
-        [ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)],
-        cv=cv, b=20, bound="train", scoring=probe_scorer, random_state=0, n_jobs=1,
-        subsample_folds="all",
-    ).fit(X, y)
+    search = DAUBSearch([ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)], cv=cv, b=20,
+                        scoring=probe_scorer, random_state=0, n_jobs=1, **params).fit(X, y)
+    return search, y, folds
+
+
+def test_subsamples_nested_and_validation_folds_whole():
+    """The probe logs which rows every fit and every scoring saw."""
+    search, y, folds = _probed_search(bound="train", subsample_folds="all")
     sizes = search.sizes_
     n_total = sizes[-1]
     assert n_total == min(len(tr) for tr, _ in folds)
@@ -233,16 +236,7 @@ def test_subsamples_nested_and_validation_folds_whole():
 @pytest.mark.parametrize("subsample_folds", [1, 2])
 def test_subsamples_run_on_the_first_folds_only(subsample_folds):
     """Below N, the first `subsample_folds` folds; at N, every fold, as GridSearchCV."""
-    X0, y = make_classification(n_samples=240, n_features=4, random_state=1)
-    X = np.column_stack([np.arange(len(y)), X0])
-    cv = StratifiedKFold(3, shuffle=True, random_state=1)
-    folds = [(frozenset(tr.tolist()), frozenset(te.tolist())) for tr, te in cv.split(X, y)]
-    PROBE_LOG.clear()
-    search = DAUBSearch(
-        [ProbeClassifier(quality=q) for q in (0.6, 0.9, 0.7)],
-        cv=cv, b=20, scoring=probe_scorer, random_state=0, n_jobs=1,
-        subsample_folds=subsample_folds,
-    ).fit(X, y)
+    search, _, folds = _probed_search(subsample_folds=subsample_folds)
     n_total = search.sizes_[-1]
     whole = {train for train, _ in folds}
     scored_below_n = {scored for _, fit, scored in PROBE_LOG if fit not in whole}

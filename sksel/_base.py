@@ -30,7 +30,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routi
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
-from ._engine import Engine
+from ._engine import Engine, threads_within_cpus
 from .space import _STEP, SearchSpace, first_estimator
 
 # Scorers of classifiers whose scores lie in [0, 1].
@@ -239,7 +239,8 @@ class BaseSelectionSearch(BaseSearchCV):
         self._set_best(refit_metric, last)
         if self.refit:
             best = self.cv_results_["candidate_id"][self.best_index_]
-            self._refit(job, fit_params(best))
+            with threads_within_cpus():
+                self._refit(job, fit_params(best))
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 

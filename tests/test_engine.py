@@ -22,8 +22,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from sksel import GPUCBSelector
+from sksel import DAUBSearch, GPUCBSelector
 from sksel._engine import Engine
 
 _MARKER_TIMEOUT = 60
@@ -325,3 +326,43 @@ def test_workers_outlive_a_search_for_the_next_one():
     pids = set.union(*(_pids(n_jobs=2, n_actions=4) for _ in range(3)))
     assert os.getpid() not in pids
     assert len(pids) <= 2  # the two workers of the first search, every time
+
+
+# ------------------------------------------------------------ thread caps
+
+
+class ThreadCountingClassifier(ClassifierMixin, BaseEstimator):
+    """Naive Bayes that records the largest BLAS/OpenMP thread count its fits ran under."""
+
+    seen = []
+
+    def __init__(self, var_smoothing=1e-9):
+        self.var_smoothing = var_smoothing
+
+    def fit(self, X, y):
+        ThreadCountingClassifier.seen.append(
+            max(info["num_threads"] for info in threadpool_info()))
+        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+@pytest.mark.parametrize("make", [
+    lambda est: DAUBSearch([est, GaussianNB()], cv=3, random_state=0),
+    lambda est: GPUCBSelector(est, {"var_smoothing": [1e-9, 1e-8]}, n_iter=2, cv=3,
+                              random_state=0),
+])
+def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
+    """A container's quota (here 1 CPU) caps the threads of the fits and the refit."""
+    monkeypatch.setattr("sksel._engine.cpu_count", lambda: 1)
+    X, y = load_iris(return_X_y=True)
+    with threadpool_limits(limits=2):  # what OpenMP or BLAS would start with 2 visible CPUs
+        ThreadCountingClassifier.seen = []
+        search = make(ThreadCountingClassifier()).fit(X, y)
+        assert max(info["num_threads"] for info in threadpool_info()) == 2  # restored
+    fits = len(ThreadCountingClassifier.seen)
+    assert fits >= 3 + search.refit  # the folds of at least one evaluation, and a refit
+    assert ThreadCountingClassifier.seen == [1] * fits

@@ -43,7 +43,7 @@ from contextlib import nullcontext
 from joblib import cpu_count, effective_n_jobs
 from joblib._parallel_backends import ThreadingBackend
 from joblib.parallel import get_active_backend
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn.utils.parallel import Parallel, delayed
 
 from ._dask import surviving_dead_workers
@@ -59,9 +59,15 @@ def threads_within_cpus(n_workers=1):
     """Cap the BLAS and OpenMP threads of this process at its CPUs over `n_workers`.
 
     ``joblib.cpu_count`` counts the CPUs a container's quota allows, where
-    OpenMP and BLAS count those the process may be scheduled on.
+    OpenMP and BLAS count those the process may be scheduled on. A lower
+    limit already set (``threadpool_limits``, ``OMP_NUM_THREADS``) is kept.
     """
-    return threadpool_limits(limits=max(1, cpu_count() // n_workers))
+    cap = max(1, cpu_count() // n_workers)
+    threads = {}
+    for library in threadpool_info():
+        api = library["user_api"]
+        threads[api] = max(threads.get(api, 1), library["num_threads"])
+    return threadpool_limits(limits={api: min(n, cap) for api, n in threads.items()})
 
 
 def _keyed(key, func, *args, **kwargs):

@@ -366,3 +366,13 @@ def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
     fits = len(ThreadCountingClassifier.seen)
     assert fits >= 3 + search.refit  # the folds of at least one evaluation, and a refit
     assert ThreadCountingClassifier.seen == [1] * fits
+
+
+def test_a_lower_thread_limit_is_kept(monkeypatch):
+    """The cap never raises a limit set by the caller (OMP_NUM_THREADS=1, threadpool_limits)."""
+    monkeypatch.setattr("sksel._engine.cpu_count", lambda: 2)
+    X, y = load_iris(return_X_y=True)
+    with threadpool_limits(limits=1):
+        ThreadCountingClassifier.seen = []
+        DAUBSearch([ThreadCountingClassifier(), GaussianNB()], cv=3, random_state=0).fit(X, y)
+    assert ThreadCountingClassifier.seen and set(ThreadCountingClassifier.seen) == {1}

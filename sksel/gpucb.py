@@ -315,10 +315,28 @@ class GPUCBPolicy:
         self._advance()
         return self._posterior(pending)
 
+    def prior(self):
+        """Prior mean and standard deviation of every candidate.
+
+        The prior that :meth:`posterior` conditions on: with `fit_scale`, its
+        level and scale fitted to the scores observed so far.
+
+        Returns
+        -------
+        mean, std : ndarray of shape (K,)
+        """
+        self._advance()
+        _, mean, cov = self._observed_prior()
+        return mean, np.sqrt(np.diag(cov))
+
+    def _observed_prior(self):
+        """``(observed scores, prior mean, prior covariance)`` of the sequential run."""
+        y = np.array([self._observed[c] for c in self._observed])
+        return (y, *self._prior(list(self._observed), y))
+
     def _posterior(self, pending):
         observed = list(self._observed)
-        y = np.array([self._observed[c] for c in observed])
-        mean, cov = self._prior(observed, y)
+        y, mean, cov = self._observed_prior()
         if observed:
             K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
             mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])

@@ -1,0 +1,1002 @@
+"""Displays of a fitted search, following scikit-learn's Display convention.
+
+Each display is built from a fitted search with its ``from_search`` class
+method (scikit-learn's displays have ``from_estimator``; these read what a
+search recorded, not an estimator's predictions), holds the plotted data as
+attributes, and draws them with ``plot(ax=None, ...)``, which sets ``ax_``,
+``figure_`` and the artists drawn. Matplotlib is imported only when plotting.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils._optional_dependencies import check_matplotlib_support
+from sklearn.utils.validation import check_is_fitted
+
+from .daub import DAUBSearch
+from .gpucb import GPUCBSelector
+from .kdpp import KDPPSearch
+from .mutant_ucb import MutantUCBSearch
+from .space import SearchSpace
+
+__all__ = [
+    "AllocationDisplay",
+    "BestScoreDisplay",
+    "DiversityDisplay",
+    "FamilyTreeDisplay",
+    "PosteriorDisplay",
+    "SearchCurvesDisplay",
+]
+
+
+class SearchCurvesDisplay:
+    """Learning curves of a search: each candidate's score against its resource.
+
+    One line per candidate through its scores at the resources it received
+    (training rows per fold for :class:`~sksel.DAUBSearch`, sub-trains for
+    :class:`~sksel.MutantUCBSearch`). The selected candidate's line is
+    highlighted. For DAUB, a dashed line goes from the last point of every
+    candidate that did not reach the full size to its projected upper bound
+    at that size, the bound that decided its allocation.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    candidate_ids : array-like of shape (n_candidates,)
+        The candidates, one line each.
+
+    resources : list of ndarray
+        The resources of each candidate's points, in the order they were
+        evaluated.
+
+    scores : list of ndarray
+        The mean test scores at `resources`.
+
+    selected : int
+        The selected candidate, one of `candidate_ids`.
+
+    bounds : array-like of shape (n_candidates,), default=None
+        Projected score at `max_resource` of each candidate (DAUB's upper
+        bounds); a candidate whose last point is at `max_resource`, or whose
+        bound is not finite, has none drawn. None draws no bound.
+
+    max_resource : float, default=None
+        The resource the bounds project to; needed with `bounds`.
+
+    resource_name : str, default="Resource"
+        Label of the x-axis.
+
+    score_name : str, default="Score"
+        Label of the y-axis.
+
+    Attributes
+    ----------
+    lines_ : list of matplotlib Line2D
+        The learning curve of each candidate, in the order of `candidate_ids`.
+
+    selected_line_ : matplotlib Line2D
+        The highlighted line of the selected candidate (one of `lines_`).
+
+    bound_lines_ : list of matplotlib Line2D or None
+        The dashed projections to the bounds drawn, or None without `bounds`.
+
+    ax_ : matplotlib Axes
+        Axes with the curves.
+
+    figure_ : matplotlib Figure
+        Figure containing the curves.
+
+    See Also
+    --------
+    AllocationDisplay : The resource each candidate was given.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sksel import DAUBSearch, SearchCurvesDisplay
+    >>> X, y = load_digits(return_X_y=True)
+    >>> search = DAUBSearch([GaussianNB(), DecisionTreeClassifier(random_state=0)],
+    ...                     b=100, r=2, cv=3, random_state=0).fit(X, y)
+    >>> display = SearchCurvesDisplay.from_search(search)
+    >>> len(display.lines_)
+    2
+    """
+
+    def __init__(self, *, candidate_ids, resources, scores, selected, bounds=None,
+                 max_resource=None, resource_name="Resource", score_name="Score"):
+        self.candidate_ids = candidate_ids
+        self.resources = resources
+        self.scores = scores
+        self.selected = selected
+        self.bounds = bounds
+        self.max_resource = max_resource
+        self.resource_name = resource_name
+        self.score_name = score_name
+
+    @classmethod
+    def from_search(cls, search, *, ax=None, **kwargs):
+        """Plot the learning curves a fitted search drew.
+
+        The rows of ``all_cv_results_`` the search used (not the speculative
+        ones) give the points; for a :class:`~sksel.DAUBSearch`, its
+        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
+
+        Parameters
+        ----------
+        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
+            A fitted search.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : SearchCurvesDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        ids = results["candidate_id"]
+        candidate_ids = np.unique(ids)
+        scores = results[f"mean_test_{_metric(search)}"]
+        bounds = max_resource = None
+        if isinstance(search, DAUBSearch):
+            max_resource = search.sizes_[-1]
+            bounds = np.array([search.policy_.upper_bound(c) for c in candidate_ids])
+        display = cls(
+            candidate_ids=candidate_ids,
+            resources=[results["n_resources"][ids == c] for c in candidate_ids],
+            scores=[scores[ids == c] for c in candidate_ids],
+            selected=_selected(search), bounds=bounds, max_resource=max_resource,
+            resource_name=_resource_name(search), score_name=_score_name(search),
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, line_kw=None, selected_kw=None, bound_kw=None):
+        """Plot the curves.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        line_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for every curve.
+
+        selected_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the selected curve, over
+            `line_kw`.
+
+        bound_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the dashed bounds.
+
+        Returns
+        -------
+        display : SearchCurvesDisplay
+        """
+        ax = _start_plot(self, ax)
+        line_kw = {"marker": "o", "color": "tab:gray", "alpha": 0.6, "linewidth": 1,
+                   **(line_kw or {})}
+        selected_kw = {**line_kw, "color": "tab:red", "alpha": 1.0, "linewidth": 2.5,
+                       "zorder": 3, "label": f"selected ({self.selected})",
+                       **(selected_kw or {})}
+        self.lines_ = [
+            ax.plot(x, y, **(selected_kw if c == self.selected else line_kw))[0]
+            for c, x, y in zip(self.candidate_ids, self.resources, self.scores)
+        ]
+        self.selected_line_ = self.lines_[list(self.candidate_ids).index(self.selected)]
+        self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
+        ax.set_xlabel(self.resource_name)
+        ax.set_ylabel(self.score_name)
+        ax.legend()
+        return self
+
+    def _plot_bounds(self, ax, bound_kw):
+        """The dashed line from each curve's last point to its bound at `max_resource`."""
+        bound_kw = {"linestyle": "--", "color": "tab:blue", "alpha": 0.6, **(bound_kw or {})}
+        lines = []
+        for x, y, bound in zip(self.resources, self.scores, self.bounds):
+            if x[-1] < self.max_resource and np.isfinite(bound):
+                label = "projected bound" if not lines else None
+                lines += ax.plot([x[-1], self.max_resource], [y[-1], bound], label=label,
+                                 **bound_kw)
+        return lines
+
+
+class AllocationDisplay:
+    """Resource spent per candidate, sorted, against GridSearchCV's spending.
+
+    A bar per candidate, highest first: the resource it was trained on,
+    summed over its evaluations and the folds each ran on (training rows for
+    :class:`~sksel.DAUBSearch`, sub-trains for
+    :class:`~sksel.MutantUCBSearch`, which continue a model: each sub-train
+    counts once). A dashed line marks what
+    :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
+    the full resource on every fold.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    candidate_ids : array-like of shape (n_candidates,)
+        The candidates.
+
+    spent : array-like of shape (n_candidates,)
+        The resource spent on each candidate.
+
+    grid_spent : float
+        GridSearchCV's spending on one candidate.
+
+    n_grid_candidates : int
+        The candidates GridSearchCV would train, for the total in the title.
+
+    resource_name : str, default="Resource"
+        Label of the y-axis.
+
+    Attributes
+    ----------
+    bars_ : matplotlib BarContainer
+        The bars, highest first.
+
+    grid_line_ : matplotlib Line2D
+        GridSearchCV's spending on one candidate.
+
+    ax_ : matplotlib Axes
+        Axes with the bars.
+
+    figure_ : matplotlib Figure
+        Figure containing the bars.
+
+    See Also
+    --------
+    SearchCurvesDisplay : Where the resource went, point by point.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sksel import AllocationDisplay
+    >>> display = AllocationDisplay(candidate_ids=[0, 1, 2], spent=[300, 1200, 600],
+    ...                             grid_spent=1200, n_grid_candidates=3).plot()
+    >>> [float(bar.get_height()) for bar in display.bars_]
+    [1200.0, 600.0, 300.0]
+    """
+
+    def __init__(self, *, candidate_ids, spent, grid_spent, n_grid_candidates,
+                 resource_name="Resource"):
+        self.candidate_ids = candidate_ids
+        self.spent = spent
+        self.grid_spent = grid_spent
+        self.n_grid_candidates = n_grid_candidates
+        self.resource_name = resource_name
+
+    @classmethod
+    def from_search(cls, search, *, ax=None, **kwargs):
+        """Plot the resource a fitted search spent per candidate.
+
+        Every row of ``all_cv_results_``, speculative ones included, costs
+        its ``n_resources`` (for a :class:`~sksel.MutantUCBSearch`, the
+        sub-trains added since the model's previous row) times the folds it
+        ran on, those whose test score is not NaN. GridSearchCV spends the
+        largest resource (``sizes_[-1]`` for DAUB, ``max_subtrains`` for
+        Mutant-UCB, ``n_resources`` otherwise) on all ``n_splits_`` folds of
+        every candidate (every one of ``candidates_`` for a
+        :class:`~sksel.GPUCBSelector`).
+
+        Parameters
+        ----------
+        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
+            A fitted search.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : AllocationDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        results = _checked_search(search, cls).all_cv_results_
+        ids = results["candidate_id"]
+        cost = _resource_added(search, results) * _folds_run(search, results)
+        candidate_ids = np.unique(ids)
+        display = cls(
+            candidate_ids=candidate_ids,
+            spent=np.array([cost[ids == c].sum() for c in candidate_ids]),
+            grid_spent=_full_resource(search) * search.n_splits_,
+            n_grid_candidates=len(getattr(search, "candidates_", candidate_ids)),
+            resource_name=_resource_name(search),
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, bar_kw=None, grid_kw=None):
+        """Plot the bars.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        bar_kw : dict, default=None
+            Keyword arguments of ``ax.bar``.
+
+        grid_kw : dict, default=None
+            Keyword arguments of ``ax.axhline`` for GridSearchCV's spending.
+
+        Returns
+        -------
+        display : AllocationDisplay
+        """
+        ax = _start_plot(self, ax)
+        spent = np.asarray(self.spent, dtype=float)
+        order = np.argsort(-spent, kind="stable")
+        positions = np.arange(len(order))
+        self.bars_ = ax.bar(positions, spent[order], **{"color": "tab:blue", **(bar_kw or {})})
+        self.grid_line_ = ax.axhline(
+            self.grid_spent,
+            **{"linestyle": "--", "color": "black", "label": "GridSearchCV, per candidate",
+               **(grid_kw or {})},
+        )
+        ax.set_xticks(positions, [str(c) for c in np.asarray(self.candidate_ids)[order]])
+        ax.set_xlabel("Candidate")
+        ax.set_ylabel(f"{self.resource_name}, summed over folds")
+        grid_total = self.grid_spent * self.n_grid_candidates
+        ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
+                     f"GridSearchCV's {grid_total:g}")
+        ax.legend()
+        return self
+
+
+class BestScoreDisplay:
+    """Best mean test score so far against the seconds spent training and scoring.
+
+    A step line, so that several searches drawn on one axes (each with its
+    `name`) compare as the figures of the methods' papers do.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    elapsed : array-like of shape (n_evaluations,)
+        Seconds spent after each evaluation.
+
+    best_scores : array-like of shape (n_evaluations,)
+        Best mean test score after each evaluation.
+
+    name : str, default=None
+        Name of the search, the line's label.
+
+    score_name : str, default="Score"
+        Label of the y-axis.
+
+    Attributes
+    ----------
+    line_ : matplotlib Line2D
+        The best score so far.
+
+    ax_ : matplotlib Axes
+        Axes with the line.
+
+    figure_ : matplotlib Figure
+        Figure containing the line.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sksel import BestScoreDisplay
+    >>> display = BestScoreDisplay(elapsed=[0.5, 1.5, 2.0], best_scores=[0.8, 0.8, 0.9],
+    ...                            name="DAUB").plot()
+    >>> display.line_.get_ydata().tolist()
+    [0.8, 0.8, 0.9]
+    """
+
+    def __init__(self, *, elapsed, best_scores, name=None, score_name="Score"):
+        self.elapsed = elapsed
+        self.best_scores = best_scores
+        self.name = name
+        self.score_name = score_name
+
+    @classmethod
+    def from_search(cls, search, *, name=None, ax=None, **kwargs):
+        """Plot a fitted search's best score so far against its training and scoring time.
+
+        The rows of ``all_cv_results_`` the search used (not the speculative
+        ones), in order: a row's seconds are its ``mean_fit_time +
+        mean_score_time`` times the folds it ran on (those whose test score
+        is not NaN), summed from the first row. These are the seconds of
+        training and scoring added up, not wall-clock time: parallel workers
+        and the search's own overhead are not counted. The best score is the
+        running maximum of ``mean_test_score`` (of the metric `refit` names
+        with several), whatever resource each row had.
+
+        Parameters
+        ----------
+        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
+            A fitted search.
+
+        name : str, default=None
+            The line's label; None uses the search's class name.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on, e.g. those of another search's display; None
+            creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : BestScoreDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        seconds = (results["mean_fit_time"] + results["mean_score_time"]) * _folds_run(
+            search, results)
+        display = cls(
+            elapsed=np.cumsum(seconds),
+            best_scores=np.fmax.accumulate(results[f"mean_test_{_metric(search)}"]),
+            name=type(search).__name__ if name is None else name,
+            score_name=f"Best {_score_name(search).lower()} so far",
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, name=None, **kwargs):
+        """Plot the line.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        name : str, default=None
+            The line's label; None uses `name` given at construction.
+
+        **kwargs : dict
+            Keyword arguments of ``ax.plot``.
+
+        Returns
+        -------
+        display : BestScoreDisplay
+        """
+        ax = _start_plot(self, ax)
+        label = self.name if name is None else name
+        self.line_ = ax.plot(self.elapsed, self.best_scores,
+                             **{"drawstyle": "steps-post", "label": label, **kwargs})[0]
+        ax.set_xlabel("Training and scoring seconds, summed")
+        ax.set_ylabel(self.score_name)
+        if label is not None:
+            ax.legend()
+        return self
+
+
+class PosteriorDisplay:
+    """GP-UCB's prior and posterior mean ± one standard deviation per candidate.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    prior_mean, prior_std : array-like of shape (n_candidates,)
+        The prior of every candidate.
+
+    posterior_mean, posterior_std : array-like of shape (n_candidates,)
+        The posterior of every candidate after the evaluations.
+
+    evaluated : array-like of shape (n_evaluated,)
+        The candidates evaluated.
+
+    scores : array-like of shape (n_evaluated,)
+        Their mean test scores.
+
+    score_name : str, default="Score"
+        Label of the y-axis.
+
+    Attributes
+    ----------
+    prior_errorbar_ : matplotlib ErrorbarContainer
+        The prior, drawn just left of each candidate.
+
+    posterior_errorbar_ : matplotlib ErrorbarContainer
+        The posterior, drawn just right of each candidate.
+
+    evaluated_ : matplotlib PathCollection
+        The scores of the evaluated candidates, at the candidates' positions.
+
+    ax_ : matplotlib Axes
+        Axes with the posterior.
+
+    figure_ : matplotlib Figure
+        Figure containing the posterior.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sksel import PosteriorDisplay
+    >>> display = PosteriorDisplay(
+    ...     prior_mean=[0.8, 0.8], prior_std=[0.1, 0.1], posterior_mean=[0.9, 0.85],
+    ...     posterior_std=[0.01, 0.05], evaluated=[0], scores=[0.9]).plot()
+    >>> display.evaluated_.get_offsets().tolist()
+    [[0.0, 0.9]]
+    """
+
+    def __init__(self, *, prior_mean, prior_std, posterior_mean, posterior_std, evaluated,
+                 scores, score_name="Score"):
+        self.prior_mean = prior_mean
+        self.prior_std = prior_std
+        self.posterior_mean = posterior_mean
+        self.posterior_std = posterior_std
+        self.evaluated = evaluated
+        self.scores = scores
+        self.score_name = score_name
+
+    @classmethod
+    def from_search(cls, search, *, ax=None, **kwargs):
+        """Plot a fitted :class:`~sksel.GPUCBSelector`'s prior and posterior.
+
+        The prior is ``policy_.prior()`` (with ``prior="kernel"``, fitted to
+        the scores observed), the posterior ``posterior_mean_`` and
+        ``posterior_std_``, the evaluated candidates and scores those of
+        ``cv_results_``.
+
+        Parameters
+        ----------
+        search : GPUCBSelector
+            A fitted selector.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : PosteriorDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        results = _checked_search(search, cls, GPUCBSelector).cv_results_
+        prior_mean, prior_std = search.policy_.prior()
+        display = cls(
+            prior_mean=prior_mean, prior_std=prior_std,
+            posterior_mean=search.posterior_mean_, posterior_std=search.posterior_std_,
+            evaluated=results["candidate_id"], scores=results[f"mean_test_{_metric(search)}"],
+            score_name=_score_name(search),
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, offset=0.15):
+        """Plot the prior, the posterior and the evaluated scores.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        offset : float, default=0.15
+            Horizontal shift of the prior (left) and posterior (right) from
+            each candidate's position.
+
+        Returns
+        -------
+        display : PosteriorDisplay
+        """
+        ax = _start_plot(self, ax)
+        positions = np.arange(len(self.prior_mean))
+        self.prior_errorbar_ = ax.errorbar(positions - offset, self.prior_mean,
+                                           yerr=self.prior_std, fmt="o", color="tab:gray",
+                                           label="prior")
+        self.posterior_errorbar_ = ax.errorbar(positions + offset, self.posterior_mean,
+                                               yerr=self.posterior_std, fmt="o",
+                                               color="tab:blue", label="posterior")
+        self.evaluated_ = ax.scatter(self.evaluated, self.scores, marker="*", s=120,
+                                     color="tab:red", zorder=3, label="evaluated")
+        ax.set_xlabel("Candidate")
+        ax.set_ylabel(self.score_name)
+        ax.legend()
+        return self
+
+
+class DiversityDisplay:
+    """A k-DPP's configurations in two parameters against a uniform draw as large.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    drawn : array-like of shape (n_drawn, 2)
+        The two parameters of the configurations drawn by the k-DPP.
+
+    uniform : array-like of shape (n_uniform, 2)
+        The same of configurations drawn independently.
+
+    x_name, y_name : str
+        The two parameters.
+
+    Attributes
+    ----------
+    drawn_ : matplotlib PathCollection
+        The k-DPP's configurations.
+
+    uniform_ : matplotlib PathCollection
+        The independent ones.
+
+    ax_ : matplotlib Axes
+        Axes with the configurations.
+
+    figure_ : matplotlib Figure
+        Figure containing the configurations.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sksel import DiversityDisplay
+    >>> display = DiversityDisplay(drawn=[[1, 1], [9, 9]], uniform=[[4, 5], [5, 4]],
+    ...                            x_name="a", y_name="b").plot()
+    >>> display.drawn_.get_offsets().tolist()
+    [[1.0, 1.0], [9.0, 9.0]]
+    """
+
+    def __init__(self, *, drawn, uniform, x_name, y_name):
+        self.drawn = drawn
+        self.uniform = uniform
+        self.x_name = x_name
+        self.y_name = y_name
+
+    @classmethod
+    def from_search(cls, search, x_name, y_name, *, random_state=None, ax=None, **kwargs):
+        """Plot a fitted :class:`~sksel.KDPPSearch`'s configurations in two parameters.
+
+        The drawn configurations are those of ``cv_results_["params"]``; the
+        uniform ones as many independent draws from the same
+        `param_distributions` (:meth:`sksel.space.SearchSpace.sample`).
+        Configurations without one of the two parameters (another branch of
+        a tree-structured space) are left out. The values must be numbers.
+
+        Parameters
+        ----------
+        search : KDPPSearch
+            A fitted search.
+
+        x_name, y_name : str
+            Two parameters of the search's `param_distributions`.
+
+        random_state : int, RandomState instance or None, default=None
+            Seed of the uniform draw.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : DiversityDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        drawn = _checked_search(search, cls, KDPPSearch).cv_results_["params"]
+        names = _param_names(search.param_distributions)
+        for arg, name in (("x_name", x_name), ("y_name", y_name)):
+            if name not in names:
+                raise ValueError(f"{arg}={name!r} is not a parameter of the search's "
+                                 f"param_distributions: {sorted(names)}.")
+        uniform = SearchSpace(param_distributions=search.param_distributions).sample(
+            len(drawn), random_state=random_state)
+        display = cls(drawn=_two_params(drawn, x_name, y_name),
+                      uniform=_two_params(uniform, x_name, y_name),
+                      x_name=x_name, y_name=y_name)
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, log_scale="auto"):
+        """Plot the two sets of configurations.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        log_scale : "auto" or bool, default="auto"
+            Log scale on both axes; ``"auto"`` puts an axis on a log scale
+            when its values are positive and span more than two decades.
+
+        Returns
+        -------
+        display : DiversityDisplay
+        """
+        ax = _start_plot(self, ax)
+        drawn = np.asarray(self.drawn, dtype=float).reshape(-1, 2)
+        uniform = np.asarray(self.uniform, dtype=float).reshape(-1, 2)
+        self.uniform_ = ax.scatter(uniform[:, 0], uniform[:, 1], marker="x",
+                                   color="tab:gray", label="uniform draw")
+        self.drawn_ = ax.scatter(drawn[:, 0], drawn[:, 1], color="tab:red", label="k-DPP")
+        both = np.vstack([drawn, uniform])
+        for set_scale, values in zip((ax.set_xscale, ax.set_yscale), both.T):
+            if log_scale is True or log_scale == "auto" and _spans_decades(values):
+                set_scale("log")
+        ax.set_xlabel(self.x_name)
+        ax.set_ylabel(self.y_name)
+        ax.legend()
+        return self
+
+
+class FamilyTreeDisplay:
+    """Mutant-UCB's lineage of one model: its ancestors, their mutations and scores.
+
+    A node per model, from the first ancestor (an initial model) to the
+    model, at its generation (x) and its score (y), labelled with its id,
+    score and the parameters its mutation changed; an arrow goes from each
+    parent to its mutant.
+
+    Build it with :meth:`from_search`; all parameters are stored as
+    attributes.
+
+    Parameters
+    ----------
+    lineage : array-like of shape (n_generations,)
+        The models, first ancestor first.
+
+    scores : array-like of shape (n_generations,)
+        Their mean test scores at their last sub-train.
+
+    changes : list of dict
+        The parameters each model's mutation set (empty for the first).
+
+    score_name : str, default="Score"
+        Label of the y-axis.
+
+    Attributes
+    ----------
+    nodes_ : matplotlib Line2D
+        The models, at ``(generation, score)``.
+
+    edges_ : list of matplotlib Annotation
+        The arrows from each parent to its mutant.
+
+    labels_ : list of matplotlib Text
+        The label of each model.
+
+    ax_ : matplotlib Axes
+        Axes with the tree.
+
+    figure_ : matplotlib Figure
+        Figure containing the tree.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sksel import FamilyTreeDisplay
+    >>> display = FamilyTreeDisplay(lineage=[2, 7], scores=[0.8, 0.9],
+    ...                             changes=[{}, {"alpha": 0.01}]).plot()
+    >>> display.nodes_.get_ydata().tolist(), len(display.edges_)
+    ([0.8, 0.9], 1)
+    """
+
+    def __init__(self, *, lineage, scores, changes, score_name="Score"):
+        self.lineage = lineage
+        self.scores = scores
+        self.changes = changes
+        self.score_name = score_name
+
+    @classmethod
+    def from_search(cls, search, *, candidate=None, ax=None, **kwargs):
+        """Plot the lineage of a model of a fitted :class:`~sksel.MutantUCBSearch`.
+
+        Ancestors follow ``cv_results_["parent_id"]``; each model's score is
+        its ``mean_test_score`` in ``cv_results_`` and its changes the
+        parameters of ``cv_results_["params"]`` that differ from its
+        parent's.
+
+        Parameters
+        ----------
+        search : MutantUCBSearch
+            A fitted search.
+
+        candidate : int, default=None
+            The model (a ``candidate_id``); None is the selected one.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display : FamilyTreeDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_search")
+        results = _checked_search(search, cls, MutantUCBSearch).cv_results_
+        row_of = {int(c): i for i, c in enumerate(results["candidate_id"])}
+        candidate = _selected(search) if candidate is None else candidate
+        if not isinstance(candidate, numbers.Integral) or candidate not in row_of:
+            raise ValueError(f"candidate={candidate!r} is not a candidate_id of the "
+                             f"search's cv_results_.")
+        rows = _ancestry(results["parent_id"], row_of, candidate)
+        params = [results["params"][i] for i in rows]
+        display = cls(
+            lineage=results["candidate_id"][rows],
+            scores=results[f"mean_test_{_metric(search)}"][rows],
+            changes=[{}] + [_changed(parent, child) for parent, child in zip(params, params[1:])],
+            score_name=_score_name(search),
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None):
+        """Plot the lineage.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a figure and axes.
+
+        Returns
+        -------
+        display : FamilyTreeDisplay
+        """
+        ax = _start_plot(self, ax)
+        generations = np.arange(len(self.lineage))
+        self.nodes_ = ax.plot(generations, self.scores, "o", markersize=10, color="tab:blue",
+                              linestyle="none")[0]
+        self.edges_ = [
+            ax.annotate("", xy=(g + 1, child), xytext=(g, parent),
+                        arrowprops={"arrowstyle": "->", "color": "tab:gray"})
+            for g, (parent, child) in enumerate(zip(self.scores, self.scores[1:]))
+        ]
+        self.labels_ = [
+            ax.annotate(_node_label(model, score, change), (g, score),
+                        textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8)
+            for g, (model, score, change) in enumerate(
+                zip(self.lineage, self.scores, self.changes))
+        ]
+        ax.set_xticks(generations)
+        ax.set_xlim(-0.5, len(generations) - 0.5)
+        ax.set_xlabel("Generation")
+        ax.set_ylabel(self.score_name)
+        return self
+
+
+# ---------------------------------------------------------------- helpers
+def _start_plot(display, ax):
+    """The axes to plot `display` on, set as its ``ax_`` with its ``figure_``."""
+    check_matplotlib_support(f"{type(display).__name__}.plot")
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots()
+    display.ax_, display.figure_ = ax, ax.figure
+    return ax
+
+
+def _checked_search(search, display, kind=None):
+    """`search`, once it is a fitted search of `kind` (any sksel search when None)."""
+    kinds = (kind,) if kind else (DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch)
+    if not isinstance(search, kinds):
+        raise TypeError(f"{display.__name__}.from_search needs a fitted "
+                        f"{' or '.join(k.__name__ for k in kinds)}; got {type(search).__name__}.")
+    check_is_fitted(search, "all_cv_results_")
+    return search
+
+
+def _metric(search):
+    """Suffix of the results' keys of the metric the search ranked by."""
+    return search.refit if search.multimetric_ else "score"
+
+
+def _score_name(search):
+    """Label of a score axis: the scoring's name, or "Score"."""
+    name = search.refit if search.multimetric_ else search.scoring
+    return name.replace("_", " ").capitalize() if isinstance(name, str) else "Score"
+
+
+def _resource_name(search):
+    if isinstance(search, DAUBSearch):
+        return "Training rows per fold"
+    if isinstance(search, MutantUCBSearch):
+        return "Sub-trains"
+    return "Training rows per fold (whole folds)"
+
+
+def _selected(search):
+    return int(search.cv_results_["candidate_id"][search.best_index_])
+
+
+def _used_rows(search, key):
+    """The rows of ``search.<key>`` the policy used: not the speculative ones."""
+    results = getattr(search, key)
+    used = ~np.asarray(results["speculative"], dtype=bool)
+    return {k: np.asarray(v)[used] if k != "params" else [p for p, u in zip(v, used) if u]
+            for k, v in results.items()}
+
+
+def _folds_run(search, results):
+    """The folds each row of `results` ran on: those whose test score is not NaN.
+
+    A fold that failed with ``error_score=np.nan`` counts as not run.
+    """
+    metric = _metric(search)
+    split_scores = np.stack([np.asarray(results[f"split{i}_test_{metric}"], dtype=float)
+                             for i in range(search.n_splits_)], axis=1)
+    return np.isfinite(split_scores).sum(axis=1)
+
+
+def _resource_added(search, results):
+    """The resource each row trained: its ``n_resources``, or for continued models the increment.
+
+    A :class:`~sksel.MutantUCBSearch` continues a model from its previous
+    sub-train, so its row at ``n`` sub-trains adds ``n - previous``.
+    """
+    n = np.asarray(results["n_resources"], dtype=float)
+    if not isinstance(search, MutantUCBSearch):
+        return n
+    added, previous = n.copy(), {}
+    for i, (c, n_i) in enumerate(zip(results["candidate_id"], n)):
+        added[i] = n_i - previous.get(c, 0)
+        previous[c] = max(n_i, previous.get(c, 0))
+    return added
+
+
+def _full_resource(search):
+    """The resource GridSearchCV trains every candidate on."""
+    if isinstance(search, DAUBSearch):
+        return search.sizes_[-1]
+    if isinstance(search, MutantUCBSearch):
+        return search.max_subtrains
+    return int(np.max(search.all_cv_results_["n_resources"]))
+
+
+def _param_names(param_distributions):
+    grids = param_distributions if isinstance(param_distributions, list) else [
+        param_distributions]
+    return {name for grid in grids for name in grid}
+
+
+def _two_params(params_list, x_name, y_name):
+    """``(n, 2)`` array of the `x_name` and `y_name` values of the configurations with both."""
+    rows = [(p[x_name], p[y_name]) for p in params_list if x_name in p and y_name in p]
+    for values, name in zip(zip(*rows), (x_name, y_name)):
+        if not all(isinstance(v, numbers.Real) for v in values):
+            raise ValueError(f"{name!r} takes values that are not numbers; DiversityDisplay "
+                             "plots numeric parameters.")
+    return np.array(rows, dtype=float).reshape(-1, 2)
+
+
+def _spans_decades(values):
+    return bool(values.size and np.all(values > 0) and values.max() / values.min() > 100)
+
+
+def _ancestry(parent_id, row_of, candidate):
+    """Rows of `candidate`'s lineage in the results, first ancestor first."""
+    rows = [row_of[candidate]]
+    while parent_id[rows[-1]] >= 0:
+        rows.append(row_of[int(parent_id[rows[-1]])])
+    return rows[::-1]
+
+
+def _changed(parent, child):
+    """The parameters of `child` set to other values than in `parent`."""
+    return {k: v for k, v in child.items() if k not in parent or parent[k] != v}
+
+
+def _node_label(model, score, change):
+    changes = "\n".join(f"{k}={v:.3g}" if isinstance(v, numbers.Real) else f"{k}={v}"
+                        for k, v in change.items())
+    return f"#{model}: {score:.3f}" + (f"\n{changes}" if changes else "")

@@ -1,0 +1,291 @@
+"""The displays draw what the searches recorded."""
+
+import numpy as np
+import pytest
+from scipy.stats import loguniform
+from sklearn.datasets import load_digits, load_iris
+from sklearn.linear_model import LogisticRegression, SGDClassifier
+from sklearn.naive_bayes import GaussianNB
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel import (
+    AllocationDisplay,
+    BestScoreDisplay,
+    DAUBSearch,
+    DiversityDisplay,
+    FamilyTreeDisplay,
+    GPUCBSelector,
+    KDPPSearch,
+    MutantUCBSearch,
+    PosteriorDisplay,
+    SearchCurvesDisplay,
+)
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def daub():
+    X, y = load_digits(return_X_y=True)
+    return DAUBSearch(
+        [GaussianNB(), DecisionTreeClassifier(random_state=0),
+         LogisticRegression(max_iter=200)],
+        b=100, r=2, cv=3, random_state=0,
+    ).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def mutant():
+    X, y = load_iris(return_X_y=True)
+    return MutantUCBSearch(
+        SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
+        budget=30, max_subtrains=5, cv=3, random_state=0,
+    ).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def kdpp():
+    X, y = load_iris(return_X_y=True)
+    return KDPPSearch(SVC(), {"C": loguniform(1e-3, 1e3), "gamma": loguniform(1e-4, 1e1),
+                              "kernel": ["rbf"]},
+                      n_iter=8, cv=3, random_state=0).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def gpucb():
+    X, y = load_iris(return_X_y=True)
+    grid = {"C": np.logspace(-4, 2, 13).tolist()}
+    return GPUCBSelector(LogisticRegression(max_iter=1000), grid, n_iter=5, cv=3,
+                         random_state=0).fit(X, y)
+
+
+def _used(results):
+    return ~np.asarray(results["speculative"], dtype=bool)
+
+
+def _folds_run(search, results):
+    return np.sum([np.isfinite(results[f"split{i}_test_score"])
+                   for i in range(search.n_splits_)], axis=0)
+
+
+# ------------------------------------------------------------ learning curves
+@pytest.mark.parametrize("name", ["daub", "mutant"])
+def test_curves_are_the_results_per_candidate(name, request):
+    search = request.getfixturevalue(name)
+    display = SearchCurvesDisplay.from_search(search)
+    results = search.all_cv_results_
+    used = _used(results)
+    ids = np.unique(results["candidate_id"])
+    assert len(display.lines_) == len(ids)
+    for c, line in zip(ids, display.lines_):
+        rows = used & (results["candidate_id"] == c)
+        np.testing.assert_array_equal(line.get_xdata(), results["n_resources"][rows])
+        np.testing.assert_array_equal(line.get_ydata(), results["mean_test_score"][rows])
+    assert display.ax_ is display.lines_[0].axes
+    assert display.figure_ is display.ax_.figure
+
+
+@pytest.mark.parametrize("name", ["daub", "mutant"])
+def test_curves_highlight_the_selected_candidate(name, request):
+    search = request.getfixturevalue(name)
+    display = SearchCurvesDisplay.from_search(search)
+    selected = search.cv_results_["candidate_id"][search.best_index_]
+    ids = list(np.unique(search.all_cv_results_["candidate_id"]))
+    assert display.selected_line_ is display.lines_[ids.index(selected)]
+    others = [line for line in display.lines_ if line is not display.selected_line_]
+    assert all(display.selected_line_.get_linewidth() > line.get_linewidth()
+               for line in others)
+
+
+def test_daub_bounds_end_at_the_upper_bound_at_n(daub):
+    display = SearchCurvesDisplay.from_search(daub)
+    n_total = daub.sizes_[-1]
+    stopped = [(c, line) for c, line in zip(display.candidate_ids, display.lines_)
+               if line.get_xdata()[-1] < n_total]
+    assert stopped, "the fixture should stop a candidate below N"
+    assert len(display.bound_lines_) == len(stopped)
+    for (c, line), bound in zip(stopped, display.bound_lines_):
+        assert bound.get_linestyle() == "--"
+        assert bound.get_xdata().tolist() == [line.get_xdata()[-1], n_total]
+        assert bound.get_ydata()[0] == line.get_ydata()[-1]
+        assert bound.get_ydata()[1] == daub.policy_.upper_bound(c)
+
+
+def test_curves_of_a_search_without_bounds(mutant):
+    assert SearchCurvesDisplay.from_search(mutant).bound_lines_ is None
+
+
+def test_curves_on_given_axes(daub):
+    _, ax = plt.subplots()
+    display = SearchCurvesDisplay.from_search(daub, ax=ax)
+    assert display.ax_ is ax
+
+
+# ---------------------------------------------------------------- allocation
+def test_allocation_bars_are_the_spends_sorted(daub):
+    display = AllocationDisplay.from_search(daub)
+    results = daub.all_cv_results_
+    cost = results["n_resources"] * _folds_run(daub, results)
+    ids = np.unique(results["candidate_id"])
+    spent = np.array([cost[results["candidate_id"] == c].sum() for c in ids])
+    # Below N, DAUB evaluates on one fold only.
+    assert (_folds_run(daub, results)[results["n_resources"] < daub.sizes_[-1]] == 1).all()
+    heights = [bar.get_height() for bar in display.bars_]
+    np.testing.assert_array_equal(heights, np.sort(spent)[::-1])
+    np.testing.assert_array_equal(display.spent, spent)
+    assert display.grid_line_.get_ydata()[0] == daub.sizes_[-1] * daub.n_splits_
+    assert "GridSearchCV" in display.ax_.get_title()
+
+
+def test_allocation_counts_each_subtrain_once(mutant):
+    display = AllocationDisplay.from_search(mutant)
+    results = mutant.all_cv_results_
+    ids = np.unique(results["candidate_id"])
+    pulls = np.array([(results["candidate_id"] == c).sum() for c in ids])
+    np.testing.assert_array_equal(display.spent, pulls * mutant.n_splits_)
+    assert display.grid_spent == mutant.max_subtrains * mutant.n_splits_
+
+
+def test_allocation_of_gpucb_counts_every_candidate_for_the_grid(gpucb):
+    display = AllocationDisplay.from_search(gpucb)
+    assert len(display.bars_) == 5
+    assert display.n_grid_candidates == 13
+
+
+# ---------------------------------------------------------------- best score
+def test_best_score_is_a_running_max_over_summed_seconds(daub):
+    display = BestScoreDisplay.from_search(daub, name="DAUB")
+    results = daub.all_cv_results_
+    used = _used(results)
+    seconds = ((results["mean_fit_time"] + results["mean_score_time"])
+               * _folds_run(daub, results))[used]
+    np.testing.assert_allclose(display.line_.get_xdata(), np.cumsum(seconds))
+    np.testing.assert_array_equal(display.line_.get_ydata(),
+                                  np.maximum.accumulate(results["mean_test_score"][used]))
+    assert display.line_.get_label() == "DAUB"
+
+
+def test_several_searches_on_one_axes(daub, kdpp):
+    first = BestScoreDisplay.from_search(daub)
+    second = BestScoreDisplay.from_search(kdpp, ax=first.ax_)
+    assert second.ax_ is first.ax_
+    assert [line.get_label() for line in first.ax_.get_lines()] == ["DAUBSearch", "KDPPSearch"]
+
+
+# ----------------------------------------------------------------- posterior
+def test_posterior_points_are_the_policy_numbers(gpucb):
+    display = PosteriorDisplay.from_search(gpucb)
+    prior_mean, prior_std = gpucb.policy_.prior()
+    positions = np.arange(13)
+    line, _, (bars,) = display.prior_errorbar_.lines
+    np.testing.assert_array_equal(line.get_xdata() + 0.15, positions)
+    np.testing.assert_array_equal(line.get_ydata(), prior_mean)
+    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars.get_segments()],
+                               2 * prior_std)
+    line, _, (bars,) = display.posterior_errorbar_.lines
+    np.testing.assert_array_equal(line.get_ydata(), gpucb.posterior_mean_)
+    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars.get_segments()],
+                               2 * gpucb.posterior_std_)
+    np.testing.assert_array_equal(
+        display.evaluated_.get_offsets(),
+        np.c_[gpucb.cv_results_["candidate_id"], gpucb.cv_results_["mean_test_score"]],
+    )
+
+
+def test_prior_is_what_the_posterior_conditions_on(gpucb):
+    # The kernel prior is fitted to the scores: its level is their mean.
+    prior_mean, prior_std = gpucb.policy_.prior()
+    np.testing.assert_allclose(prior_mean, np.mean(list(gpucb.policy_.observed_.values())))
+    assert (gpucb.posterior_std_ <= prior_std + 1e-12).all()
+
+
+# ----------------------------------------------------------------- diversity
+def test_diversity_points_are_the_drawn_params(kdpp):
+    display = DiversityDisplay.from_search(kdpp, "C", "gamma", random_state=0)
+    drawn = [[p["C"], p["gamma"]] for p in kdpp.cv_results_["params"]]
+    np.testing.assert_array_equal(display.drawn_.get_offsets(), drawn)
+    assert display.uniform_.get_offsets().shape == (8, 2)
+    assert display.ax_.get_xscale() == "log"
+    again = DiversityDisplay.from_search(kdpp, "C", "gamma", random_state=0)
+    np.testing.assert_array_equal(again.uniform, display.uniform)
+
+
+def test_diversity_rejects_unknown_or_non_numeric_params(kdpp):
+    with pytest.raises(ValueError, match="y_name='degree' is not a parameter"):
+        DiversityDisplay.from_search(kdpp, "C", "degree")
+    with pytest.raises(ValueError, match="'kernel' takes values that are not numbers"):
+        DiversityDisplay.from_search(kdpp, "C", "kernel")
+
+
+# --------------------------------------------------------------- family tree
+def _lineage(search, model):
+    results = search.cv_results_
+    row_of = {c: i for i, c in enumerate(results["candidate_id"])}
+    chain = [model]
+    while results["parent_id"][row_of[chain[-1]]] >= 0:
+        chain.append(results["parent_id"][row_of[chain[-1]]])
+    return chain[::-1], [row_of[c] for c in chain[::-1]]
+
+
+def test_family_tree_is_the_lineage_of_the_best(mutant):
+    display = FamilyTreeDisplay.from_search(mutant)
+    best = mutant.cv_results_["candidate_id"][mutant.best_index_]
+    chain, rows = _lineage(mutant, best)
+    assert len(chain) > 1, "the fixture's best model should be a mutant"
+    assert list(display.lineage) == chain
+    np.testing.assert_array_equal(display.nodes_.get_xdata(), np.arange(len(chain)))
+    np.testing.assert_array_equal(display.nodes_.get_ydata(),
+                                  mutant.cv_results_["mean_test_score"][rows])
+    assert len(display.edges_) == len(chain) - 1
+    params = [mutant.cv_results_["params"][i] for i in rows]
+    assert display.changes[0] == {}
+    for parent, child, change in zip(params, params[1:], display.changes[1:]):
+        assert change == {"alpha": child["alpha"]} and parent["alpha"] != child["alpha"]
+    assert display.labels_[-1].get_text().startswith(f"#{best}: ")
+
+
+def test_family_tree_of_an_initial_model(mutant):
+    display = FamilyTreeDisplay.from_search(mutant, candidate=0)
+    assert list(display.lineage) == [0] and display.edges_ == []
+
+
+def test_family_tree_rejects_an_unknown_candidate(mutant):
+    with pytest.raises(ValueError, match="candidate=999 is not a candidate_id"):
+        FamilyTreeDisplay.from_search(mutant, candidate=999)
+
+
+# ------------------------------------------------------------------ checks
+@pytest.mark.parametrize("display, name", [(PosteriorDisplay, "daub"),
+                                           (DiversityDisplay, "gpucb"),
+                                           (FamilyTreeDisplay, "kdpp")])
+def test_a_display_for_another_search_says_which_it_needs(display, name, request):
+    search = request.getfixturevalue(name)
+    args = ("C", "C") if display is DiversityDisplay else ()
+    with pytest.raises(TypeError, match=f"{display.__name__}.from_search needs a fitted"):
+        display.from_search(search, *args)
+
+
+def test_an_unfitted_search_is_refused():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        SearchCurvesDisplay.from_search(DAUBSearch([GaussianNB()]))
+
+
+def test_importing_sksel_does_not_import_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, sksel; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

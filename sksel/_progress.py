@@ -60,15 +60,19 @@ class ShortNames:
     def __init__(self, candidates, estimator_name):
         self.candidates = candidates
         self.estimator_name = estimator_name
-        keys = {key for params in candidates for key in params if key != _STEP}
-        missing = object()
-        self.varying = sorted(
-            key for key in keys
-            if len({repr(params.get(key, missing)) for params in candidates}) > 1
-        )
+        self.varying = None
         self._names = {}
 
     def __call__(self, candidate):
+        if self.varying is None:
+            # Of the candidates known at the first name asked for, not mutants bred later.
+            candidates = self.candidates
+            keys = {key for params in candidates for key in params if key != _STEP}
+            missing = object()
+            self.varying = sorted(
+                key for key in keys
+                if len({repr(params.get(key, missing)) for params in candidates}) > 1
+            )
         if candidate not in self._names:
             self._names[candidate] = self._name(self.candidates[candidate])
         return self._names[candidate]

@@ -31,6 +31,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
 from ._engine import Engine, threads_within_cpus
+from ._progress import Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator
 
 # Scorers of classifiers whose scores lie in [0, 1].
@@ -129,13 +130,27 @@ class BaseSelectionSearch(BaseSearchCV):
                      fit_params=job.fit_params(candidate), score_params=job.score_params,
                      return_train_score=self._returns_train_score(n_resources),
                      return_n_test_samples=True, return_times=True,
-                     error_score=self.error_score, verbose=0))
+                     error_score=self.error_score,
+                     verbose=self.verbose if self.verbose >= 3 else 0,
+                     split_progress=(fold, self.n_splits_)))
 
     def _returns_train_score(self, n_resources):
         return self.return_train_score or self._needs_train_score(n_resources)
 
     def _on_evaluation(self, action, outputs):
         """Called with the outputs of every finished `action`, before the policy hears."""
+
+    def _progress_budget(self, n_candidates):
+        """``(planned, exact, words)``: the evaluations the budget allows, for the header.
+
+        `planned` is None when unknown; `exact` is False when the search may
+        stop before `planned` evaluations.
+        """
+        return n_candidates, True, f"{n_candidates} evaluations planned"
+
+    def _progress_extra(self, action):
+        """Columns ``{name: value}`` the ``verbose=2`` line of a finished `action` adds, or None."""
+        return None
 
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=False)
@@ -177,6 +192,7 @@ class BaseSelectionSearch(BaseSearchCV):
         policy, resource = self._make_policy(candidates, splits, y, n_classes, rng)
         fit_params = self._fit_params_by_candidate(candidates, routed)
         job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
+        progress = self._progress(job, len(candidates))
 
         def make_tasks(action):
             return [self._task(job, action, fold, train, test)
@@ -191,7 +207,10 @@ class BaseSelectionSearch(BaseSearchCV):
                 refit_metric = self._callable_metric(outputs, refit_metric)
             _insert_error_scores(outputs, self.error_score)
             evaluations.append((action, outputs))
-            self._tell(policy, action, outputs, refit_metric, give_up=action in given_up)
+            score = self._tell(policy, action, outputs, refit_metric, give_up=action in given_up)
+            if progress.verbose >= 1:
+                extra = self._progress_extra(action) if progress.verbose >= 2 else None
+                progress.evaluation(*action, score, extra)
 
         given_up = set()
 
@@ -208,9 +227,12 @@ class BaseSelectionSearch(BaseSearchCV):
             return failed
 
         engine = Engine(make_tasks, on_done, failed_output, n_jobs=self.n_jobs,
-                        max_time=self.max_time, verbose=self.verbose,
-                        name=type(self).__name__)
-        engine.run(policy)
+                        max_time=self.max_time, name=type(self).__name__)
+        progress.start()
+        try:
+            engine.run(policy)
+        finally:
+            progress.stop()
         self.stop_reason_ = engine.stop_reason_
         decided, speculative = _split_by_decisions(evaluations, policy.decisions_)
         if not decided:
@@ -237,6 +259,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         self._set_best(refit_metric, last)
+        progress.close(self.stop_reason_, self._progress_best())
         if self.refit:
             best = self.cv_results_["candidate_id"][self.best_index_]
             with threads_within_cpus():
@@ -245,6 +268,22 @@ class BaseSelectionSearch(BaseSearchCV):
         return self
 
     # ------------------------------------------------------------- internals
+    def _progress(self, job, n_candidates):
+        """The :class:`~sksel._progress.Progress` reporter of this fit."""
+        base = job.space.first_estimator
+        names = ShortNames(job.candidates, type(base).__name__ if base is not None else "")
+        planned, exact, words = self._progress_budget(n_candidates)
+        return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
+                        n_splits=self.n_splits_, planned=planned, exact=exact, budget=words)
+
+    def _progress_best(self):
+        """``(candidate, resource, score)`` selected, or None when no score selects it."""
+        if callable(self.refit) or not (self.refit or not self.multimetric_):
+            return None
+        i = self.best_index_
+        return (int(self.cv_results_["candidate_id"][i]),
+                int(self.cv_results_["n_resources"][i]), float(self.best_score_))
+
     def _get_scorers(self):
         """Scorer(s) and the name of the metric that ranks candidates."""
         estimator = first_estimator(self.estimator)
@@ -344,6 +383,7 @@ class BaseSelectionSearch(BaseSearchCV):
         fit_time = float(np.sum([out["fit_time"] for out in outputs]))
         policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
                     give_up=give_up)
+        return test
 
     def _results(self, candidates, evaluations, resource, speculative=None):
         """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.

@@ -124,10 +124,8 @@ class Engine:
         are abandoned; otherwise the fit running at the deadline finishes (a
         fit cannot be interrupted). The refit of the selected candidate, done
         by the search after the engine, is not counted.
-    verbose : int
-        Print one line per finished action at ``verbose >= 1``.
     name : str
-        Name printed in progress lines and warnings.
+        Name printed in warnings.
 
     Attributes
     ----------
@@ -136,13 +134,12 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 verbose=0, name="search"):
+                 name="search"):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
-        self.verbose = verbose
         self.name = name
 
     def run(self, policy):
@@ -323,10 +320,6 @@ class Engine:
         outputs = self._running.pop(action)
         self._n_done += 1
         self.on_done(action, outputs)
-        if self.verbose >= 1:
-            elapsed = time.perf_counter() - self._start
-            print(f"[{self.name}] {self._n_done:4d} candidate {action[0]} at "
-                  f"{action[1]}  ({elapsed:.1f}s)")
 
     def _out_of_time(self):
         if self.max_time is None:

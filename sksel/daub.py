@@ -597,7 +597,16 @@ class DAUBSearch(BaseSelectionSearch):
         rows for validation (stratified for classifiers), as the paper does.
 
     verbose : int, default=0
-        Print one line per finished evaluation at ``verbose >= 1``.
+        Progress, printed as the search runs. ``0``: nothing. ``1``: a header
+        (the search, its candidates, folds and budget), a progress bar where
+        tqdm is installed (``pip install sksel[progress]``; in a terminal or
+        Jupyter) or else a status line every few seconds (evaluations done,
+        elapsed time, best score so far and its candidate), and a final line
+        naming the selected candidate and its score. ``2``: one line per
+        finished evaluation instead of the bar: the candidate's short name,
+        its resource, its mean test score and its upper bound (projected score at N, from the results used so far). ``3``: also
+        scikit-learn's ``[CV]`` line of every fit (printed by the worker that
+        runs it).
 
     random_state : int, RandomState instance or None, default=None
         Seed of the subsample orders and of a holdout split.
@@ -804,6 +813,16 @@ class DAUBSearch(BaseSelectionSearch):
             warm_up=min(self.l, max(1, len(self.sizes_) - 1)), jump=self.jump,
         )
         return self.policy_, resource
+
+    def _progress_budget(self, n_candidates):
+        n_max = n_candidates * len(self.sizes_)
+        return n_max, False, (
+            f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
+            f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
+
+    def _progress_extra(self, action):
+        self.policy_.done  # noqa: B018 (uses the results told so far)
+        return {"bound": self.policy_.upper_bound(action[0])}
 
     def _warn_if_no_curve_below_n(self, n_candidates):
         if len(self.sizes_) < 3 and n_candidates > 1:

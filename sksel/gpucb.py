@@ -552,7 +552,8 @@ class GPUCBSelector(BaseSelectionSearch):
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` the decisions
         are still the sequential run's; free workers evaluate speculative
         picks, chosen with the variance of those still running counted as
-        known (GP-BUCB), used when the sequential run picks them.
+        known (GP-BUCB), used when the sequential run picks them. The
+        progress `verbose` prints counts evaluations against `n_iter`.
 
     Attributes
     ----------
@@ -715,6 +716,10 @@ class GPUCBSelector(BaseSelectionSearch):
             resource=min(len(train) for train, _ in splits),
         )
         return self.policy_, WholeFolds(splits)
+
+    def _progress_budget(self, n_candidates):
+        n_iter = self.policy_.n_iter
+        return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
 
     def _prior(self, candidates):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""

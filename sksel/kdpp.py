@@ -311,7 +311,16 @@ class KDPPSearch(BaseSelectionSearch):
         for validation (stratified for classifiers).
 
     verbose : int, default=0
-        Print one line per finished evaluation at ``verbose >= 1``.
+        Progress, printed as the search runs. ``0``: nothing. ``1``: a header
+        (the search, its candidates, folds and budget), a progress bar where
+        tqdm is installed (``pip install sksel[progress]``; in a terminal or
+        Jupyter) or else a status line every few seconds (evaluations done,
+        elapsed time, best score so far and its candidate), and a final line
+        naming the selected candidate and its score. ``2``: one line per
+        finished evaluation instead of the bar: the candidate's short name,
+        its resource, its mean test score. ``3``: also
+        scikit-learn's ``[CV]`` line of every fit (printed by the worker that
+        runs it).
 
     random_state : int, RandomState instance or None, default=None
         Seed of the k-DPP draw and of a holdout split.

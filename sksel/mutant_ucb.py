@@ -385,7 +385,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         sub-trains run at once: a freed worker gets the current UCB argmax
         among the models not being trained, so results depend on timing;
         ``n_jobs=1`` is the paper's algorithm exactly. A sub-train that fails
-        marks its model failed.
+        marks its model failed. The progress `verbose` prints counts
+        sub-trains against `budget`, each an evaluation whose resource is the
+        model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a
+        sub-train is not one of scikit-learn's fits).
 
     Attributes
     ----------
@@ -572,6 +575,11 @@ class MutantUCBSearch(BaseSelectionSearch):
             random_state=self._rng,
         )
         return self.policy_, WholeFolds(splits)
+
+    def _progress_budget(self, n_candidates):
+        return self.budget, False, (
+            f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
+            "evaluation is the model's sub-trains so far")
 
     def _task(self, job, action, fold, train, test):
         model, n = action

@@ -734,15 +734,17 @@ def test_max_time_keeps_what_finished(clf_data):
     assert hasattr(search.best_estimator_, "majority_")
 
 
-def test_verbose_one_line_per_evaluation(clf_data, capsys):
+def test_verbose_two_one_line_per_evaluation(clf_data, capsys):
     X, y = clf_data
     search = DAUBSearch(LogisticRegression(), C_GRID, cv=CV3, b=20, random_state=0,
-                        verbose=1).fit(X, y)
-    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+                        verbose=2).fit(X, y)
+    # A header, one line per evaluation, a final line.
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()][1:-1]
     assert len(lines) == len(search.all_cv_results_["params"])
     # Each line names the evaluation it reports, in order.
     for line, (c, n) in zip(lines, search.policy_.history_):
-        assert re.search(rf"candidate {c}\b", line) and re.search(rf"\b{n}\b", line)
+        name = f"LogisticRegression(C={C_GRID['C'][c]:.3g})"
+        assert f" {name} " in line and re.search(rf"resource={n}\b", line)
 
 
 def test_verbose_zero_is_silent(clf_data, capsys):

@@ -1,0 +1,192 @@
+"""Reporting the progress of a search, as its `verbose` parameter asks.
+
+An *evaluation* is one candidate at one resource on every cross-validation
+split: one row of ``all_cv_results_``. :class:`Progress` prints
+
+- at ``verbose >= 1``, a header (the search, its candidates, folds and
+  budget) and a final line (evaluations done, time, the selected candidate
+  and its score); between them a tqdm bar where tqdm is installed (``pip
+  install sksel[progress]``; ``tqdm.auto`` draws it in a terminal or in
+  Jupyter), otherwise a plain status line every few seconds;
+- at ``verbose >= 2``, one line per finished evaluation instead of the bar,
+  in the order they finish: the candidate's short name, its resource, its
+  mean test score, any column the search adds (DAUB's bound) and the best
+  score so far;
+- at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
+  passes the level on to ``_fit_and_score``; fits on joblib worker processes
+  print in those processes).
+"""
+
+import numbers
+import sys
+import time
+
+from .space import _STEP
+
+_STATUS_EVERY_S = 5.0
+_NAME_WIDTH = 40
+
+
+def _tqdm():
+    """``tqdm.auto.tqdm``, or None where tqdm is not installed."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm
+
+
+def _value(value):
+    """`value` in a few characters."""
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
+        return f"{value:.3g}"
+    if hasattr(value, "get_params"):
+        return type(value).__name__
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+class ShortNames:
+    """Short names of candidates: the estimator class and the parameters that vary.
+
+    Parameters
+    ----------
+    candidates : list of dict
+        The candidates' parameters; the list may grow during the search
+        (MutantUCBSearch's mutants), names are made when asked.
+    estimator_name : str
+        Class name of the estimator of a single-estimator space.
+    """
+
+    def __init__(self, candidates, estimator_name):
+        self.candidates = candidates
+        self.estimator_name = estimator_name
+        self.varying = None
+        self._names = {}
+
+    def __call__(self, candidate):
+        if self.varying is None:
+            # Of the candidates known at the first name asked for, not mutants bred later.
+            candidates = self.candidates
+            keys = {key for params in candidates for key in params if key != _STEP}
+            missing = object()
+            self.varying = sorted(
+                key for key in keys
+                if len({repr(params.get(key, missing)) for params in candidates}) > 1
+            )
+        if candidate not in self._names:
+            self._names[candidate] = self._name(self.candidates[candidate])
+        return self._names[candidate]
+
+    def _name(self, params):
+        name = self.estimator_name
+        if _STEP in params:
+            name = type(params[_STEP]).__name__
+        shown = ", ".join(f"{key.rsplit('__', 1)[-1]}={_value(params[key])}"
+                          for key in self.varying if key in params)
+        name = f"{name}({shown})" if shown else name
+        return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
+
+
+class Progress:
+    """Print a search's progress at its `verbose` level (see the module).
+
+    Parameters
+    ----------
+    verbose : int
+        The search's `verbose`.
+    search : str
+        Name of the search, opening every line.
+    names : callable
+        ``names(candidate) -> str``, a short name (:class:`ShortNames`).
+    n_candidates, n_splits : int
+        Candidates and cross-validation splits.
+    planned : int or None
+        Evaluations the budget allows, or None when unknown.
+    exact : bool
+        Whether `planned` evaluations will run (else at most that many).
+    budget : str
+        How the budget reads in the header.
+    file : file-like or None
+        Where lines go; None is ``sys.stdout`` at the time of printing.
+    """
+
+    def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
+                 exact=True, budget="", file=None):
+        self.verbose = verbose
+        self.search = search
+        self.names = names
+        self.n_candidates = n_candidates
+        self.n_splits = n_splits
+        self.planned = planned
+        self.exact = exact
+        self.budget = budget
+        self.file = file
+        self.n_done = 0
+        self.best = None  # (score, candidate, resource)
+        self._bar = None
+
+    def _print(self, line):
+        print(f"[{self.search}] {line}", file=self.file or sys.stdout, flush=True)
+
+    def _count(self):
+        if self.planned is None:
+            return f"{self.n_done}"
+        return f"{self.n_done}/{self.planned}" if self.exact else f"{self.n_done}/<={self.planned}"
+
+    def _best(self):
+        if self.best is None:
+            return "best: none yet"
+        score, candidate, resource = self.best
+        return f"best {score:.4f} {self.names(candidate)} at {resource}"
+
+    # ------------------------------------------------------------------ events
+    def start(self):
+        """Print the header; open the bar at ``verbose == 1`` where tqdm is installed."""
+        self._start = self._last_status = time.perf_counter()
+        if self.verbose < 1:
+            return
+        s = "" if self.n_candidates == 1 else "s"
+        self._print(f"{self.n_candidates} candidate{s}, {self.n_splits}-fold cv; {self.budget}")
+        tqdm = _tqdm() if self.verbose == 1 else None
+        if tqdm is not None:
+            self._bar = tqdm(total=self.planned if self.exact else None, desc=self.search,
+                             unit="eval", file=self.file, dynamic_ncols=True)
+
+    def evaluation(self, candidate, resource, score, extra=None):
+        """Report one finished evaluation: its mean test `score` and `extra` columns."""
+        if self.verbose < 1:
+            return
+        self.n_done += 1
+        if self.best is None or score > self.best[0]:
+            self.best = (float(score), candidate, resource)
+        now = time.perf_counter()
+        if self._bar is not None:
+            if self.best[1] == candidate and self.best[2] == resource:
+                self._bar.set_postfix_str(self._best(), refresh=False)
+            self._bar.update(1)
+        elif self.verbose >= 2:
+            columns = "".join(f"  {key}={value:.4f}" for key, value in (extra or {}).items())
+            self._print(f"{self._count():>7} {self.names(candidate):<{_NAME_WIDTH}} "
+                        f"resource={resource}  score={score:.4f}{columns}  "
+                        f"({now - self._start:.1f}s)")
+        elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
+            self._last_status = now
+            self._print(f"{self._count()} evaluations, {now - self._start:.1f}s, {self._best()}")
+
+    def stop(self):
+        """Close the bar, if any: the search has ended, or failed."""
+        self._end = time.perf_counter()
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def close(self, stop_reason, best=None):
+        """Print the final line, naming `best` ``(candidate, resource, score)``."""
+        if self.verbose < 1:
+            return
+        line = (f"done: {self.n_done} evaluations in {self._end - self._start:.1f}s"
+                f" (stopped: {stop_reason})")
+        if best is not None:
+            candidate, resource, score = best
+            line += f"; selected {self.names(candidate)} at {resource}, score {score:.4f}"
+        self._print(line)

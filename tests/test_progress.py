@@ -1,0 +1,159 @@
+"""The progress printed at each `verbose` level."""
+
+import re
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+
+import sksel._progress as progress
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
+from sksel._progress import ShortNames
+from sksel.space import SearchSpace
+
+CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
+C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
+LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (.+?)\s+resource=(\d+)\s+score=(\S+)"
+                  r"\s+bound=(\S+)\s+\(\d+\.\ds\)$")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(n_samples=300, n_features=20, n_informative=6, n_redundant=2,
+                               random_state=0)
+
+
+@pytest.fixture
+def no_tqdm(monkeypatch):
+    monkeypatch.setattr(progress, "_tqdm", lambda: None)
+
+
+def _daub(verbose, **kwargs):
+    return DAUBSearch(LogisticRegression(), C_GRID, cv=CV3, b=20, random_state=0,
+                      verbose=verbose, **kwargs)
+
+
+def _lines(capsys):
+    return [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def test_verbose_zero_prints_nothing(data, capsys):
+    _daub(0).fit(*data)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
+    search = _daub(1).fit(*data)
+    lines = _lines(capsys)
+    n_max = 4 * len(search.sizes_)
+    assert lines[0] == (
+        f"[DAUBSearch] 4 candidates, 3-fold cv; no fixed count: stops once a candidate "
+        f"reaches {search.sizes_[-1]} rows; at most {n_max} evaluations "
+        f"(4 candidates x {len(search.sizes_)} sizes)")
+    n_evals = len(search.all_cv_results_["params"])
+    best = search.best_params_["C"]
+    assert re.fullmatch(
+        rf"\[DAUBSearch\] done: {n_evals} evaluations in \d+\.\ds \(stopped: done\); selected "
+        rf"LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
+        rf"score {search.best_score_:.4f}", lines[-1])
+    # Plain status lines between them: the first evaluation, then every few seconds.
+    assert all(re.match(r"\[DAUBSearch\] \d+/<=\d+ evaluations, \d+\.\ds, best 0\.\d{4} "
+                        r"LogisticRegression\(C=", line) for line in lines[1:-1])
+    assert len(lines) >= 3
+
+
+def test_verbose_one_tqdm_bar(data, capsys):
+    pytest.importorskip("tqdm")
+    search = _daub(1).fit(*data)
+    captured = capsys.readouterr()
+    n_evals = len(search.all_cv_results_["params"])
+    # The bar is on stderr; stdout has the header and the final line only.
+    assert len(captured.out.splitlines()) == 2
+    assert f"{n_evals}eval" in captured.err and "best 0." in captured.err
+
+
+def test_verbose_two_one_line_per_evaluation(data, capsys):
+    search = _daub(2).fit(*data)
+    lines = _lines(capsys)[1:-1]
+    results = search.all_cv_results_
+    assert len(lines) == len(results["params"])
+    rows = {(c, n): i for i, (c, n) in enumerate(zip(results["candidate_id"],
+                                                     results["n_resources"]))}
+    last_bound = {}
+    for k, line in enumerate(lines, 1):
+        match = LINE.match(line)
+        assert match, line
+        done, n_max, name, n, score, bound = match.groups()
+        assert int(done) == k and int(n_max) == 4 * len(search.sizes_)
+        row = rows[next(c for c, C in enumerate(C_GRID["C"])
+                        if name == f"LogisticRegression(C={C:.3g})"), int(n)]
+        assert float(score) == pytest.approx(results["mean_test_score"][row], abs=5e-5)
+        last_bound[row] = float(bound)
+    # The bound printed after a candidate's last evaluation is the policy's final one.
+    for row, bound in last_bound.items():
+        c = results["candidate_id"][row]
+        if results["n_resources"][row] == max(n for (cc, n) in rows if cc == c):
+            assert bound == pytest.approx(search.policy_.upper_bound(c), abs=5e-5)
+
+
+def test_verbose_three_adds_sklearn_fold_lines(data, capsys):
+    search = _daub(3).fit(*data)
+    lines = _lines(capsys)
+    cv_lines = [line for line in lines if line.startswith("[CV")]
+    # One per fit: DAUB's curves below N run on one fold, N on all three.
+    results = search.all_cv_results_
+    n_fits = sum(3 if n == search.sizes_[-1] else 1 for n in results["n_resources"])
+    assert len(cv_lines) == n_fits
+    assert all(re.match(r"\[CV [123]/3\] END .*score=", line) for line in cv_lines)
+    assert len([line for line in lines if LINE.match(line)]) == len(results["params"])
+
+
+def test_no_duplicate_engine_lines(data, capsys, no_tqdm):
+    _daub(1).fit(*data)
+    assert not any("candidate 0 at" in line for line in _lines(capsys))
+
+
+@pytest.mark.parametrize("make, header", [
+    (lambda: KDPPSearch(LogisticRegression(), {"C": [0.01, 0.1, 1, 10, 100]}, n_iter=3,
+                        cv=CV3, random_state=0, verbose=2),
+     "[KDPPSearch] 3 candidates, 3-fold cv; 3 evaluations planned"),
+    (lambda: GPUCBSelector([GaussianNB(), DecisionTreeClassifier(random_state=0),
+                            LogisticRegression()], prior="kernel", n_iter=2, cv=CV3,
+                           random_state=0, verbose=2),
+     "[GPUCBSelector] 3 candidates, 3-fold cv; 2 evaluations planned (n_iter) of the 3"),
+])
+def test_budget_of_other_searches(data, capsys, make, header):
+    search = make().fit(*data)
+    lines = _lines(capsys)
+    assert lines[0] == header
+    n_evals = len(search.all_cv_results_["params"])
+    assert len(lines) == n_evals + 2
+    assert re.match(rf"\[\w+\]\s+{n_evals}/{n_evals} ", lines[-2])
+    assert "selected" in lines[-1]
+
+
+def test_mutant_ucb_counts_subtrains(data, capsys):
+    from sklearn.linear_model import SGDClassifier
+
+    search = MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-3, 1e-2]},
+                             budget=6, max_subtrains=3, cv=CV3, random_state=0,
+                             verbose=2).fit(*data)
+    lines = _lines(capsys)
+    assert "budget 6 sub-trains" in lines[0]
+    assert len(lines) == len(search.all_cv_results_["params"]) + 2
+
+
+def test_short_names():
+    space = SearchSpace([GaussianNB(), (LogisticRegression(), {"C": [0.1, 10.0]})])
+    names = ShortNames(space.candidates, "")
+    assert [names(c) for c in range(3)] == [
+        "GaussianNB", "LogisticRegression(C=0.1)", "LogisticRegression(C=10)"]
+    long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i} for i in range(2)],
+                      "SomeEstimator")
+    assert len(long(0)) == 40 and long(0).endswith("...")
+    assert ShortNames([{"C": 1.0}], "LogisticRegression")(0) == "LogisticRegression"

@@ -475,13 +475,14 @@ class DAUBSearch(BaseSelectionSearch):
     """Select a learner by giving growing data subsamples to the most promising.
 
     Every candidate is trained on the `l` smallest nested subsamples of a
-    training fold (fewer when fewer sizes lie below the whole fold); from then on the candidate with the highest upper bound on
-    its full-data score gets the next, about `r` times larger, subsample. The
-    search ends when a candidate trained on whole training folds scores at
-    least every other candidate's bound; it is selected and refitted on all
-    the data. Validation folds are never
-    subsampled. This is DAUB (Sabharwal et al., AAAI 2016), which spends
-    training *rows*: learners that cannot catch up stop early, on small data.
+    training fold (fewer when fewer sizes lie below the whole fold); from
+    then on the candidate with the highest upper bound on its full-data
+    score gets the next, about `r` times larger, subsample. The search ends
+    when a candidate trained on whole training folds, and scored on every
+    fold, scores at least every other candidate's bound; it is selected and
+    refitted on all the data. Validation folds are never subsampled. This is
+    DAUB (Sabharwal et al., AAAI 2016), which spends training *rows*:
+    learners that cannot catch up stop early, on small data.
 
     Read more in the :ref:`User Guide <daub>`.
 
@@ -604,9 +605,9 @@ class DAUBSearch(BaseSelectionSearch):
         elapsed time, best score so far and its candidate), and a final line
         naming the selected candidate and its score. ``2``: one line per
         finished evaluation instead of the bar: the candidate's short name,
-        its resource, its mean test score and its upper bound (projected score at N, from the results used so far). ``3``: also
-        scikit-learn's ``[CV]`` line of every fit (printed by the worker that
-        runs it).
+        its resource, its mean test score and its upper bound (projected
+        score at N, from the results used so far). ``3``: also scikit-learn's
+        ``[CV]`` line of every fit (printed by the worker that runs it).
 
     random_state : int, RandomState instance or None, default=None
         Seed of the subsample orders and of a holdout split.

@@ -9,6 +9,7 @@ methods are delegated to ``best_estimator_`` exactly as in
 """
 
 import numbers
+import os
 import time
 import warnings
 from abc import abstractmethod
@@ -30,6 +31,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routi
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import _check_method_params, _num_samples
 
+from ._checkpoint import Checkpoint, fingerprint
 from ._engine import Engine, threads_within_cpus
 from ._progress import Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator
@@ -53,6 +55,7 @@ class BaseSelectionSearch(BaseSearchCV):
         "cv": ["cv_object", Interval(numbers.Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
         "max_time": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "checkpoint": [str, os.PathLike, None],
     }
 
     @abstractmethod
@@ -69,6 +72,7 @@ class BaseSelectionSearch(BaseSearchCV):
         error_score=np.nan,
         return_train_score=False,
         max_time=None,
+        checkpoint=None,
     ):
         self.estimator = estimator
         self.scoring = scoring
@@ -80,6 +84,7 @@ class BaseSelectionSearch(BaseSearchCV):
         self.error_score = error_score
         self.return_train_score = return_train_score
         self.max_time = max_time
+        self.checkpoint = checkpoint
 
     def __sklearn_tags__(self):
         tags = super(BaseSearchCV, self).__sklearn_tags__()
@@ -193,15 +198,31 @@ class BaseSelectionSearch(BaseSearchCV):
         fit_params = self._fit_params_by_candidate(candidates, routed)
         job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
         progress = self._progress(job, len(candidates))
+        checkpoint = self._open_checkpoint(X, y, params, candidates)
+        replayed = {}
 
         def make_tasks(action):
-            return [self._task(job, action, fold, train, test)
-                    for fold, (train, test) in enumerate(resource.split(action[1]))]
+            # The tasks are made even for a replayed action: making them is part
+            # of the search's state (MutantUCBSearch breeds a mutant there).
+            tasks = [self._task(job, action, fold, train, test)
+                     for fold, (train, test) in enumerate(resource.split(action[1]))]
+            if checkpoint is not None and action not in replayed:
+                recorded = checkpoint.replay(action)
+                if recorded is not None:
+                    replayed[action] = recorded
+            if action in replayed:
+                return [(_recorded_output, (out,), {}) for out in replayed[action][0]]
+            return tasks
 
         evaluations = []
 
         def on_done(action, outputs):
             nonlocal refit_metric
+            if action in replayed:
+                if replayed.pop(action)[1]:
+                    given_up.add(action)
+            elif checkpoint is not None:
+                checkpoint.record(action, outputs, give_up=action in given_up)
             self._on_evaluation(action, outputs)
             if callable(self.scoring):
                 refit_metric = self._callable_metric(outputs, refit_metric)
@@ -268,6 +289,12 @@ class BaseSelectionSearch(BaseSearchCV):
         return self
 
     # ------------------------------------------------------------- internals
+    def _open_checkpoint(self, X, y, fit_params, candidates):
+        """The :class:`~sksel._checkpoint.Checkpoint` of this fit, or None without one."""
+        if self.checkpoint is None:
+            return None
+        return Checkpoint(self.checkpoint, fingerprint(self, X, y, fit_params, candidates))
+
     def _progress(self, job, n_candidates):
         """The :class:`~sksel._progress.Progress` reporter of this fit."""
         base = job.space.first_estimator
@@ -454,6 +481,11 @@ class _Job:
         self.fit_params = fit_params
         self.score_params = score_params
         self.estimators = [space.build(candidate) for candidate in candidates]
+
+
+def _recorded_output(output):
+    """The task of a replayed evaluation: its recorded output."""
+    return output
 
 
 def _check_targets(y):

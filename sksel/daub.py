@@ -629,6 +629,17 @@ class DAUBSearch(BaseSelectionSearch):
         Wall-clock seconds after which no new fit (one fold) starts; the search
         ends with the best candidate so far. The refit is not counted.
 
+    checkpoint : str, path-like or None, default=None
+        Folder where every finished evaluation is written as it finishes,
+        one file each, atomically. Fitting again with the same data, fit
+        parameters and search parameters (``n_jobs``, ``verbose`` and
+        ``max_time`` aside) replays what the folder holds instead of running
+        it and goes on, so that a search that was killed ends with the
+        ``cv_results_`` of an uninterrupted run (``n_jobs=1``, a fixed
+        `random_state`); a folder from another input raises a ``ValueError``
+        naming what differs. The files are pickles: only give a folder you
+        trust. See :ref:`the User Guide <checkpoint>`.
+
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
@@ -767,6 +778,7 @@ class DAUBSearch(BaseSelectionSearch):
         error_score=np.nan,
         return_train_score=False,
         max_time=None,
+        checkpoint=None,
     ):
         super().__init__(
             estimator,
@@ -779,6 +791,7 @@ class DAUBSearch(BaseSelectionSearch):
             error_score=error_score,
             return_train_score=return_train_score,
             max_time=max_time,
+            checkpoint=checkpoint,
         )
         self.param_grid = param_grid
         self.r = r

@@ -548,7 +548,7 @@ class GPUCBSelector(BaseSelectionSearch):
     kernel : {"rbf", "arc"}, default="rbf"
         Kernel of ``prior="kernel"`` (see :class:`~sksel.KDPPSampler`).
 
-    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` the decisions
         are still the sequential run's; free workers evaluate speculative
         picks, chosen with the variance of those still running counted as
@@ -631,6 +631,7 @@ class GPUCBSelector(BaseSelectionSearch):
         error_score=np.nan,
         return_train_score=False,
         max_time=None,
+        checkpoint=None,
     ):
         super().__init__(
             estimator,
@@ -643,6 +644,7 @@ class GPUCBSelector(BaseSelectionSearch):
             error_score=error_score,
             return_train_score=return_train_score,
             max_time=max_time,
+            checkpoint=checkpoint,
         )
         self.param_grid = param_grid
         self.param_distributions = param_distributions

@@ -336,6 +336,17 @@ class KDPPSearch(BaseSelectionSearch):
         Wall-clock seconds after which no new fit starts; the search ends
         with the configurations evaluated so far (the refit is not counted).
 
+    checkpoint : str, path-like or None, default=None
+        Folder where every finished evaluation is written as it finishes,
+        one file each, atomically. Fitting again with the same data, fit
+        parameters and search parameters (``n_jobs``, ``verbose`` and
+        ``max_time`` aside) replays what the folder holds instead of running
+        it and goes on, so that a search that was killed ends with the
+        ``cv_results_`` of an uninterrupted run (``n_jobs=1``, a fixed
+        `random_state`); a folder from another input raises a ``ValueError``
+        naming what differs. The files are pickles: only give a folder you
+        trust. See :ref:`the User Guide <checkpoint>`.
+
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
@@ -429,6 +440,7 @@ class KDPPSearch(BaseSelectionSearch):
         error_score=np.nan,
         return_train_score=False,
         max_time=None,
+        checkpoint=None,
     ):
         super().__init__(
             estimator,
@@ -441,6 +453,7 @@ class KDPPSearch(BaseSelectionSearch):
             error_score=error_score,
             return_train_score=return_train_score,
             max_time=max_time,
+            checkpoint=checkpoint,
         )
         self.param_distributions = param_distributions
         self.n_iter = n_iter

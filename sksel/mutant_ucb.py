@@ -380,7 +380,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         model, or one at `max_subtrains` that no mutant can inherit
         (``mutation=False`` or ``inherit=False``), is dropped at once.
 
-    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
         sub-trains run at once: a freed worker gets the current UCB argmax
         among the models not being trained, so results depend on timing;
@@ -482,6 +482,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         error_score=np.nan,
         return_train_score=False,
         max_time=None,
+        checkpoint=None,
     ):
         super().__init__(
             estimator,
@@ -494,6 +495,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             error_score=error_score,
             return_train_score=return_train_score,
             max_time=max_time,
+            checkpoint=checkpoint,
         )
         self.param_distributions = param_distributions
         self.budget = budget

@@ -1,0 +1,125 @@
+"""Checkpoint and resume: the finished evaluations of a search, in a folder.
+
+A :class:`Checkpoint` writes every evaluation of a fit as it finishes, one
+file each, atomically (a temporary file in the same folder, then
+``os.replace``), numbered in the order the policy was told them. A later fit
+on the same input opens the same folder and replays them instead of running
+them.
+
+The files are pickles: unpickling runs code, so open a checkpoint only from a
+folder you trust.
+"""
+
+import os
+import pickle
+import tempfile
+from collections import defaultdict, deque
+
+import joblib
+
+_FINGERPRINT = "fingerprint.pkl"
+_SUFFIX = ".pkl"
+
+# Parameters that change how a search runs, not what it evaluates.
+_NOT_FINGERPRINTED = ("checkpoint", "max_time", "memory", "n_jobs", "verbose")
+
+
+def fingerprint(search, X, y, fit_params, candidates):
+    """``{part: hash}`` of what the evaluations of `search` depend on, part by part.
+
+    The parts are named as an error about them reads: ``"data (X)"``,
+    ``"y"``, ``"fit parameter 'sample_weight'"``, ``"parameter 'r'"``,
+    ``"candidates"``.
+    """
+    parts = {"data (X)": X, "y": y}
+    parts.update({f"fit parameter {k!r}": v for k, v in fit_params.items()})
+    parts.update({f"parameter {k!r}": v for k, v in search.get_params(deep=False).items()
+                  if k not in _NOT_FINGERPRINTED})
+    parts["candidates"] = candidates
+    return {part: _hash(part, value) for part, value in parts.items()}
+
+
+def _hash(part, value):
+    try:
+        return joblib.hash(value)
+    except (pickle.PicklingError, AttributeError, TypeError) as error:
+        raise ValueError(
+            f"checkpoint recognises a fit by a hash of its input, and the {part} cannot "
+            f"be pickled to hash it ({error}); a function given as a parameter must be "
+            "defined at the top level of a module."
+        ) from error
+
+
+class Checkpoint:
+    """The evaluations of one search's fits, recorded in `folder` and replayed.
+
+    Opening a folder that holds evaluations of another input raises a
+    ``ValueError`` naming the parts of the input that differ. Every file is
+    a pickle, to be loaded only from a trusted folder.
+
+    Parameters
+    ----------
+    folder : str or path-like
+        Created if missing.
+    fingerprint : dict
+        ``{part: hash}`` of the fit's input, from :func:`fingerprint`.
+    """
+
+    def __init__(self, folder, fingerprint):
+        self.folder = os.fspath(folder)
+        os.makedirs(self.folder, exist_ok=True)
+        path = os.path.join(self.folder, _FINGERPRINT)
+        if os.path.exists(path):
+            _check_same_input(_load(path), fingerprint, self.folder)
+        else:
+            self._write(_FINGERPRINT, fingerprint)
+        names = self._record_names()
+        self.n_recorded = len(names)
+        self._left = defaultdict(deque)
+        for name in names:
+            action, outputs, give_up = _load(os.path.join(self.folder, name))
+            self._left[action].append((outputs, give_up))
+
+    def replay(self, action):
+        """``(outputs, give_up)`` of the next recorded evaluation of `action`, or None."""
+        left = self._left.get(action)
+        return left.popleft() if left else None
+
+    def record(self, action, outputs, give_up):
+        """Write the `outputs` of the finished `action`, after those recorded so far."""
+        self._write(f"{self.n_recorded:06d}{_SUFFIX}", (action, outputs, give_up))
+        self.n_recorded += 1
+
+    def _record_names(self):
+        """The files of the recorded evaluations, in the order they were told."""
+        names = [name for name in os.listdir(self.folder)
+                 if name.endswith(_SUFFIX) and name[:-len(_SUFFIX)].isdigit()]
+        return sorted(names, key=lambda name: int(name[:-len(_SUFFIX)]))
+
+    def _write(self, name, obj):
+        """Write `obj` to `name` whole or not at all: a killed write leaves a hidden temp file."""
+        fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                pickle.dump(obj, file, protocol=pickle.HIGHEST_PROTOCOL)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temp, os.path.join(self.folder, name))
+        except BaseException:
+            os.remove(temp)
+            raise
+
+
+def _load(path):
+    with open(path, "rb") as file:
+        return pickle.load(file)
+
+
+def _check_same_input(recorded, current, folder):
+    differ = [part for part in {**recorded, **current} if recorded.get(part) != current.get(part)]
+    if differ:
+        raise ValueError(
+            f"The checkpoint folder {folder!r} holds the evaluations of a fit on other "
+            f"input (different {', '.join(differ)}). Fit with the same data and parameters "
+            "to resume, or give another (or an empty) folder to start afresh."
+        )

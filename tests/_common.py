@@ -1,6 +1,10 @@
 """What the search test modules share: fit-counting estimators."""
 
+import time
+
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.linear_model import SGDClassifier
+from sklearn.neighbors import KNeighborsClassifier
 
 
 class CountingClassifier(ClassifierMixin, BaseEstimator):
@@ -27,3 +31,35 @@ class CountingRegressor(RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         type(self).n_fits += 1
         raise AssertionError("fit must not be called")
+
+
+class _Interruptible:
+    """Counts its fits in a class attribute, naps `delay` seconds in each and
+    raises ``KeyboardInterrupt`` at the fit numbered `interrupt_at`."""
+
+    n_fits = 0
+    delay = 0.0
+    interrupt_at = None
+
+    def _count_fit(self):
+        cls = type(self)
+        cls.n_fits += 1
+        if cls.n_fits == cls.interrupt_at:
+            raise KeyboardInterrupt
+        time.sleep(cls.delay)
+
+
+class SlowKNN(_Interruptible, KNeighborsClassifier):
+    """A k-nearest-neighbours classifier whose fits are counted, slowed and interrupted."""
+
+    def fit(self, X, y):
+        self._count_fit()
+        return super().fit(X, y)
+
+
+class SlowSGD(_Interruptible, SGDClassifier):
+    """An SGD classifier whose ``partial_fit`` passes are counted and interrupted."""
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        self._count_fit()
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)

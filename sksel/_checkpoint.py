@@ -16,6 +16,7 @@ import tempfile
 from collections import defaultdict, deque
 
 import joblib
+from scipy.stats import rv_continuous, rv_discrete
 
 _FINGERPRINT = "fingerprint.pkl"
 _SUFFIX = ".pkl"
@@ -41,7 +42,7 @@ def fingerprint(search, X, y, fit_params, candidates):
 
 def _hash(part, value):
     try:
-        return joblib.hash(value)
+        return joblib.hash(_without_global_state(value))
     except (pickle.PicklingError, AttributeError, TypeError) as error:
         raise ValueError(
             f"checkpoint recognises a fit by a hash of its input, and the {part} cannot "
@@ -108,6 +109,21 @@ class Checkpoint:
         except BaseException:
             os.remove(temp)
             raise
+
+
+def _without_global_state(value):
+    """`value` with scipy's frozen distributions as ``(name, args, kwds)``.
+
+    Pickled, a frozen distribution carries numpy's global random state, which
+    differs from process to process; the searches draw with their own.
+    """
+    if isinstance(value, dict):
+        return {k: _without_global_state(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_global_state(v) for v in value]
+    if isinstance(getattr(value, "dist", None), (rv_continuous, rv_discrete)):
+        return (value.dist.name, value.args, value.kwds)
+    return value
 
 
 def _load(path):

@@ -189,3 +189,13 @@ def test_input_that_cannot_be_hashed_is_named(tmp_path):
     search = _daub(checkpoint=tmp_path, scoring=lambda est, X, y: est.score(X, y))
     with pytest.raises(ValueError, match="the parameter 'scoring' cannot be pickled"):
         search.fit(X, y)
+
+
+def test_distributions_are_hashed_whatever_numpy_global_random_state(tmp_path):
+    X, y = _data()
+    np.random.seed(0)
+    _mutant(checkpoint=tmp_path).fit(X, y)
+    np.random.seed(1)
+    SlowSGD.n_fits = 0
+    _mutant(checkpoint=tmp_path).fit(X, y)
+    assert SlowSGD.n_fits == 0

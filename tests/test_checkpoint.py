@@ -91,6 +91,7 @@ _daub(checkpoint={folder!r}).fit(*_data())
 """
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no SIGKILL on this platform")
 def test_search_killed_by_sigkill_resumes_to_the_uninterrupted_results(tmp_path):
     folder = str(tmp_path / "checkpoint")
     script = _KILLED_SCRIPT.format(tests=TESTS, folder=folder)

@@ -4,9 +4,8 @@ DAUB's learning curves and where the training rows went
 
 :class:`~sksel.DAUBSearch` chooses among learners by training each on a small
 subsample first and giving more rows only to those whose projected score on
-all rows could still beat the leader. This example runs it over six
-scikit-learn classifiers on the ``digits`` data (1,797 images, bundled with
-scikit-learn) and draws two of its displays:
+all rows could still beat the leader. This example runs it over seven
+scikit-learn classifiers and draws two of its displays:
 
 * :class:`~sksel.SearchCurvesDisplay`, the learning curve of each learner
   with the dashed projection that decided it got no more data;
@@ -17,52 +16,60 @@ scikit-learn) and draws two of its displays:
 # %%
 # The search
 # ----------
-# Six learners of different cost and accuracy. ``cv=0.25`` holds out a
-# quarter of the rows for validation, and DAUB hands out the other rows in
-# nested subsamples that grow by ``r=2`` from ``b=100``.
+# Seven learners of different cost and accuracy on a synthetic problem of
+# 20,000 rows and four classes. ``cv=0.25`` holds out a quarter of the rows
+# for validation; DAUB hands out the other 15,000 in nested subsamples that
+# grow by ``r=2`` from ``b=100``.
 import matplotlib.pyplot as plt
-from sklearn.datasets import load_digits
-from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import AllocationDisplay, DAUBSearch, SearchCurvesDisplay
 
-X, y = load_digits(return_X_y=True)
-learners = [
-    GaussianNB(),
-    DecisionTreeClassifier(random_state=0),
-    KNeighborsClassifier(),
-    make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)),
-    RandomForestClassifier(n_estimators=100, random_state=0),
-    ExtraTreesClassifier(n_estimators=100, random_state=0),
-]
-search = DAUBSearch(learners, b=100, r=2, cv=0.25, random_state=0).fit(X, y)
+X, y = make_classification(n_samples=20_000, n_features=20, n_informative=10, n_classes=4,
+                           flip_y=0.02, random_state=0)
+learners = {
+    "naive Bayes": GaussianNB(),
+    "LDA": LinearDiscriminantAnalysis(),
+    "tree, depth 5": DecisionTreeClassifier(max_depth=5, random_state=0),
+    "logistic": LogisticRegression(),
+    "5-NN": KNeighborsClassifier(),
+    "random forest": RandomForestClassifier(n_estimators=50, random_state=0),
+    "gradient boosting": HistGradientBoostingClassifier(random_state=0),
+}
+names = list(learners)
+search = DAUBSearch(list(learners.values()), b=100, r=2, cv=0.25, random_state=0).fit(X, y)
 
-for i, (params, rows, score) in enumerate(zip(search.cv_results_["params"],
-                                              search.cv_results_["n_resources"],
-                                              search.cv_results_["mean_test_score"])):
-    name = type(params["estimator"]).__name__
-    if name == "Pipeline":
-        name = type(params["estimator"][-1]).__name__
-    print(f"{i}: {name:28s} {int(rows):5d} rows  accuracy {score:.3f}")
-print("selected:", search.best_params_["estimator"])
+res = search.cv_results_
+for c, rows, score in zip(res["candidate_id"], res["n_resources"], res["mean_test_score"]):
+    print(f"{names[c]:18s} {int(rows):6d} rows  accuracy {score:.3f}")
+print("selected:", names[search.cv_results_["candidate_id"][search.best_index_]])
 
 # %%
 # Learning curves
 # ---------------
-# Each grey line is a learner's validation accuracy at the subsample sizes it
-# was trained on; the selected one is red. A dashed line goes from each
+# Each line is a learner's validation accuracy at the subsample sizes it was
+# trained on; the selected one is thick. A dashed line goes from each
 # learner that stopped early to the accuracy DAUB projected for it on all
 # rows: once that upper bound fell below what the leader reached, the learner
-# was given no more data.
+# was given no more data. The display draws the other learners in grey; here
+# they get a colour and a name each.
 display = SearchCurvesDisplay.from_search(search)
-display.ax_.set_title("DAUB on digits: validation accuracy by training size")
-display.ax_.set_xscale("log")
+for line, c, color in zip(display.lines_, display.candidate_ids, plt.cm.tab10.colors):
+    line.set_label(names[c])
+    line.set_color(color)
+    line.set_alpha(1.0)
+ax = display.ax_
+ax.set_xscale("log")
+ax.set_ylabel("Validation accuracy")
+ax.set_title("DAUB: validation accuracy by training size")
+ax.legend(loc="lower right", fontsize="small")
 plt.show()
 
 # %%
@@ -70,7 +77,15 @@ plt.show()
 # -----------------------
 # The bars sum the training rows each learner was fitted on over the whole
 # search, highest first. The dashed line is what a grid search spends on
-# every learner: all rows, on every fold. The title gives DAUB's total as a
-# share of the grid search's.
-AllocationDisplay.from_search(search)
+# every learner: all 15,000 rows. The title gives DAUB's total as a share of
+# the grid search's: the learners that stopped on a few hundred rows cost
+# next to nothing, while the ones trained on all rows cost a little more
+# than a grid search's single fit, for the smaller subsamples on the way.
+display = AllocationDisplay.from_search(search)
+order = np.argsort(-np.asarray(display.spent), kind="stable")
+display.ax_.set_xticks(range(len(order)), [names[display.candidate_ids[i]] for i in order],
+                       rotation=30, ha="right")
+display.ax_.set_xlabel("")
+display.ax_.set_ylabel("Training rows, summed over the search")
+display.figure_.tight_layout()
 plt.show()

@@ -58,6 +58,8 @@ print(f"best: alpha={search.best_params_['sgdclassifier__alpha']:.3g}, "
 # that stay ahead, and the selected model (red) is trained up to the
 # maximum.
 display = SearchCurvesDisplay.from_search(search)
+display.ax_.set_ylabel("Validation accuracy")
+display.ax_.set_xlabel("Passes over the training rows (sub-trains)")
 display.ax_.set_title("Mutant-UCB: validation accuracy by pass")
 plt.show()
 
@@ -69,5 +71,6 @@ plt.show()
 # its mutation changed. A mutant that continues from its parent's weights
 # starts ahead of a fresh model.
 display = FamilyTreeDisplay.from_search(search)
+display.ax_.set_ylabel("Validation accuracy")
 display.ax_.set_title("Lineage of the selected model")
 plt.show()

@@ -6,6 +6,7 @@ fetch, so references to scikit-learn objects render as plain code.
 """
 
 import os
+import sys
 
 # The gallery's examples fit many small models one after another: BLAS threads
 # competing for a couple of cores make them many times slower, not faster.
@@ -17,6 +18,9 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 import sksel  # noqa: E402
+
+# local Sphinx helpers (the gallery's sort key)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ext"))
 
 project = "sksel"
 author = "the sksel developers"
@@ -38,7 +42,7 @@ sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "gallery_order.ExecutedFirstSortKey",
     "plot_gallery": "True",
     "download_all_examples": False,
     "abort_on_example_error": True,

@@ -37,22 +37,28 @@ X, y = load_digits(return_X_y=True)
 cv = StratifiedKFold(3, shuffle=True, random_state=0)
 pipe = Pipeline([("scale", StandardScaler()), ("clf", SVC())])
 
+svc, logistic = SVC(), LogisticRegression(max_iter=300)
+knn = KNeighborsClassifier()
 grids = [
-    (pipe, {"clf": [SVC()], "clf__C": [0.1, 1, 10, 100]}),
-    (pipe, {"clf": [LogisticRegression(max_iter=300)], "clf__C": [0.01, 0.1, 1, 10]}),
-    (pipe, {"clf": [KNeighborsClassifier()], "clf__n_neighbors": [1, 5, 15, 45]}),
+    (pipe, {"clf": [svc], "clf__C": [0.1, 1, 10, 100]}),
+    (pipe, {"clf": [logistic], "clf__C": [0.01, 0.1, 1, 10]}),
+    (pipe, {"clf": [knn], "clf__n_neighbors": [1, 5, 15, 45]}),
 ]
 space = [
-    {"clf": [SVC()], "clf__C": loguniform(1e-1, 1e2)},
-    {"clf": [LogisticRegression(max_iter=300)], "clf__C": loguniform(1e-2, 1e1)},
-    {"clf": [KNeighborsClassifier()], "clf__n_neighbors": randint(1, 46)},
+    {"clf": [svc], "clf__C": loguniform(1e-1, 1e2)},
+    {"clf": [logistic], "clf__C": loguniform(1e-2, 1e1)},
+    {"clf": [knn], "clf__n_neighbors": randint(1, 46)},
 ]
 
 daub = DAUBSearch(grids, cv=cv, random_state=0).fit(X, y)
 kdpp = KDPPSearch(pipe, space, n_iter=12, cv=cv, random_state=0).fit(X, y)
-rand = RandomizedSearchCV(pipe, space, n_iter=12, cv=cv, random_state=0).fit(X, y)
+rand = RandomizedSearchCV(pipe, space, n_iter=12, cv=cv, random_state=0)
+rand.fit(X, y)
 for name, search in [("DAUB", daub), ("k-DPP", kdpp), ("random", rand)]:
-    print(f"{name:7s} best accuracy {search.best_score_:.4f}: {search.best_params_}")
+    best = {k.rsplit("__", 1)[-1]: v for k, v in search.best_params_.items()}
+    param = "C" if "C" in best else "n_neighbors"
+    print(f"{name:7s} best accuracy {search.best_score_:.4f}: "
+          f"{type(best['clf']).__name__} with {param}={best[param]:.3g}")
 
 # %%
 # Best score so far
@@ -70,10 +76,12 @@ for name, search in [("DAUB", daub), ("k-DPP", kdpp), ("random", rand)]:
 display = BestScoreDisplay.from_search(daub, name="DAUBSearch")
 BestScoreDisplay.from_search(kdpp, name="KDPPSearch", ax=display.ax_)
 res = rand.cv_results_
-seconds = (res["mean_fit_time"] + res["mean_score_time"]) * cv.get_n_splits()
+seconds = res["mean_fit_time"] + res["mean_score_time"]
 BestScoreDisplay(
-    elapsed=np.cumsum(seconds), best_scores=np.fmax.accumulate(res["mean_test_score"]),
-    name="RandomizedSearchCV", score_name=display.score_name,
+    elapsed=np.cumsum(seconds * cv.get_n_splits()),
+    best_scores=np.fmax.accumulate(res["mean_test_score"]),
+    name="RandomizedSearchCV",
+    score_name=display.score_name,
 ).plot(ax=display.ax_)
 display.ax_.set_title("Three searches on digits")
 plt.show()

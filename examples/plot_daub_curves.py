@@ -24,7 +24,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.ensemble import (
+    HistGradientBoostingClassifier,
+    RandomForestClassifier,
+)
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
@@ -32,24 +35,26 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sksel import AllocationDisplay, DAUBSearch, SearchCurvesDisplay
 
-X, y = make_classification(n_samples=20_000, n_features=20, n_informative=10, n_classes=4,
-                           flip_y=0.02, random_state=0)
+X, y = make_classification(n_samples=20_000, n_features=20, n_informative=10,
+                           n_classes=4, flip_y=0.02, random_state=0)
 learners = {
     "naive Bayes": GaussianNB(),
     "LDA": LinearDiscriminantAnalysis(),
     "tree, depth 5": DecisionTreeClassifier(max_depth=5, random_state=0),
     "logistic": LogisticRegression(),
     "5-NN": KNeighborsClassifier(),
-    "random forest": RandomForestClassifier(n_estimators=50, random_state=0),
+    "random forest": RandomForestClassifier(50, random_state=0),
     "gradient boosting": HistGradientBoostingClassifier(random_state=0),
 }
 names = list(learners)
-search = DAUBSearch(list(learners.values()), b=100, r=2, cv=0.25, random_state=0).fit(X, y)
+search = DAUBSearch(list(learners.values()), b=100, r=2, cv=0.25,
+                    random_state=0).fit(X, y)
 
 res = search.cv_results_
-for c, rows, score in zip(res["candidate_id"], res["n_resources"], res["mean_test_score"]):
+for c, rows, score in zip(res["candidate_id"], res["n_resources"],
+                          res["mean_test_score"]):
     print(f"{names[c]:18s} {int(rows):6d} rows  accuracy {score:.3f}")
-print("selected:", names[search.cv_results_["candidate_id"][search.best_index_]])
+print("selected:", names[res["candidate_id"][search.best_index_]])
 
 # %%
 # Learning curves
@@ -61,7 +66,8 @@ print("selected:", names[search.cv_results_["candidate_id"][search.best_index_]]
 # was given no more data. The display draws the other learners in grey; here
 # they get a colour and a name each.
 display = SearchCurvesDisplay.from_search(search)
-for line, c, color in zip(display.lines_, display.candidate_ids, plt.cm.tab10.colors):
+colors = plt.cm.tab10.colors
+for line, c, color in zip(display.lines_, display.candidate_ids, colors):
     line.set_label(names[c])
     line.set_color(color)
     line.set_alpha(1.0)
@@ -83,8 +89,8 @@ plt.show()
 # than a grid search's single fit, for the smaller subsamples on the way.
 display = AllocationDisplay.from_search(search)
 order = np.argsort(-np.asarray(display.spent), kind="stable")
-display.ax_.set_xticks(range(len(order)), [names[display.candidate_ids[i]] for i in order],
-                       rotation=30, ha="right")
+labels = [names[display.candidate_ids[i]] for i in order]
+display.ax_.set_xticks(range(len(order)), labels, rotation=30, ha="right")
 display.ax_.set_xlabel("")
 display.ax_.set_ylabel("Training rows, summed over the search")
 display.figure_.tight_layout()

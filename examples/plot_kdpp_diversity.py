@@ -46,6 +46,7 @@ print(f"best: C={search.best_params_['svc__C']:.3g}, "
 # display puts them on a log scale. The k-DPP's points keep their distance
 # from each other; the independent draws clump in places and leave holes in
 # others.
-display = DiversityDisplay.from_search(search, "svc__C", "svc__gamma", random_state=0)
+display = DiversityDisplay.from_search(search, "svc__C", "svc__gamma",
+                                       random_state=0)
 display.ax_.set_title("12 configurations: k-DPP against independent draws")
 plt.show()

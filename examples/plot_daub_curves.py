@@ -35,12 +35,14 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sksel import AllocationDisplay, DAUBSearch, SearchCurvesDisplay
 
-X, y = make_classification(n_samples=20_000, n_features=20, n_informative=10,
-                           n_classes=4, flip_y=0.02, random_state=0)
+X, y = make_classification(n_samples=20_000, n_features=20,
+                           n_informative=10, n_classes=4, flip_y=0.02,
+                           random_state=0)
 learners = {
     "naive Bayes": GaussianNB(),
     "LDA": LinearDiscriminantAnalysis(),
-    "tree, depth 5": DecisionTreeClassifier(max_depth=5, random_state=0),
+    "tree, depth 5": DecisionTreeClassifier(max_depth=5,
+                                            random_state=0),
     "logistic": LogisticRegression(),
     "5-NN": KNeighborsClassifier(),
     "random forest": RandomForestClassifier(50, random_state=0),
@@ -67,7 +69,8 @@ print("selected:", names[res["candidate_id"][search.best_index_]])
 # they get a colour and a name each.
 display = SearchCurvesDisplay.from_search(search)
 colors = plt.cm.tab10.colors
-for line, c, color in zip(display.lines_, display.candidate_ids, colors):
+ids = display.candidate_ids
+for line, c, color in zip(display.lines_, ids, colors):
     line.set_label(names[c])
     line.set_color(color)
     line.set_alpha(1.0)
@@ -90,7 +93,8 @@ plt.show()
 display = AllocationDisplay.from_search(search)
 order = np.argsort(-np.asarray(display.spent), kind="stable")
 labels = [names[display.candidate_ids[i]] for i in order]
-display.ax_.set_xticks(range(len(order)), labels, rotation=30, ha="right")
+display.ax_.set_xticks(range(len(order)), labels, rotation=30,
+                       ha="right")
 display.ax_.set_xlabel("")
 display.ax_.set_ylabel("Training rows, summed over the search")
 display.figure_.tight_layout()

@@ -27,8 +27,8 @@ from sksel.portfolio import default_portfolio
 
 X, y = load_breast_cancer(return_X_y=True)
 names, learners = zip(*default_portfolio())
-search = GPUCBSelector(list(learners), prior="default", n_iter=6, cv=3,
-                       random_state=0).fit(X, y)
+search = GPUCBSelector(list(learners), prior="default", n_iter=6,
+                       cv=3, random_state=0).fit(X, y)
 for step, c in enumerate(search.cv_results_["candidate_id"], start=1):
     score = search.cv_results_["mean_test_score"][step - 1]
     print(f"step {step}: {names[c]:16s} accuracy {score:.3f}")

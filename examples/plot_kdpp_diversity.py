@@ -33,7 +33,8 @@ space = {
     "svc__C": loguniform(1e-2, 1e3),
     "svc__gamma": loguniform(1e-4, 1e1),
 }
-search = KDPPSearch(pipe, space, n_iter=12, cv=3, random_state=0).fit(X, y)
+search = KDPPSearch(pipe, space, n_iter=12, cv=3, random_state=0)
+search.fit(X, y)
 print(f"best: C={search.best_params_['svc__C']:.3g}, "
       f"gamma={search.best_params_['svc__gamma']:.3g}, "
       f"accuracy {search.best_score_:.3f}")
@@ -48,5 +49,5 @@ print(f"best: C={search.best_params_['svc__C']:.3g}, "
 # others.
 display = DiversityDisplay.from_search(search, "svc__C", "svc__gamma",
                                        random_state=0)
-display.ax_.set_title("12 configurations: k-DPP against independent draws")
+display.ax_.set_title("k-DPP against independent draws, 12 each")
 plt.show()

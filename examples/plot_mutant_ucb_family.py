@@ -32,24 +32,30 @@ from sklearn.linear_model import SGDClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sksel import FamilyTreeDisplay, MutantUCBSearch, SearchCurvesDisplay
+from sksel import (
+    FamilyTreeDisplay,
+    MutantUCBSearch,
+    SearchCurvesDisplay,
+)
 
 X, y = load_digits(return_X_y=True)
-sgd = SGDClassifier(loss="log_loss", learning_rate="adaptive", random_state=0)
+sgd = SGDClassifier(loss="log_loss", learning_rate="adaptive",
+                    random_state=0)
 pipe = make_pipeline(StandardScaler(), sgd)
 space = {
     "sgdclassifier__alpha": loguniform(1e-6, 1e-1),
     "sgdclassifier__eta0": loguniform(1e-4, 1e-1),
 }
-search = MutantUCBSearch(pipe, space, budget=60, max_subtrains=10, cv=0.25,
-                         random_state=0).fit(X, y)
+search = MutantUCBSearch(pipe, space, budget=60, max_subtrains=10,
+                         cv=0.25, random_state=0).fit(X, y)
 res = search.cv_results_
 n_mutants = int((res["parent_id"] >= 0).sum())
 n_passes = len(search.all_cv_results_["params"])
 print(f"{len(res['params'])} models trained ({n_mutants} mutants), "
       f"{n_passes} passes spent")
-print(f"best: alpha={search.best_params_['sgdclassifier__alpha']:.3g}, "
-      f"eta0={search.best_params_['sgdclassifier__eta0']:.3g}, "
+best = search.best_params_
+print(f"best: alpha={best['sgdclassifier__alpha']:.3g}, "
+      f"eta0={best['sgdclassifier__eta0']:.3g}, "
       f"accuracy {search.best_score_:.3f}")
 
 # %%

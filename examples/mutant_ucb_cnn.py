@@ -1,11 +1,13 @@
-"""Mutant-UCB over skorch CNNs on Fashion-MNIST, one epoch per sub-train.
+"""
+Mutant-UCB over skorch CNNs on Fashion-MNIST, one epoch per sub-train
+=====================================================================
 
 A CNN whose width (``channels``), depth (``n_layers``) and ``dropout`` are
 module parameters is wrapped in skorch's ``NeuralNetClassifier`` and searched
 with its learning rate and batch size by :class:`sksel.MutantUCBSearch`: a
 sub-train is one epoch (``partial_fit``), a mutant keeps every weight of its
 parent whose shape its new configuration leaves unchanged. The data are
-2,000 training and 2,000 test images of Fashion-MNIST, which Debian ships:
+2,000 training and 2,000 test images of Fashion-MNIST, which Debian ships::
 
     apt-get update && apt-get install -y dataset-fashion-mnist
     pip install ".[torch]"

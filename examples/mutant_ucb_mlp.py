@@ -1,4 +1,6 @@
-"""Mutant-UCB over MLPs, one epoch per sub-train, and the family tree of the winner.
+"""
+Mutant-UCB over MLPs, one epoch per sub-train, and the family tree of the winner
+================================================================================
 
 :class:`sksel.MutantUCBSearch` draws a few MLP configurations (layer sizes,
 L2 penalty, learning rate, batch size), trains each for one epoch

@@ -742,8 +742,9 @@ class FamilyTreeDisplay:
 
     A node per model, from the first ancestor (an initial model) to the
     model, at its generation (x) and its score (y), labelled with its id,
-    score and the parameters its mutation changed; an arrow goes from each
-    parent to its mutant.
+    score and the parameters its mutation changed (named by their last
+    ``__`` component: ``alpha`` for ``sgdclassifier__alpha``); an arrow goes
+    from each parent to its mutant.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -869,6 +870,8 @@ class FamilyTreeDisplay:
         ]
         ax.set_xticks(generations)
         ax.set_xlim(-0.5, len(generations) - 0.5)
+        # room above the top node for its label, which is in points, not data
+        ax.margins(y=0.3)
         ax.set_xlabel("Generation")
         ax.set_ylabel(self.score_name)
         return self
@@ -997,6 +1000,9 @@ def _changed(parent, child):
 
 
 def _node_label(model, score, change):
-    changes = "\n".join(f"{k}={v:.3g}" if isinstance(v, numbers.Real) else f"{k}={v}"
-                        for k, v in change.items())
+    """``#model: score`` and a line per changed parameter, named without its step prefixes."""
+    changes = "\n".join(
+        f"{k.rsplit('__', 1)[-1]}={v:.3g}" if isinstance(v, numbers.Real)
+        else f"{k.rsplit('__', 1)[-1]}={v}"
+        for k, v in change.items())
     return f"#{model}: {score:.3f}" + (f"\n{changes}" if changes else "")

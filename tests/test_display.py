@@ -253,6 +253,14 @@ def test_family_tree_is_the_lineage_of_the_best(mutant):
     assert display.labels_[-1].get_text().startswith(f"#{best}: ")
 
 
+def test_family_tree_labels_name_parameters_without_step_prefix():
+    display = FamilyTreeDisplay(lineage=[2, 7], scores=[0.8, 0.9],
+                                changes=[{}, {"sgdclassifier__alpha": 0.0123}]).plot()
+    assert display.labels_[1].get_text() == "#7: 0.900\nalpha=0.0123"
+    low, high = display.ax_.get_ylim()
+    assert low < 0.8 - 0.01 and high > 0.9 + 0.01, "room for the labels above the nodes"
+
+
 def test_family_tree_of_an_initial_model(mutant):
     display = FamilyTreeDisplay.from_search(mutant, candidate=0)
     assert list(display.lineage) == [0] and display.edges_ == []

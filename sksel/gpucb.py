@@ -17,6 +17,7 @@ turn earlier results into a prior (:func:`prior_from_scores`).
 """
 
 import numbers
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -74,6 +75,51 @@ def prior_from_scores(scores):
     deviations = np.nan_to_num(scores - mean - level)
     cov, _ = ledoit_wolf(deviations, assume_centered=True)
     return mean, cov + np.mean(level**2)
+
+
+def cost_prior_from_times(times):
+    """Relative fit cost of K candidates from their fit times on earlier datasets.
+
+    On a log scale, a candidate's fit time on a dataset is modelled as a level
+    shared by all candidates on that dataset (bigger datasets are slower for
+    everyone) plus the candidate's own offset. The relative cost is the
+    exponential of the offset, the mean over datasets of the log time less
+    the dataset's level (missing and non-positive times are skipped): a
+    geometric mean that a dataset where a candidate is missing does not bias
+    (levels and offsets are fitted by alternating means, 20 rounds).
+
+    Parameters
+    ----------
+    times : array-like of shape (n_datasets, n_candidates)
+        Earlier fit times in seconds (any unit); NaN where missing.
+
+    Returns
+    -------
+    cost : ndarray of shape (n_candidates,)
+        Positive, geometric mean 1. A candidate without any time gets the
+        geometric mean of the others, 1.
+
+    Examples
+    --------
+    >>> from sksel.gpucb import cost_prior_from_times
+    >>> cost_prior_from_times([[1.0, 4.0], [10.0, 40.0]]).tolist()
+    [0.5, 2.0]
+    """
+    times = np.asarray(times, dtype=float)
+    if times.ndim != 2:
+        raise ValueError(f"times must be a (n_datasets, n_candidates) matrix; got shape "
+                         f"{times.shape}.")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_t = np.where(times > 0, np.log(times), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows or columns
+        offset = np.nanmean(log_t, axis=0)
+        for _ in range(20):  # alternate: levels given offsets, offsets given levels
+            level = np.nanmean(log_t - offset, axis=1, keepdims=True)
+            offset = np.nanmean(log_t - level, axis=0)
+    if not np.any(np.isfinite(offset)):
+        return np.ones(times.shape[1])
+    return np.exp(np.nan_to_num(offset - np.nanmean(offset)))
 
 
 def kernel_prior(candidates, kernel="rbf"):
@@ -193,6 +239,23 @@ class GPUCBPolicy:
     resource : object, default="all"
         The second item of every action: the training an evaluation gets
         (:class:`GPUCBSelector` passes the rows of a training fold).
+    cost : array-like of shape (K,), default=None
+        Prior expected fit cost of every candidate, positive, in any unit
+        (only ratios matter to the choice). None is the rule above, the
+        paper's, which counts evaluations. Given, the t-th candidate is
+        instead ``argmax (u_t(k) - b)^+ / c(k)``: the upper bound's gain
+        ``u_t(k) - b`` over the best score observed so far ``b`` (before the
+        first observation, the highest prior mean), per unit of expected
+        cost ``c(k)``. When no candidate's upper bound exceeds ``b``, the
+        pick is the UCB argmax, as without costs. Equal costs give the
+        paper's picks. The choice depends on the relative costs only, so it
+        is reproducible whatever the measured fit times.
+    budget : float, default=None
+        Time left for fits, in the unit of the `fit_time` told (seconds in
+        :class:`GPUCBSelector`); only with `cost`. Candidates whose expected
+        cost ``cost_scale_ * c(k)`` exceeds the budget less the fit time
+        told so far are passed over while some candidate fits in it. This
+        makes the choice depend on measured times.
 
     Attributes
     ----------
@@ -203,6 +266,13 @@ class GPUCBPolicy:
         order, whose results are in.
     observed_ : dict
         Candidate -> observed score, of the sequential run.
+    cost_scale_ : float
+        With `cost`: the geometric mean, over the sequential run's evaluated
+        candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
+        before any. It scales the prior costs to the data at hand.
+    expected_cost_ : ndarray of shape (K,)
+        With `cost`: ``cost_scale_ * cost``, the expected fit time of every
+        candidate.
 
     Examples
     --------
@@ -218,7 +288,7 @@ class GPUCBPolicy:
     """
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
-                 fit_scale=False, random_state=None, resource="all"):
+                 fit_scale=False, random_state=None, resource="all", cost=None, budget=None):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -228,6 +298,15 @@ class GPUCBPolicy:
         self.fit_scale = fit_scale
         self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
         self.resource = resource
+        if cost is not None:
+            cost = np.asarray(cost, dtype=float)
+            if cost.shape != self.mean.shape or not np.all(np.isfinite(cost) & (cost > 0)):
+                raise ValueError(f"cost must hold {len(self.mean)} positive numbers, one per "
+                                 f"candidate; got {cost!r}.")
+        self.cost = cost
+        self.budget = budget
+        self._told_time = {}
+        self._times = {}
         self.history_ = []
         self._observed = {}
         self._decisions = []
@@ -265,10 +344,14 @@ class GPUCBPolicy:
              give_up=False):
         """Record the score of `candidate`.
 
-        `resource`, `train_score`, `fit_time` and `give_up` are unused: a
-        candidate is evaluated once, and a failed one is never picked again.
+        `resource`, `train_score` and `give_up` are unused: a candidate is
+        evaluated once, and a failed one is never picked again. `fit_time`
+        only scales the expected costs (`cost_scale_`) and counts against
+        `budget`.
         """
         self._pending.discard(candidate)
+        if fit_time is not None and np.isfinite(fit_time) and fit_time > 0:
+            self._told_time[candidate] = float(fit_time)
         self._told[candidate] = float(score) if not failed and np.isfinite(score) else None
 
     @property
@@ -295,6 +378,19 @@ class GPUCBPolicy:
         if not observed:
             return None
         return max(observed, key=observed.get)
+
+    @property
+    def cost_scale_(self):
+        """Observed over predicted fit time, geometric mean (see the class attributes)."""
+        self._advance()
+        ratios = [t / self.cost[c] for c, t in self._times.items()] if self.cost is not None \
+            else []
+        return float(np.exp(np.mean(np.log(ratios)))) if ratios else 1.0
+
+    @property
+    def expected_cost_(self):
+        """Expected fit time of every candidate (see the class attributes)."""
+        return None if self.cost is None else self.cost_scale_ * self.cost
 
     def beta(self, t):
         """``beta_scale * log(K t^2 / delta)``, the exploration weight of the t-th pick."""
@@ -357,6 +453,8 @@ class GPUCBPolicy:
                 return candidate
             self._decisions.append(candidate)
             score = self._told.pop(candidate)
+            if candidate in self._told_time:
+                self._times[candidate] = self._told_time.pop(candidate)
             if score is None:
                 self._failed.add(candidate)
             else:
@@ -374,14 +472,44 @@ class GPUCBPolicy:
         return self._ucb_argmax(free, pending=sorted(busy))
 
     def _ucb_argmax(self, candidates, pending=()):
-        """The candidate of `candidates` with the highest upper bound; ties by a random order."""
+        """The candidate of `candidates` to evaluate next; ties by a random order.
+
+        The highest upper bound, or with `cost` the highest gain per cost.
+        """
         if not candidates:
             return None
         mean, std = self._posterior(pending)
         t = len(self._decisions) + len(pending) + 1
         ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
+        if self.cost is not None:
+            choice = self._cost_argmax(candidates, ucb)
+            if choice is not None:
+                return choice
         best = [c for c, u in zip(candidates, ucb) if u >= ucb.max() - 1e-12]
         return min(best, key=lambda c: self._tie_rank[c])
+
+    def _cost_argmax(self, candidates, ucb):
+        """Argmax of upper-bound gain per expected cost, or None when no gain is positive."""
+        candidates, ucb = np.asarray(candidates), np.asarray(ucb)
+        if self.budget is not None:
+            left = self.budget - sum(self._times.values())
+            fits = self.cost_scale_ * self.cost[candidates] <= left
+            if fits.any():
+                candidates, ucb = candidates[fits], ucb[fits]
+        gain = self._gain(ucb, candidates)
+        if not np.any(gain > 0):
+            return None
+        value = gain / self.cost[candidates]
+        best = candidates[value >= value.max() * (1 - 1e-9)]
+        return int(min(best, key=lambda c: self._tie_rank[c]))
+
+    def _gain(self, ucb, candidates):
+        """``(u(k) - b)^+``: the upper bound's gain over the best score so far."""
+        if self._observed:
+            baseline = max(self._observed.values())
+        else:
+            baseline = self._observed_prior()[1].max()
+        return np.maximum(ucb - baseline, 0.0)
 
     def _prior(self, observed, y):
         """Prior mean and covariance; with `fit_scale`, fitted to the observed scores."""

@@ -13,6 +13,9 @@ dataset::
 Columns are the short names of :func:`sksel.portfolio.lcdb_portfolio`, in
 order; an empty cell is a learner LCDB lacks at N on that dataset.
 ``PassiveAggressiveClassifier`` is left out: scikit-learn 1.8 deprecates it.
+The learners' training times at N, averaged over the seeds, go to
+``--cost-out`` (default ``sksel/data/lcdb_cost.csv``, same layout, 4
+significant digits): the cost prior of ``GPUCBSelector(prior="lcdb")``.
 
     pip install --no-deps lcdb          # 459 MB of CSVs
     python benchmarks/build_lcdb_prior.py      # about 15 s
@@ -32,22 +35,30 @@ from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_task
 from sksel.portfolio import LCDB_LEARNERS  # noqa: E402
 
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
+DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_cost.csv")
 
 
-def lcdb_matrix():
-    """The (datasets x learners) final-size validation accuracies, NaN where missing."""
+def lcdb_matrix(field="valid"):
+    """The (datasets x learners) final-size validation accuracies, NaN where missing.
+
+    ``field="fit_time"``: the training times at N instead.
+    """
     tasks, _ = make_tasks(load_curves(lcdb_csv_path()))
-    scores = final_size_matrix(tasks, list(LCDB_LEARNERS))
+    scores = final_size_matrix(tasks, list(LCDB_LEARNERS), field=field)
     return pd.DataFrame(scores, index=[t.openmlid for t in tasks],
                         columns=list(LCDB_LEARNERS.values()))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV to write")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV of scores to write")
+    parser.add_argument("--cost-out", default=DEFAULT_COST_OUT,
+                        help="CSV of training times to write")
     args = parser.parse_args(argv)
     table = lcdb_matrix()
     table.to_csv(args.out, index_label="dataset", na_rep="", float_format="%.4f")
+    times = lcdb_matrix("fit_time").where(table.notna())
+    times.to_csv(args.cost_out, index_label="dataset", na_rep="", float_format="%.4g")
     print(f"{table.shape[0]} datasets x {table.shape[1]} learners, "
           f"{np.isnan(table.to_numpy()).mean():.1%} missing -> {args.out}")
 

@@ -215,13 +215,16 @@ def make_tasks(curves, min_reach=0.9, min_n=1000, min_learners=5):
     return usable, len(tasks)
 
 
-def final_size_matrix(tasks, learners):
-    """Validation accuracy at each task's N: a (tasks x `learners`) array, NaN where missing."""
+def final_size_matrix(tasks, learners, field="valid"):
+    """Validation accuracy at each task's N: a (tasks x `learners`) array, NaN where missing.
+
+    ``field="fit_time"`` gives the training time at N instead.
+    """
     scores = np.full((len(tasks), len(learners)), np.nan)
     for i, task in enumerate(tasks):
         for j, name in enumerate(task.learners):
             if name in learners:
-                scores[i, learners.index(name)] = task.valid[j, -1]
+                scores[i, learners.index(name)] = getattr(task, field)[j, -1]
     return scores
 
 

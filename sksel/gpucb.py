@@ -109,7 +109,7 @@ def cost_prior_from_times(times):
     Examples
     --------
     >>> from sksel.gpucb import cost_prior_from_times
-    >>> cost_prior_from_times([[1.0, 4.0], [10.0, 40.0]]).tolist()
+    >>> cost_prior_from_times([[1.0, 4.0], [10.0, 40.0]]).round(6).tolist()
     [0.5, 2.0]
     """
     times = np.asarray(times, dtype=float)

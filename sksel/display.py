@@ -17,7 +17,8 @@ from .daub import DAUBSearch
 from .gpucb import GPUCBSelector
 from .kdpp import KDPPSearch
 from .mutant_ucb import MutantUCBSearch
-from .space import SearchSpace
+from ._progress import ShortNames
+from .space import SearchSpace, first_estimator
 
 __all__ = [
     "AllocationDisplay",
@@ -71,6 +72,12 @@ class SearchCurvesDisplay:
     score_name : str, default="Score"
         Label of the y-axis.
 
+    names : list of str, default=None
+        Short names of the candidates, in the order of `candidate_ids`, for
+        the legend; None names them by id. :meth:`from_search` gives the
+        names ``verbose=2`` prints: the estimator and the parameters that
+        vary.
+
     Attributes
     ----------
     lines_ : list of matplotlib Line2D
@@ -109,7 +116,8 @@ class SearchCurvesDisplay:
     """
 
     def __init__(self, *, candidate_ids, resources, scores, selected, bounds=None,
-                 max_resource=None, resource_name="Resource", score_name="Score"):
+                 max_resource=None, resource_name="Resource", score_name="Score",
+                 names=None):
         self.candidate_ids = candidate_ids
         self.resources = resources
         self.scores = scores
@@ -118,6 +126,7 @@ class SearchCurvesDisplay:
         self.max_resource = max_resource
         self.resource_name = resource_name
         self.score_name = score_name
+        self.names = names
 
     @classmethod
     def from_search(cls, search, *, ax=None, **kwargs):
@@ -157,6 +166,7 @@ class SearchCurvesDisplay:
             scores=[scores[ids == c] for c in candidate_ids],
             selected=_selected(search), bounds=bounds, max_resource=max_resource,
             resource_name=_resource_name(search), score_name=_score_name(search),
+            names=_short_names(search, candidate_ids),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -186,7 +196,7 @@ class SearchCurvesDisplay:
         line_kw = {"marker": "o", "color": "tab:gray", "alpha": 0.6, "linewidth": 1,
                    **(line_kw or {})}
         selected_kw = {**line_kw, "color": "tab:red", "alpha": 1.0, "linewidth": 2.5,
-                       "zorder": 3, "label": f"selected ({self.selected})",
+                       "zorder": 3, "label": f"selected: {self._name(self.selected)}",
                        **(selected_kw or {})}
         self.lines_ = [
             ax.plot(x, y, **(selected_kw if c == self.selected else line_kw))[0]
@@ -198,6 +208,11 @@ class SearchCurvesDisplay:
         ax.set_ylabel(self.score_name)
         ax.legend()
         return self
+
+    def _name(self, candidate):
+        if self.names is None:
+            return str(candidate)
+        return self.names[list(self.candidate_ids).index(candidate)]
 
     def _plot_bounds(self, ax, bound_kw):
         """The dashed line from each curve's last point to its bound at `max_resource`."""
@@ -242,6 +257,11 @@ class AllocationDisplay:
     resource_name : str, default="Resource"
         Label of the y-axis.
 
+    names : list of str, default=None
+        Short names of the candidates, in the order of `candidate_ids`, under
+        the bars; None names them by id. :meth:`from_search` gives the names
+        ``verbose=2`` prints.
+
     Attributes
     ----------
     bars_ : matplotlib BarContainer
@@ -272,12 +292,13 @@ class AllocationDisplay:
     """
 
     def __init__(self, *, candidate_ids, spent, grid_spent, n_grid_candidates,
-                 resource_name="Resource"):
+                 resource_name="Resource", names=None):
         self.candidate_ids = candidate_ids
         self.spent = spent
         self.grid_spent = grid_spent
         self.n_grid_candidates = n_grid_candidates
         self.resource_name = resource_name
+        self.names = names
 
     @classmethod
     def from_search(cls, search, *, ax=None, **kwargs):
@@ -318,6 +339,7 @@ class AllocationDisplay:
             grid_spent=_full_resource(search) * search.n_splits_,
             n_grid_candidates=len(getattr(search, "candidates_", candidate_ids)),
             resource_name=_resource_name(search),
+            names=_short_names(search, candidate_ids),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -349,9 +371,12 @@ class AllocationDisplay:
             **{"linestyle": "--", "color": "black", "label": "GridSearchCV, per candidate",
                **(grid_kw or {})},
         )
-        ax.set_xticks(positions, [str(c) for c in np.asarray(self.candidate_ids)[order]])
+        labels = np.asarray(self.candidate_ids if self.names is None else self.names)[order]
+        ax.set_xticks(positions, [str(label) for label in labels],
+                      rotation=0 if self.names is None else 45,
+                      ha="center" if self.names is None else "right")
         ax.set_xlabel("Candidate")
-        ax.set_ylabel(f"{self.resource_name}, summed over folds")
+        ax.set_ylabel(f"{self.resource_name.removesuffix(' per fold')}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
         ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
                      f"GridSearchCV's {grid_total:g}")
@@ -887,6 +912,16 @@ def _start_plot(display, ax):
         _, ax = plt.subplots()
     display.ax_, display.figure_ = ax, ax.figure
     return ax
+
+
+def _short_names(search, candidate_ids):
+    """Short names of `candidate_ids`, as ``verbose=2`` prints them."""
+    results = search.all_cv_results_
+    params = {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+    ids = sorted(params)
+    base = first_estimator(search.estimator)
+    names = ShortNames([params[c] for c in ids], type(base).__name__)
+    return [names(ids.index(int(c))) for c in candidate_ids]
 
 
 def _checked_search(search, display, kind=None):

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from scipy.stats import loguniform
+from sklearn.base import clone
 from sklearn.datasets import load_digits, load_iris
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
@@ -297,3 +298,21 @@ def test_importing_sksel_does_not_import_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, capsys):
+    """Legend and bar labels: the short names verbose=2 prints, not ids."""
+    classes = ["GaussianNB", "DecisionTreeClassifier", "LogisticRegression"]
+    curves = SearchCurvesDisplay.from_search(daub)
+    assert curves.names == classes
+    selected = daub.cv_results_["params"][daub.best_index_]["estimator"]
+    assert curves.selected_line_.get_label() == f"selected: {type(selected).__name__}"
+    bars = AllocationDisplay.from_search(daub)
+    order = np.argsort(-np.asarray(bars.spent, dtype=float), kind="stable")
+    assert [t.get_text() for t in bars.ax_.get_xticklabels()] == [classes[i] for i in order]
+    # A search over one estimator: the parameter that varies, as verbose=2 prints it.
+    names = SearchCurvesDisplay.from_search(mutant).names
+    search = clone(mutant).set_params(verbose=2).fit(*load_iris(return_X_y=True))
+    printed = capsys.readouterr().out
+    assert all(name.startswith("SGDClassifier(alpha=") and name in printed for name in names)
+    assert search.cv_results_["params"] == mutant.cv_results_["params"]

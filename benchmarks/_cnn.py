@@ -1,6 +1,5 @@
 """A small CNN for 28x28 grey images, searched by its module parameters."""
 
-import torch
 from torch import nn
 
 

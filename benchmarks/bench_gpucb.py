@@ -93,8 +93,9 @@ Run::
         [--out results_gpucb.csv]
 
 It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,
-tuning the scales of 10 folds, with and without costs), ``default`` 10 s, ``kernel`` 40-100 s (CV fits,
-then the replays of 20 seeds); ``--hindsight`` adds about 10 s.
+tuning the scales of 10 folds, with and without costs), ``default`` 10 s,
+``kernel`` 40-100 s (CV fits, then the replays of 20 seeds); ``--hindsight``
+adds about 10 s.
 """
 
 import argparse

@@ -1,10 +1,11 @@
 """The scikit-learn face shared by every sksel search.
 
 :class:`BaseSelectionSearch` validates the input, builds the search space and
-the candidates drawn from it, the cross-validation folds and the scorers, runs a subclass's policy on the
-:class:`~sksel._engine.Engine`, and turns what happened into ``cv_results_``,
-``all_cv_results_``, ``best_*`` and a refitted ``best_estimator_``. Prediction
-methods are delegated to ``best_estimator_`` exactly as in
+the candidates drawn from it, the cross-validation folds and the scorers,
+runs a subclass's policy on the :class:`~sksel._engine.Engine`, and turns
+what happened into ``cv_results_``, ``all_cv_results_``, ``best_*`` and a
+refitted ``best_estimator_``. Prediction methods are delegated to
+``best_estimator_`` exactly as in
 :class:`~sklearn.model_selection.GridSearchCV`, whose base class it extends.
 """
 
@@ -345,7 +346,8 @@ class BaseSelectionSearch(BaseSearchCV):
             method_mapping=MethodMapping().add(caller="score", callee="score")
             .add(caller="fit", callee="score"),
         )
-        router.add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+        router.add(splitter=self.cv,
+                   method_mapping=MethodMapping().add(caller="fit", callee="split"))
         return router
 
     def _fit_params_by_candidate(self, candidates, routed):

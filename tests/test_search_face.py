@@ -14,7 +14,7 @@ import pytest
 from _common import CountingClassifier
 from scipy import stats
 from sklearn import config_context
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_digits, load_iris, make_classification
 from sklearn.datasets import make_multilabel_classification
 from sklearn.decomposition import PCA

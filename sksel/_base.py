@@ -230,9 +230,8 @@ class BaseSelectionSearch(BaseSearchCV):
             _insert_error_scores(outputs, self.error_score)
             evaluations.append((action, outputs))
             score = self._tell(policy, action, outputs, refit_metric, give_up=action in given_up)
-            if progress.verbose >= 1:
-                extra = self._progress_extra(action) if progress.verbose >= 2 else None
-                progress.evaluation(*action, score, extra)
+            extra = self._progress_extra(action) if progress.verbose >= 2 else None
+            progress.evaluation(*action, score, extra)
 
         given_up = set()
 

@@ -305,12 +305,7 @@ class GPUCBPolicy:
         self.fit_scale = fit_scale
         self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
         self.resource = resource
-        if cost is not None:
-            cost = np.asarray(cost, dtype=float)
-            if cost.shape != self.mean.shape or not np.all(np.isfinite(cost) & (cost > 0)):
-                raise ValueError(f"cost must hold {len(self.mean)} positive numbers, one per "
-                                 f"candidate; got {cost!r}.")
-        self.cost = cost
+        self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
         self.budget = budget
         self._told_time = {}
         self._times = {}
@@ -981,10 +976,7 @@ class GPUCBSelector(BaseSelectionSearch):
         if self.cost is None:
             return None, None
         if not (isinstance(self.cost, str) and self.cost == "prior"):
-            cost = np.asarray(self.cost, dtype=float)
-            if cost.shape != (n_total,) or not np.all(np.isfinite(cost) & (cost > 0)):
-                raise ValueError(f"cost must be {n_total} positive numbers, one per candidate; "
-                                 f"got shape {cost.shape}.")
+            cost = _checked_cost(self.cost, n_total)
             return cost / np.exp(np.mean(np.log(cost))), None
         if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:
             times = _SHIPPED_COSTS[self.prior]()[1]
@@ -1046,6 +1038,15 @@ _SHIPPED_PRIORS = {
 
 
 _SHIPPED_COSTS = {"default": default_cost, "lcdb": lcdb_cost}
+
+
+def _checked_cost(cost, n_candidates):
+    """`cost` as floats, once it holds `n_candidates` positive, finite numbers."""
+    cost = np.asarray(cost, dtype=float)
+    if cost.shape != (n_candidates,) or not np.all(np.isfinite(cost) & (cost > 0)):
+        raise ValueError(f"cost must hold {n_candidates} positive numbers, one per "
+                         f"candidate; got {cost!r}.")
+    return cost
 
 
 def _shipped_prior_scores(candidates, name):

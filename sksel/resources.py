@@ -1,15 +1,22 @@
-"""How a candidate gets more training: whole folds, or the ``n_samples`` resource.
+"""How a candidate gets more training: more rows, or more sub-trains.
 
-A candidate at resource ``n`` is trained on the first ``n`` rows of a fixed
+Rows (the ``n_samples`` resource, :class:`NSamplesResource`): a candidate
+at resource ``n`` is trained on the first ``n`` rows of a fixed
 permutation of each training fold. The permutations are nested (a larger
 subsample contains every smaller one) and, for classifiers, stratified: every
 prefix holds each class in about its share of the fold, and the first rows hold
 one example of every class. Validation folds are never subsampled.
+
+Sub-trains (:class:`Subtrainer`): a fitted model continues training by a
+number of units: boosting rounds, trees, iterations, ``partial_fit`` passes
+or epochs.
 """
 
+import warnings
 from itertools import islice
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 
@@ -205,12 +212,39 @@ def _is_skorch(estimator):
     return any(cls.__name__ == "NeuralNet" for cls in type(estimator).__mro__)
 
 
+# Estimators whose ``max_iter`` counts every iteration so far under warm_start
+# (boosting iterations); for the others it counts the iterations of one fit call.
+_MAX_ITER_IN_TOTAL = ("HistGradientBoostingClassifier", "HistGradientBoostingRegressor")
+
+
+def _counts_in_total(estimator, kind):
+    """Whether `kind` of `estimator` counts all training so far, not that of one fit call."""
+    if kind == "max_iter":
+        return any(cls.__name__ in _MAX_ITER_IN_TOTAL for cls in type(estimator).__mro__)
+    return kind == "n_estimators"
+
+
+def _last_step(estimator):
+    """The step that trains incrementally and its parameter prefix: ``(step, prefix)``."""
+    if hasattr(estimator, "steps"):
+        name, last = estimator.steps[-1]
+        return last, f"{name}__"
+    return estimator, ""
+
+
 class Subtrainer:
     """One sub-train: a model's training continued by `unit` units.
 
-    A skorch net gets ``train_split=None`` at its first sub-train (the
-    search validates on its own folds) and ``unit`` epochs per sub-train;
-    its inputs must be float32, as skorch expects.
+    One rule for every kind: ``k`` sub-trains train exactly as much as one
+    sub-train of ``k * unit`` units. Trees (``n_estimators``), boosting rounds
+    (xgboost) and HistGradientBoosting's ``max_iter`` count in total, so they
+    grow by `unit` at each sub-train; the ``max_iter`` of other estimators
+    (MLP, LogisticRegression, linear models) counts the iterations of one fit
+    call under ``warm_start``, so it stays at `unit`. A skorch net gets
+    ``train_split=None`` at its first sub-train (the search validates on its
+    own folds) and ``unit`` epochs per sub-train; its inputs must be float32,
+    as skorch expects. The ``ConvergenceWarning`` that stopping a solver
+    early raises by design is silenced; other warnings are not.
 
     Parameters
     ----------
@@ -233,6 +267,8 @@ class Subtrainer:
     >>> model = subtrainer.next(model, X, y)
     >>> len(model.estimators_)
     10
+    >>> subtrainer.released(model, 2, RandomForestClassifier()).get_params()["warm_start"]
+    False
     """
 
     def __init__(self, kind, unit, classes=None):
@@ -253,7 +289,7 @@ class Subtrainer:
             return estimator
         if self.kind in ("n_estimators", "max_iter"):
             estimator.set_params(warm_start=True, **{self.kind: self.unit})
-            return estimator.fit(X, y, **fit_params)
+            return _fit_quietly(estimator, X, y, fit_params)
         if self.kind == "xgboost":
             estimator.set_params(n_estimators=self.unit)
             return estimator.fit(X, y, **fit_params)
@@ -269,11 +305,50 @@ class Subtrainer:
             model.steps[-1] = (name, self.next(last, model[:-1].transform(X), y, **fit_params))
             return model
         if self.kind in ("n_estimators", "max_iter"):
-            grown = model.get_params()[self.kind] + self.unit
-            return model.set_params(**{self.kind: grown}).fit(X, y, **fit_params)
+            if _counts_in_total(model, self.kind):
+                model.set_params(**{self.kind: model.get_params()[self.kind] + self.unit})
+            return _fit_quietly(model, X, y, fit_params)
         if self.kind == "xgboost":
             return model.fit(X, y, xgb_model=model.get_booster(), **fit_params)
         return self._partial_fit(model, X, y, fit_params)
+
+    def length_param(self, estimator):
+        """The parameter that sets how long a plain ``fit`` of `estimator` trains, or None.
+
+        Trees, boosting rounds, iterations, or, for ``partial_fit``, the
+        epochs of a plain fit (skorch's ``max_epochs``, else ``max_iter``);
+        prefixed by the last step's name in a ``Pipeline``. None when a
+        plain fit has no such parameter (e.g. naive Bayes).
+        """
+        last, prefix = _last_step(estimator)
+        if self.kind == "xgboost":
+            name = "n_estimators"
+        elif self.kind == "partial_fit":
+            name = "max_epochs" if _is_skorch(last) else "max_iter"
+        else:
+            name = self.kind
+        return prefix + name if name in last.get_params(deep=False) else None
+
+    def length(self, estimator, n_subtrains):
+        """``{length_param: units}`` that `n_subtrains` sub-trains of `estimator` make, or {}."""
+        name = self.length_param(estimator)
+        return {} if name is None else {name: n_subtrains * self.unit}
+
+    def released(self, model, n_subtrains, template):
+        """`model`, trained by `n_subtrains` sub-trains, configured as a plain estimator.
+
+        The parameters the sub-trains set (``warm_start``, skorch's
+        ``train_split``) go back to those of `template`, the estimator as the
+        user configured it, and the training length is set to the total
+        (:meth:`length`), so that refitting `model`, or a clone of it,
+        trains as long as it was trained, from scratch.
+        """
+        last, prefix = _last_step(model)
+        configured = _last_step(template)[0].get_params(deep=False)
+        touched = {k: configured[k] for k in ("warm_start", "train_split")
+                   if k in configured and k in last.get_params(deep=False)}
+        last.set_params(**touched)
+        return model.set_params(**self.length(model, n_subtrains))
 
     def _partial_fit(self, model, X, y, fit_params):
         if _is_skorch(model):
@@ -283,3 +358,10 @@ class Subtrainer:
         for _ in range(self.unit):
             model.partial_fit(X, y, **fit_params)
         return model
+
+
+def _fit_quietly(model, X, y, fit_params):
+    """``model.fit`` without the ``ConvergenceWarning`` of a solver stopped at `max_iter`."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=ConvergenceWarning)
+        return model.fit(X, y, **fit_params)

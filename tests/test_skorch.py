@@ -71,3 +71,15 @@ def test_mutant_ucb_search_over_a_skorch_net():
     assert len(search.best_estimator_.history) == 3  # max_subtrains epochs on all rows
     assert search.cv_results_["n_resources"][search.best_index_] == 3
     assert np.isfinite(search.best_score_)
+
+
+def test_epochs_counted_by_history_and_the_released_net_trains_as_long():
+    subtrainer = Subtrainer("partial_fit", 2)
+    net = subtrainer.first(_net(), X32, Y)
+    for k in range(2, 4):
+        net = subtrainer.next(net, X32, Y)
+        assert len(net.history) == 2 * k
+    configured = _net()
+    net = subtrainer.released(net, 3, configured)
+    assert net.max_epochs == 6 and net.train_split is configured.train_split
+    assert len(net.fit(X32, Y).history) == 6  # from scratch, as the user configured it

@@ -1,5 +1,7 @@
 """Sub-trains: continuing a fitted model equals training it at once."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -10,7 +12,8 @@ from sklearn.ensemble import (
     HistGradientBoostingClassifier,
     RandomForestClassifier,
 )
-from sklearn.linear_model import SGDClassifier
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
@@ -94,3 +97,92 @@ def test_named_resource_and_clear_error():
     with pytest.raises(ValueError, match=r"resource='n_estimators'"):
         subtrain_kind(SGDClassifier(), resource="n_estimators")
 
+
+
+# --------------------------------------------- how much training, counted by the model
+def _loss_curve(model):
+    return len(model.loss_curve_)
+
+
+def _n_iter(model):
+    return int(np.max(model.n_iter_))
+
+
+def _n_trees(model):
+    return len(model.estimators_)
+
+
+QUIET_MLP = MLPClassifier(hidden_layer_sizes=(8,), n_iter_no_change=10_000, random_state=0)
+COUNTED = [
+    (QUIET_MLP, "partial_fit", _loss_curve),
+    (QUIET_MLP, "max_iter", _loss_curve),
+    (HistGradientBoostingClassifier(early_stopping=False, random_state=0), "max_iter", _n_iter),
+    (RandomForestClassifier(random_state=0), "n_estimators", _n_trees),
+    (GradientBoostingClassifier(random_state=0), "n_estimators", _n_trees),
+]
+
+
+@pytest.mark.filterwarnings("error::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("estimator,kind,count", COUNTED,
+                         ids=lambda c: getattr(c, "__name__", type(c).__name__))
+def test_k_subtrains_train_k_units_counted_by_the_model(estimator, kind, count):
+    """Epochs, iterations and trees after k sub-trains: k units each, no ConvergenceWarning."""
+    subtrainer = Subtrainer(kind, 3, classes=CLASSES)
+    model = subtrainer.first(clone(estimator), X, Y)
+    for k in range(2, 5):
+        model = subtrainer.next(model, X, Y)
+        assert count(model) == 3 * k
+
+
+def test_max_iter_of_a_solver_counts_per_call():
+    """LogisticRegression restarts its count at each warm-started fit: `unit` iterations each."""
+    hard = LogisticRegression(C=1e6, tol=0.0)
+    subtrainer = Subtrainer(subtrain_kind(hard), 3)
+    assert subtrainer.kind == "max_iter"
+    model = subtrainer.first(clone(hard), X, Y)
+    per_call = [_n_iter(model)]
+    for _ in range(3):
+        model = subtrainer.next(model, X, Y)
+        per_call.append(_n_iter(model))
+    assert per_call == [3, 3, 3, 3]
+    assert model.max_iter == 3
+
+
+@pytest.mark.parametrize("estimator,kind,count", COUNTED + [
+    (LogisticRegression(C=1e6, tol=0.0), "max_iter", _n_iter),
+    (make_pipeline(StandardScaler(), QUIET_MLP), "partial_fit", lambda p: _loss_curve(p[-1])),
+], ids=lambda c: getattr(c, "__name__", type(c).__name__))
+def test_released_model_is_a_plain_estimator_of_the_same_length(estimator, kind, count):
+    subtrainer = Subtrainer(kind, 3, classes=CLASSES)
+    model = subtrainer.first(clone(estimator), X, Y)
+    model = subtrainer.released(subtrainer.next(model, X, Y), 2, estimator)
+    name = subtrainer.length_param(estimator)
+    assert model.get_params()[name] == 6
+    assert {k: v for k, v in model.get_params().items() if k.endswith("warm_start")} == {
+        k: v for k, v in estimator.get_params().items() if k.endswith("warm_start")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # a plain fit stopped at 6 units
+        refitted = clone(model).fit(X, Y)
+        again = model.fit(X, Y)  # from scratch, not continued
+    assert count(refitted) == count(again) == 6
+
+
+def test_xgboost_rounds_count_and_release():
+    xgboost = pytest.importorskip("xgboost")
+    estimator = xgboost.XGBClassifier(random_state=0, n_jobs=1)
+    subtrainer = Subtrainer("xgboost", 4)
+    model = subtrainer.first(clone(estimator), X, Y)
+    for k in range(2, 4):
+        model = subtrainer.next(model, X, Y)
+        assert model.get_booster().num_boosted_rounds() == 4 * k
+    model = subtrainer.released(model, 3, estimator)
+    assert model.n_estimators == 12
+    assert clone(model).fit(X, Y).get_booster().num_boosted_rounds() == 12
+
+
+def test_length_param_names_what_a_plain_fit_trains_by():
+    assert Subtrainer("partial_fit", 1).length_param(SGDClassifier()) == "max_iter"
+    assert Subtrainer("partial_fit", 1).length_param(GaussianNB()) is None
+    pipe = make_pipeline(StandardScaler(), RandomForestClassifier())
+    assert Subtrainer("n_estimators", 5).length(pipe, 3) == {
+        "randomforestclassifier__n_estimators": 15}

@@ -25,6 +25,12 @@ may run on, which in a container with a CPU quota can be far more than the
 quota runs at once (16 OpenMP threads on 2 CPUs make a HistGradientBoosting
 fit 20 times slower). joblib caps the threads of loky's workers itself.
 
+A Ctrl-C belongs to the search. Some models catch the ``KeyboardInterrupt``
+it raises in their fit and return early (scikit-learn's MLP, skorch's nets);
+the engine notes every SIGINT it receives, and once one came, it stops
+without reporting any output that arrives after it: a sub-train cut short
+is neither told to the policy nor checkpointed.
+
 A worker process that dies under its task (a fit that crashes the
 interpreter or exhausts the memory) breaks the ``Parallel`` that sent it. The
 actions in flight at that moment are suspects: each of them runs again alone,
@@ -33,12 +39,14 @@ ran beside the culprit is not blamed. A suspect whose worker dies again is
 given up as a failed evaluation; then the schedule goes on.
 """
 
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 from joblib import cpu_count, effective_n_jobs
 from joblib._parallel_backends import ThreadingBackend
@@ -162,7 +170,8 @@ class Engine:
         )
         in_process = self._n_workers == 1 or isinstance(backend, ThreadingBackend)
         try:
-            with threads_within_cpus(self._n_workers) if in_process else nullcontext():
+            with (threads_within_cpus(self._n_workers) if in_process else nullcontext(),
+                  self._noting_interrupts()):
                 while (death := self._death_during(self._run_schedule)) is not None:
                     self._retry_suspects(death)
         except KeyboardInterrupt:
@@ -172,6 +181,30 @@ class Engine:
                 "finished so far.",
                 RuntimeWarning,
             )
+
+    @contextmanager
+    def _noting_interrupts(self):
+        """Note every SIGINT while in the block, then handle it as before.
+
+        Only in the main thread, where signals are handled, and only over a
+        handler that is a function (the default one raises
+        ``KeyboardInterrupt``); an ignored SIGINT stays ignored.
+        """
+        self._interrupted = False
+        previous = signal.getsignal(signal.SIGINT)
+        if threading.current_thread() is not threading.main_thread() or not callable(previous):
+            yield
+            return
+
+        def note(signum, frame):
+            self._interrupted = True
+            previous(signum, frame)
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     # ---------------------------------------------------------------- schedules
     def _parallel(self):
@@ -309,6 +342,8 @@ class Engine:
             self._queue.extend(_delayed_task(action, i, task) for i, task in enumerate(tasks))
 
     def _receive(self, key, output):
+        if self._interrupted:
+            raise KeyboardInterrupt  # the fit that returned `output` swallowed a Ctrl-C
         action, i = key
         outputs = self._running[action]
         outputs[i] = output

@@ -17,9 +17,26 @@ from abc import abstractmethod
 from copy import deepcopy
 
 import numpy as np
-from sklearn.base import _fit_context, clone, is_classifier
-from sklearn.metrics import check_scoring
-from sklearn.metrics._scorer import _check_multimetric_scoring, _MultimetricScorer
+from sklearn.base import _fit_context, clone, is_classifier, is_regressor
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    balanced_accuracy_score,
+    check_scoring,
+    f1_score,
+    fbeta_score,
+    jaccard_score,
+    precision_score,
+    r2_score,
+    recall_score,
+    roc_auc_score,
+    top_k_accuracy_score,
+)
+from sklearn.metrics._scorer import (
+    _check_multimetric_scoring,
+    _MultimetricScorer,
+    _PassthroughScorer,
+)
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.model_selection._validation import (
@@ -37,9 +54,10 @@ from ._engine import Engine, threads_within_cpus
 from ._progress import Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator
 
-# Scorers of classifiers whose scores lie in [0, 1].
-_UNIT_SCORES = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1",
-                "precision", "recall", "jaccard")
+# Metrics whose scores lie in [0, 1], higher is better.
+_UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
+                 fbeta_score, jaccard_score, precision_score, recall_score, roc_auc_score,
+                 top_k_accuracy_score)
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -145,6 +163,14 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _on_evaluation(self, action, outputs):
         """Called with the outputs of every finished `action`, before the policy hears."""
+
+    def _row_params(self, candidates, action):
+        """The ``params`` of the ``cv_results_`` row of `action`."""
+        return candidates[action[0]]
+
+    def _extra_results(self, actions):
+        """Columns ``{name: values}`` the ``cv_results_`` rows of `actions` add."""
+        return {}
 
     def _progress_budget(self, n_candidates):
         """``(planned, exact, words)``: the evaluations the budget allows, for the header.
@@ -374,18 +400,31 @@ class BaseSelectionSearch(BaseSearchCV):
             )
         return self.refit
 
-    def _metric_name(self):
-        """Name of the metric that drives the policy, or None for a callable."""
-        if self.scoring is None or isinstance(self.scoring, str):
-            return self.scoring
-        return self.refit if isinstance(self.refit, str) else None
+    def _ranking_metric(self):
+        """``(metric, sign)`` of the scorer that drives the policy; metric None if unknown.
+
+        Read from what the scorer is, not from how `scoring` spells it: the
+        string ``"accuracy"``, ``get_scorer("accuracy")``, a dict entry and
+        ``make_scorer(accuracy_score)`` all give ``(accuracy_score, 1)``. The
+        estimator's own ``score`` is accuracy for a classifier and R² for a
+        regressor; any other callable is unknown.
+        """
+        scorer, metric = self._get_scorers()
+        if isinstance(scorer, _MultimetricScorer):
+            scorer = scorer._scorers.get(metric)
+        if isinstance(scorer, _PassthroughScorer):
+            estimator = first_estimator(self.estimator)
+            own = accuracy_score if is_classifier(estimator) else (
+                r2_score if is_regressor(estimator) else None)
+            return own, 1
+        if getattr(scorer, "_kwargs", {}).get("adjusted"):
+            return None, 1  # adjusted balanced accuracy: below 0 for worse than chance
+        return getattr(scorer, "_score_func", None), getattr(scorer, "_sign", 1)
 
     def _unit_scored_classifier(self, n_classes):
-        """Whether the scores lie in [0, 1]: a classifier scored by one of `_UNIT_SCORES`."""
-        name = self._metric_name()
-        return n_classes is not None and (
-            self.scoring is None or name is not None and name.startswith(_UNIT_SCORES)
-        )
+        """Whether the scores lie in [0, 1]: a classifier scored by one of `_UNIT_METRICS`."""
+        metric, sign = self._ranking_metric()
+        return n_classes is not None and sign > 0 and metric in _UNIT_METRICS
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)
@@ -420,7 +459,7 @@ class BaseSelectionSearch(BaseSearchCV):
         ``split*`` keys of the others, and its means and standard deviations
         are over the folds it ran on.
         """
-        params = [candidates[c] for (c, _), _ in evaluations]
+        params = [self._row_params(candidates, action) for action, _ in evaluations]
         n_folds = np.array([len(outputs) for _, outputs in evaluations])
         outs = [out for _, outputs in evaluations
                 for out in outputs + [_missing_fold(outputs[0])] * (self.n_splits_ - len(outputs))]
@@ -430,6 +469,7 @@ class BaseSelectionSearch(BaseSearchCV):
             "candidate_id": [c for (c, _), _ in evaluations],
             "n_resources": [n for (_, n), _ in evaluations],
             "iter": [resource.level(n) for (_, n), _ in evaluations],
+            **self._extra_results([action for action, _ in evaluations]),
         }
         if speculative is not None:
             more["speculative"] = speculative

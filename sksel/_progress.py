@@ -165,7 +165,8 @@ class Progress:
                 self._bar.set_postfix_str(self._best(), refresh=False)
             self._bar.update(1)
         elif self.verbose >= 2:
-            columns = "".join(f"  {key}={value:.4f}" for key, value in (extra or {}).items())
+            columns = "".join(f"  {key}={value:.4f}" if isinstance(value, float) else
+                              f"  {key}={value}" for key, value in (extra or {}).items())
             self._print(f"{self._count():>7} {self.names(candidate):<{_NAME_WIDTH}} "
                         f"resource={resource}  score={score:.4f}{columns}  "
                         f"({now - self._start:.1f}s)")

@@ -21,6 +21,7 @@ from functools import partial
 from itertools import islice
 
 import numpy as np
+from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
@@ -291,14 +292,35 @@ class DAUBPolicy:
         told since are used at the next :meth:`ask` or :attr:`done`.
         """
         if candidate not in self._bounds:
-            self._bounds[candidate] = self._compute_bound(candidate)
+            self._bounds[candidate] = self._projected(self._valid[candidate],
+                                                      self._train[candidate])
         return self._bounds[candidate]
 
-    def _compute_bound(self, candidate):
-        sizes = sorted(self._valid[candidate])
+    def bound_at(self, candidate, size):
+        """The bound of `candidate` from its results at sizes up to `size`, used or told.
+
+        What :meth:`upper_bound` gives once the sequential run has used the
+        result at `size`, whichever order the results came in: the bound a
+        progress line of that evaluation shows, the same for any number of
+        workers. None while a smaller size of `candidate` is still running.
+        """
+        if any(c == candidate and n < size for c, n in self._pending):
+            return None
+        curve = {n: v for n, v in self._valid[candidate].items() if n <= size}
+        train = dict(self._train[candidate])
+        for (c, n), (score, train_score, failed, _) in self._told.items():
+            if c == candidate and n <= size and not failed:
+                curve[n] = float(score)
+                if train_score is not None and np.isfinite(train_score):
+                    train[n] = float(train_score)
+        return self._projected(curve, train)
+
+    def _projected(self, curve, train):
+        """The bound at N of a learning curve ``{size: score}``, training scores `train`."""
+        sizes = sorted(curve)
         if not sizes:
             return np.inf
-        valid = _monotone([self._valid[candidate][n] for n in sizes])
+        valid = _monotone([curve[n] for n in sizes])
         n_j = sizes[-1]
         if len(sizes) < 2:
             projection = np.inf
@@ -311,7 +333,7 @@ class DAUBPolicy:
             slope = np.polyfit(x, last, 1)[0]
             slope += self._noise(valid[-1]) / np.sqrt(np.sum((x - x.mean()) ** 2))
             projection = last[-1] + (x_total - x[-1]) * max(slope, 0.0)
-        train = self._train[candidate].get(n_j)
+        train = train.get(n_j)
         if self.bound == "train" and train is not None:
             projection = min(train, projection)
         return min(projection, self.max_score)
@@ -835,8 +857,8 @@ class DAUBSearch(BaseSelectionSearch):
             f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
 
     def _progress_extra(self, action):
-        self.policy_.done  # noqa: B018 (uses the results told so far)
-        return {"bound": self.policy_.upper_bound(action[0])}
+        bound = self.policy_.bound_at(*action)
+        return {"bound": "pending" if bound is None else float(bound)}
 
     def _warn_if_no_curve_below_n(self, n_candidates):
         if len(self.sizes_) < 3 and n_candidates > 1:
@@ -849,13 +871,13 @@ class DAUBSearch(BaseSelectionSearch):
             )
 
     def _max_score(self, n_classes):
-        name = self._metric_name()
+        metric, sign = self._ranking_metric()
         if self._unit_scored_classifier(n_classes):
             return 1.0
-        if n_classes is None and (self.scoring is None or name in ("r2", "explained_variance")):
+        if sign > 0 and metric in (r2_score, explained_variance_score):
             return 1.0
-        if name is not None and name.startswith("neg_"):
-            return 0.0
+        if sign < 0:
+            return 0.0  # a loss, negated
         return np.inf
 
     def _noise(self, splits, n_classes):
@@ -865,7 +887,7 @@ class DAUBSearch(BaseSelectionSearch):
         n_validation = sum(len(test) for _, test in splits)
         if not self._unit_scored_classifier(n_classes):
             return 0.0
-        if self.scoring is None or self._metric_name() == "accuracy":
+        if self._ranking_metric() == (accuracy_score, 1):
             return partial(accuracy_noise, n_validation=n_validation)
         return 0.5 / math.sqrt(n_validation)
 

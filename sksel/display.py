@@ -857,7 +857,7 @@ class FamilyTreeDisplay:
             raise ValueError(f"candidate={candidate!r} is not a candidate_id of the "
                              f"search's cv_results_.")
         rows = _ancestry(results["parent_id"], row_of, candidate)
-        params = [results["params"][i] for i in rows]
+        params = [_configuration(search, results["params"][i]) for i in rows]
         display = cls(
             lineage=results["candidate_id"][rows],
             scores=results[f"mean_test_{_metric(search)}"][rows],
@@ -917,11 +917,18 @@ def _start_plot(display, ax):
 def _short_names(search, candidate_ids):
     """Short names of `candidate_ids`, as ``verbose=2`` prints them."""
     results = search.all_cv_results_
-    params = {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+    params = {int(c): _configuration(search, p)
+              for c, p in zip(results["candidate_id"], results["params"])}
     ids = sorted(params)
     base = first_estimator(search.estimator)
     names = ShortNames([params[c] for c in ids], type(base).__name__)
     return [names(ids.index(int(c))) for c in candidate_ids]
+
+
+def _configuration(search, params):
+    """`params` without the training length a search adds to them (``length_param_``)."""
+    length = getattr(search, "length_param_", None)
+    return {k: v for k, v in params.items() if k != length}
 
 
 def _checked_search(search, display, kind=None):

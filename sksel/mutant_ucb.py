@@ -55,7 +55,8 @@ class MutantUCBPolicy:
 
     budget : int
         T, the number of sub-trains in all, the final training of the
-        selected model included; at least `n_initial`.
+        selected model included; never exceeded. At least
+        ``n_initial + max_subtrains - 1`` leaves room to finish a model.
 
     max_subtrains : int or None, default=None
         N, the most sub-trains a model receives. None: no cap (∞-UCB-E); then
@@ -271,8 +272,8 @@ class MutantUCBPolicy:
         return model, 1
 
     def _finalize(self, peek):
-        """The final sub-trains of the selected model, up to `max_subtrains`."""
-        if self.max_subtrains is None or self._busy:
+        """The final sub-trains of the selected model, up to `max_subtrains` and the budget."""
+        if self.max_subtrains is None or self._busy or len(self.history_) >= self.budget:
             return None
         if self._final is None:
             if peek:
@@ -323,7 +324,10 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     budget : int, default=100
         T, the sub-trains of the whole search (per cross-validation fold),
-        the final training of the best model included.
+        the final training of the best model included; never exceeded. It
+        must cover one sub-train of each initial model and the finishing of
+        one model: at least ``n_initial + max_subtrains - 1``, checked before
+        any training.
 
     n_initial : int or "auto", default="auto"
         K, the configurations drawn at the start. ``"auto"`` is
@@ -331,7 +335,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         could train fully; the paper's run drew half as many, which scored
         lower on our MLP and boosting benchmarks at small budgets) and
         ``2 * budget // max_subtrains`` without, since then no model is bred
-        and one at the cap is no longer chosen. At least 2.
+        and one at the cap is no longer chosen; at least 2, at most
+        ``budget - max_subtrains + 1``.
 
     max_subtrains : int, default=10
         N, the most sub-trains one model receives.
@@ -360,6 +365,10 @@ class MutantUCBSearch(BaseSelectionSearch):
     resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
         How a sub-train continues a model; see
         :func:`sksel.resources.subtrain_kind` for the order ``"auto"`` tries.
+        Whatever the kind, k sub-trains train as much as one plain fit of
+        k units (:class:`~sksel.resources.Subtrainer`). The parameter that
+        sets this training length (``n_estimators``, ``max_iter``,
+        ``max_epochs``) must not be in `param_distributions`.
 
     unit : int or "auto", default="auto"
         Units of one sub-train: ``partial_fit`` passes (skorch: epochs),
@@ -396,8 +405,11 @@ class MutantUCBSearch(BaseSelectionSearch):
         One row per model, with its last score, the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
         ``parent_id`` (-1 for an initial model), ``n_resources`` (sub-trains
-        received) and ``iter``. Ranks order failed models last, then by
-        ``n_resources``, then score.
+        the model received itself), ``n_resources_total`` (those and the
+        sub-trains it inherited from its ancestors) and ``iter``. Each row's
+        ``params`` state the training length as well: ``length_param_`` set
+        to ``n_resources_total * unit``. Ranks order failed models last, then
+        by ``n_resources``, then score.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys, one row per pull, in order.
@@ -406,7 +418,11 @@ class MutantUCBSearch(BaseSelectionSearch):
         The selected model's training replayed on all the rows
         (``refit=True``): the sub-trains it inherited from its ancestors,
         then its own, so that it is trained as the model its validation
-        score measured.
+        score measured. It is then configured as the user configured the
+        estimator (``warm_start`` and skorch's ``train_split`` as given), with
+        its training length set to the total it was trained for, so that
+        calling its ``fit`` again, or ``clone(estimator).set_params(
+        **best_params_).fit(X, y)``, trains a model as long, from scratch.
 
     best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`. The selected model is the best
@@ -415,6 +431,11 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     subtrain_kind_ : str
         How a sub-train continued the models.
+
+    length_param_ : str or None
+        The parameter that sets how long a plain fit trains (e.g.
+        ``"n_estimators"``, ``"mlpclassifier__max_iter"``), which ``params``
+        state; None when the estimator has none (e.g. naive Bayes).
 
     policy_ : MutantUCBPolicy
         The bandit, with its ``history_`` and ``parents_``.
@@ -437,6 +458,8 @@ class MutantUCBSearch(BaseSelectionSearch):
     ... ).fit(X, y)
     >>> int(search.cv_results_["n_resources"].max())
     5
+    >>> search.length_param_, search.best_params_["max_iter"] >= 5
+    ('max_iter', True)
     >>> search.subtrain_kind_, bool(search.best_score_ > 0.6)
     ('partial_fit', True)
     """
@@ -552,16 +575,20 @@ class MutantUCBSearch(BaseSelectionSearch):
         return space.sample(self._initial_count(), random_state=self._rng)
 
     def _initial_count(self):
+        """K, checked: the budget must train every initial model and finish one."""
+        room = self.budget - self.max_subtrains + 1
         if self.n_initial != "auto":
             n_initial = self.n_initial
         elif self.mutation:
-            n_initial = max(2, self.budget // self.max_subtrains)
+            n_initial = max(2, min(room, self.budget // self.max_subtrains))
         else:
-            n_initial = max(2, 2 * self.budget // self.max_subtrains)
-        if n_initial > self.budget:
+            n_initial = max(2, min(room, 2 * self.budget // self.max_subtrains))
+        if n_initial > room:
             raise ValueError(
-                f"budget={self.budget} is smaller than n_initial={n_initial}: every "
-                "initial model needs one sub-train. Raise budget or lower n_initial."
+                f"budget={self.budget} cannot give n_initial={n_initial} models one sub-train "
+                f"each and finish one of them to max_subtrains={self.max_subtrains}: the "
+                f"smallest budget that can is {n_initial + self.max_subtrains - 1}. Raise "
+                "budget, or lower n_initial or max_subtrains."
             )
         return n_initial
 
@@ -570,6 +597,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         self._subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
+        self.length_param_ = self._subtrainer.length_param(self.estimator)
+        self._check_length_not_searched()
         self.policy_ = MutantUCBPolicy(
             len(candidates), self.budget, max_subtrains=self.max_subtrains,
             exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
@@ -618,18 +647,30 @@ class MutantUCBSearch(BaseSelectionSearch):
         """Whether a model with `n` sub-trains may be continued, or inherited from, later."""
         return n < self.max_subtrains or (bool(self.mutation) and self.inherit)
 
+    def _row_params(self, candidates, action):
+        """The model's parameters, with the training length its sub-trains add up to."""
+        model, n = action
+        if self.length_param_ is None:
+            return candidates[model]
+        units = self._total_subtrains(model, n) * self._subtrainer.unit
+        return {**candidates[model], self.length_param_: units}
+
+    def _extra_results(self, actions):
+        return {"n_resources_total": [self._total_subtrains(*action) for action in actions]}
+
     def _refit(self, job, fit_params):
         """Replay on all rows the training the selected model's score measured.
 
         That is its ancestors' sub-trains it inherited, then its own: the
         first sub-train of each model continues its parent's model, with the
-        new parameters set.
+        new parameters set. The model is then configured as a plain
+        estimator of that training length (:meth:`Subtrainer.released`).
         """
         start = time.perf_counter()
         best = int(self.cv_results_["candidate_id"][self.best_index_])
+        lineage = self._lineage_of(best, int(self.cv_results_["n_resources"][self.best_index_]))
         model, parent = None, None
-        for candidate, n in self._lineage_of(best, int(self.cv_results_["n_resources"][
-                self.best_index_])):
+        for candidate, n in lineage:
             params = job.candidates[candidate]
             inherit = None if parent is None else self._inheritable(parent, params)
             model = _continued(model if inherit is not None else None, job.space.build(params),
@@ -637,12 +678,28 @@ class MutantUCBSearch(BaseSelectionSearch):
             for _ in range(n - 1):
                 model = self._subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
-        self.best_estimator_ = model
+        self.best_estimator_ = self._subtrainer.released(
+            model, sum(n for _, n in lineage), job.estimators[best])
         self.refit_time_ = time.perf_counter() - start
         if hasattr(model, "feature_names_in_"):
             self.feature_names_in_ = model.feature_names_in_
 
     # ------------------------------------------------------------- internals
+    def _check_length_not_searched(self):
+        """Refuse a space that searches the parameter the sub-trains grow."""
+        name, spaces = self.length_param_, self.param_distributions
+        if name is not None and any(name in space for space in (
+                spaces if isinstance(spaces, list) else [spaces])):
+            raise ValueError(
+                f"param_distributions searches {name!r}, the training length that "
+                f"sub-trains set (resource={self.subtrain_kind_!r}): remove it and set "
+                "max_subtrains and unit instead."
+            )
+
+    def _total_subtrains(self, model, n):
+        """The sub-trains of `model` at its `n`-th, those it inherited included."""
+        return sum(k for _, k in self._lineage_of(model, n))
+
     def _lineage_of(self, model, n):
         """``(model, sub-trains)`` from the first ancestor whose model it inherited to `model`."""
         chain = [(model, n)]

@@ -1,22 +1,24 @@
 """MutantUCBSearch, the estimator: sub-trains against hand-run loops, errors, execution."""
 
 import os
+import signal
 
 import numpy as np
 import pytest
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_regression
-from sklearn.ensemble import RandomForestClassifier
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.exceptions import FitFailedWarning
-from sklearn.linear_model import SGDClassifier, SGDRegressor
+from sklearn.linear_model import LogisticRegression, SGDClassifier, SGDRegressor
 from sklearn.model_selection import StratifiedKFold
+from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from sksel import KDPPSampler, MutantUCBSearch
-from sksel.mutant_ucb import _subtrain_and_score
+from sksel.mutant_ucb import MutantUCBPolicy, _subtrain_and_score
 from sksel.resources import Subtrainer
 
 X, Y = load_iris(return_X_y=True)
@@ -24,6 +26,11 @@ CLASSES = np.unique(Y)
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 SGD = SGDClassifier(loss="log_loss", random_state=0)
 ALPHAS = {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]}
+
+
+def _configuration(params):
+    """`params` without the training length that every row states."""
+    return {k: v for k, v in params.items() if k != "max_iter"}
 
 
 def _by_hand(params, n, train, test):
@@ -99,7 +106,8 @@ def test_mutants_descend_from_earlier_models_and_respect_the_cap():
         assert (parent == -1) == (k < 4)
         if parent >= 0:
             assert parent < k
-            assert params != res["params"][list(res["candidate_id"]).index(parent)]
+            parent_params = res["params"][list(res["candidate_id"]).index(parent)]
+            assert _configuration(params) != _configuration(parent_params)
 
 
 def test_a_mutant_inherits_its_parents_trees():
@@ -138,14 +146,13 @@ def test_k_dpp_init_starts_from_the_samplers_draw():
     space = {"alpha": stats.loguniform(1e-6, 1e-1), "penalty": ["l2", "l1"]}
     search = MutantUCBSearch(SGD, space, budget=12, n_initial=4, max_subtrains=3,
                              init="k-dpp", cv=CV3, random_state=0, refit=False).fit(X, Y)
-    initial = [params for params, parent in zip(search.all_cv_results_["params"],
-                                                 search.all_cv_results_["parent_id"])
-               if parent == -1][:4]
+    initial = [_configuration(params) for params, parent in zip(
+        search.all_cv_results_["params"], search.all_cv_results_["parent_id"]) if parent == -1][:4]
     expected = KDPPSampler(space, 4, random_state=np.random.RandomState(0)).sample()
     assert initial == expected
     random = MutantUCBSearch(SGD, space, budget=12, n_initial=4, max_subtrains=3,
                              cv=CV3, random_state=0, refit=False).fit(X, Y)
-    assert random.all_cv_results_["params"][:4] != initial
+    assert [_configuration(p) for p in random.all_cv_results_["params"][:4]] != initial
 
 
 def test_memory_folder_gives_the_same_results(tmp_path):
@@ -236,7 +243,7 @@ class _NoRvs:
 
 
 @pytest.mark.parametrize("estimator,space,kwargs,match", [
-    (CountingSGD(), ALPHAS, dict(budget=3, n_initial=5), "budget=3 is smaller than n_initial=5"),
+    (CountingSGD(), ALPHAS, dict(budget=3, n_initial=5), "the smallest budget that can is 14"),
     (CountingSGD(), ALPHAS, dict(max_subtrains=0), "'max_subtrains' parameter"),
     (CountingSGD(), ALPHAS, dict(exploration=-1.0), "'exploration' parameter"),
     (CountingSGD(), {"beta": [1, 2]}, {}, "beta"),
@@ -275,3 +282,193 @@ def test_two_workers_keep_the_invariants():
         assert [n for c, n in history if c == k] == list(range(1, 1 + sum(
             c == k for c, _ in history)))
     assert search.cv_results_["n_resources"][search.best_index_] == 3
+
+
+# ------------------------------------------------------------------- budget
+@pytest.mark.parametrize("kwargs,smallest", [
+    (dict(budget=3, max_subtrains=10), 11),
+    (dict(budget=10, max_subtrains=10), 11),
+    (dict(budget=12, n_initial=10, max_subtrains=4), 13),
+])
+def test_a_budget_that_cannot_finish_a_model_is_refused_before_any_training(kwargs, smallest):
+    CountingSGD.n_fits = 0
+    with pytest.raises(ValueError, match=f"smallest budget that can is {smallest}"):
+        MutantUCBSearch(CountingSGD(), ALPHAS, cv=CV3, **kwargs).fit(X, Y)
+    assert CountingSGD.n_fits == 0
+    kwargs["budget"] = smallest  # and the smallest budget said works, spent exactly
+    search = MutantUCBSearch(CountingSGD(), ALPHAS, cv=CV3, random_state=0, **kwargs).fit(X, Y)
+    assert len(search.all_cv_results_["params"]) == smallest
+    assert search.cv_results_["n_resources"].max() == kwargs["max_subtrains"]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("kwargs", [
+    dict(budget=11, max_subtrains=10), dict(budget=13, n_initial=10, max_subtrains=4),
+    dict(budget=30, max_subtrains=4), dict(budget=30, max_subtrains=4, mutation=False),
+    dict(budget=17, n_initial=3, max_subtrains=5, reward="last"),
+])
+def test_the_search_never_spends_more_than_its_budget(kwargs, n_jobs):
+    space = {"alpha": stats.loguniform(1e-6, 1e-1)}
+    search = MutantUCBSearch(SGD, space, cv=CV3, n_jobs=n_jobs, random_state=0,
+                             **kwargs).fit(X, Y)
+    assert len(search.all_cv_results_["params"]) <= kwargs["budget"]
+    assert len(search.policy_.history_) <= kwargs["budget"]
+    assert search.cv_results_["n_resources"][search.best_index_] == kwargs["max_subtrains"]
+
+
+def test_the_policy_alone_keeps_a_budget_too_small_to_finish():
+    policy = MutantUCBPolicy(n_initial=10, budget=12, max_subtrains=4, random_state=0)
+    while not policy.done:
+        for model, n in policy.ask():
+            policy.tell(model, n, 0.5 + 0.01 * model + 0.001 * n)
+    assert len(policy.history_) == 12
+
+
+# ------------------------------------------------- training length, rebuilt
+def _lineage_total(res, every, model):
+    """Sub-trains of `model` and of the ancestors' models it continued, by brute force."""
+    pulls = list(zip(every["candidate_id"], every["n_resources"]))
+    row = list(res["candidate_id"]).index(model)
+    total, n = 0, int(res["n_resources"][row])
+    while True:
+        total += n
+        parent = int(res["parent_id"][row])
+        if parent < 0:
+            return total
+        born = pulls.index((model, 1))
+        n = max(m for c, m in pulls[:born] if c == parent)
+        model, row = parent, list(res["candidate_id"]).index(parent)
+
+
+def test_every_row_states_its_total_training_inherited_included():
+    space = {"alpha": stats.loguniform(1e-6, 1e-1), "penalty": ["l2", "l1"]}
+    search = MutantUCBSearch(SGD, space, budget=40, n_initial=3, max_subtrains=4, cv=CV3,
+                             random_state=0).fit(X, Y)
+    res, every = search.cv_results_, search.all_cv_results_
+    totals = [_lineage_total(res, every, int(c)) for c in res["candidate_id"]]
+    assert max(totals) > 4  # some model was trained beyond max_subtrains through its parent
+    np.testing.assert_array_equal(res["n_resources_total"], totals)
+    assert [p["max_iter"] for p in res["params"]] == totals  # unit 1: passes
+    assert (every["n_resources_total"] >= every["n_resources"]).all()
+
+
+def _n_trees(model):
+    return len(model.estimators_)
+
+
+def _hgb_iterations(model):
+    return model.n_iter_
+
+
+def _epochs(model):
+    return len(model[-1].loss_curve_)
+
+
+def _xgb_rounds(model):
+    return model.get_booster().num_boosted_rounds()
+
+
+def _rebuild_cases():
+    cases = [
+        (make_pipeline(StandardScaler(), SGDClassifier(loss="log_loss", tol=None,
+                                                       random_state=0)),
+         {"sgdclassifier__alpha": stats.loguniform(1e-5, 1e-1)}, 1,
+         lambda model: (model[-1].t_ - 1) / len(X)),  # passes over the rows
+        (make_pipeline(StandardScaler(), MLPClassifier(
+            hidden_layer_sizes=(8,), n_iter_no_change=10_000, random_state=0)),
+         {"mlpclassifier__alpha": stats.loguniform(1e-5, 1e-1)}, 1, _epochs),
+        (HistGradientBoostingClassifier(early_stopping=False, random_state=0),
+         {"learning_rate": stats.loguniform(0.01, 0.5)}, 5, _hgb_iterations),
+        (RandomForestClassifier(random_state=0), {"max_depth": [1, 2, 3, 4]}, 4, _n_trees),
+        (LogisticRegression(C=1e6, tol=0.0), {"fit_intercept": [True, False]}, 3, None),
+    ]
+    try:
+        import xgboost
+    except ImportError:
+        return cases
+    return cases + [(xgboost.XGBClassifier(n_jobs=1, random_state=0),
+                     {"learning_rate": stats.loguniform(0.01, 0.5)}, 4, _xgb_rounds)]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("estimator,space,unit,count", _rebuild_cases(),
+                         ids=lambda c: type(c).__name__ if hasattr(c, "fit") else None)
+def test_best_estimator_is_a_plain_estimator_that_rebuilds_from_best_params(
+        estimator, space, unit, count):
+    search = MutantUCBSearch(estimator, space, budget=24, n_initial=3, max_subtrains=4,
+                             unit=unit, cv=CV3, random_state=0).fit(X, Y)
+    best = search.best_estimator_
+    total = int(search.cv_results_["n_resources_total"][search.best_index_])
+    assert search.best_params_[search.length_param_] == total * unit
+    configured = clone(estimator).set_params(**search.best_params_).get_params()
+    stated = [k for k in configured if k.endswith("warm_start")] + list(search.best_params_)
+    assert {k: best.get_params()[k] for k in stated} == {k: configured[k] for k in stated}
+    rebuilt = clone(estimator).set_params(**search.best_params_).fit(X, Y)
+    if count is not None:
+        assert count(best) == count(rebuilt) == total * unit
+    # Fitting the selected model again trains it from scratch, as the rebuilt one.
+    X_new, y_new = X[::2], Y[::2]
+    np.testing.assert_array_equal(best.fit(X_new, y_new).predict(X),
+                                  clone(rebuilt).fit(X_new, y_new).predict(X))
+
+
+def test_searching_the_training_length_is_refused():
+    with pytest.raises(ValueError, match="param_distributions searches 'n_estimators'"):
+        MutantUCBSearch(RandomForestClassifier(), {"n_estimators": [10, 20]}).fit(X, Y)
+
+
+# ------------------------------------------------------------------- scorers
+def test_how_the_scorer_is_spelled_does_not_change_the_search():
+    from sklearn.metrics import accuracy_score, get_scorer, make_scorer
+
+    def searched(scoring, refit=True):
+        return MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=40,
+                               max_subtrains=4, scoring=scoring, refit=refit, cv=CV3,
+                               random_state=0).fit(X, Y)
+
+    plain = searched("accuracy")
+    assert plain.policy_._bonus_scale() == 1.0
+    for other, key in [(searched(get_scorer("accuracy")), "score"),
+                       (searched(make_scorer(accuracy_score)), "score"),
+                       (searched({"acc": "accuracy"}, refit="acc"), "acc")]:
+        assert other.policy_._bonus_scale() == 1.0
+        assert other.policy_.history_ == plain.policy_.history_
+        np.testing.assert_array_equal(other.all_cv_results_[f"mean_test_{key}"],
+                                      plain.all_cv_results_["mean_test_score"])
+
+
+# ------------------------------------------------------------------- Ctrl-C
+class InterruptedMLP(MLPClassifier):
+    """An MLP that receives a Ctrl-C in the epoch `interrupt_at` (counted over all fits)."""
+
+    epochs = 0
+    interrupt_at = None
+
+    def _update_no_improvement_count(self, *args, **kwargs):
+        type(self).epochs += 1
+        if type(self).epochs == type(self).interrupt_at:
+            os.kill(os.getpid(), signal.SIGINT)  # the MLP catches the KeyboardInterrupt
+        return super()._update_no_improvement_count(*args, **kwargs)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="no SIGINT on this platform")
+def test_a_ctrl_c_the_model_swallows_still_interrupts_the_search(tmp_path):
+    def search(**kwargs):
+        return MutantUCBSearch(
+            InterruptedMLP(hidden_layer_sizes=(5,), random_state=0),
+            {"alpha": stats.loguniform(1e-5, 1)}, budget=20, max_subtrains=4, cv=CV3,
+            random_state=0, **kwargs)
+
+    InterruptedMLP.epochs, InterruptedMLP.interrupt_at = 0, None
+    uninterrupted = search().fit(X, Y)
+    InterruptedMLP.epochs, InterruptedMLP.interrupt_at = 0, 7  # the 3rd sub-train, 1st fold
+    with pytest.warns(RuntimeWarning, match="interrupted: keeping the 2 evaluations"):
+        interrupted = search(checkpoint=tmp_path).fit(X, Y)
+    assert interrupted.stop_reason_ == "interrupted"
+    assert len(interrupted.all_cv_results_["params"]) == 2  # the cut sub-train is not kept
+    assert len([f for f in os.listdir(tmp_path) if f != "fingerprint.pkl"]) == 2  # nor recorded
+    InterruptedMLP.interrupt_at = None
+    resumed = search(checkpoint=tmp_path).fit(X, Y)
+    np.testing.assert_array_equal(resumed.all_cv_results_["mean_test_score"],
+                                  uninterrupted.all_cv_results_["mean_test_score"])
+    assert resumed.best_params_ == uninterrupted.best_params_

@@ -100,6 +100,19 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
             assert bound == pytest.approx(search.policy_.upper_bound(c), abs=5e-5)
 
 
+def test_bound_printed_is_the_same_whatever_n_jobs(data, capsys):
+    """Each evaluation's line shows the bound from its curve up to it, in any arrival order."""
+    printed = {}
+    for n_jobs in (1, 2):
+        _daub(2, n_jobs=n_jobs).fit(*data)
+        matches = [LINE.match(line) for line in _lines(capsys)[1:-1]]
+        printed[n_jobs] = {(m.group(3), m.group(4)): m.group(6) for m in matches}
+    assert printed[1].keys() <= printed[2].keys()  # n_jobs=2 ran every one n_jobs=1 ran
+    assert "pending" not in printed[1].values()
+    known = {k: v for k, v in printed[2].items() if k in printed[1] and v != "pending"}
+    assert known == {k: printed[1][k] for k in known}
+
+
 def test_verbose_three_adds_sklearn_fold_lines(data, capsys):
     search = _daub(3).fit(*data)
     lines = _lines(capsys)

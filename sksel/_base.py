@@ -63,10 +63,14 @@ _UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_scor
 class BaseSelectionSearch(BaseSearchCV):
     """Base class of the searches that spend a budget through a policy.
 
-    Subclasses implement :meth:`_make_policy` and may extend :meth:`_check_params`.
+    Subclasses implement :meth:`_make_policy` and may override the other hooks.
 
     Read more in the :ref:`User Guide <user_guide>`.
     """
+
+    # Rank candidates by the resource they received first, then by score: a
+    # score on fewer rows measures a model the refit does not rebuild.
+    _ranks_by_resource = True
 
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
@@ -481,8 +485,10 @@ class BaseSelectionSearch(BaseSearchCV):
                 warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
                 results = self._format_results(params, self.n_splits_, outs, more)
             _average_over_folds_run(results, n_folds, outs, self.n_splits_)
-        for key in [k for k in results if k.startswith("rank_test_")]:
-            results[key] = _rank_by_resource(results["n_resources"], results[f"mean{key[4:]}"])
+        if self._ranks_by_resource:
+            for key in [k for k in results if k.startswith("rank_test_")]:
+                results[key] = _rank_by_resource(results["n_resources"],
+                                                 results[f"mean{key[4:]}"])
         return results
 
     def _set_best(self, refit_metric, last):

@@ -11,8 +11,9 @@ then the arm with the highest upper confidence bound
 model at N: a chosen model is sub-trained with probability ``1 - Nbar_k / N``
 (``Nbar_k`` its sub-trains so far) and otherwise breeds a *mutant*, a
 neighbouring configuration that starts from its parent's learned state and
-joins the arms. At the end the best model is trained up to N sub-trains.
-Without mutation this is ∞-UCB-E.
+joins the arms. The loop goes on while the budget left can train the best
+model so far up to N sub-trains; then the best model the budget left can
+finish is trained up to N. Without mutation this is ∞-UCB-E.
 
 This module holds the policy (:class:`MutantUCBPolicy`, pure bookkeeping, no
 estimator) and the search estimator built on it (:class:`MutantUCBSearch`).
@@ -220,7 +221,7 @@ class MutantUCBPolicy:
             return (started, 1) if peek else self._start_initial(started)
         if self._initial_in < self.n_initial:
             return None  # the initial sub-trains are not all in
-        if self._final is None and started < self._loop_end():
+        if self._final is None and self._can_pull():
             arm = self._argmax()
             if arm is not None:
                 return (arm, None) if peek else self._pull(arm)
@@ -232,11 +233,13 @@ class MutantUCBPolicy:
         self._pulls[model] = 1
         return model, 1
 
-    def _loop_end(self):
-        """Pulls of the main loop: T - N + 1 with a cap (room for the final training)."""
-        if self.max_subtrains is None:
-            return self.budget
-        return self.budget - self.max_subtrains + 1
+    def _can_pull(self):
+        """Whether a pull leaves the budget to finish the best model so far to the cap."""
+        left = self.budget - len(self.history_) - 1
+        best = self.best_
+        if self.max_subtrains is None or best is None:
+            return left >= 0
+        return left >= self.max_subtrains - self._trained[best]
 
     def _argmax(self):
         """The free, trainable arm with the highest upper bound; ties to the lowest index."""
@@ -272,20 +275,25 @@ class MutantUCBPolicy:
         return model, 1
 
     def _finalize(self, peek):
-        """The final sub-trains of the selected model, up to `max_subtrains` and the budget."""
-        if self.max_subtrains is None or self._busy or len(self.history_) >= self.budget:
+        """The final sub-trains of the selected model, up to `max_subtrains`.
+
+        The selected model is the best (highest ``mu``) of those the budget
+        left can train to the cap.
+        """
+        if self.max_subtrains is None or self._busy:
             return None
-        if self._final is None:
-            if peek:
-                best = self.best_
-                return None if best is None or self._trained[best] >= self.max_subtrains else (
-                    best, None)
-            self._final = self.best_
-        if self._final is None or self._final in self._failed:
+        final = self._final if self._final is not None else self._best_finishable()
+        if not peek:
+            self._final = final
+        if final is None or final in self._failed or self._trained[final] >= self.max_subtrains:
             return None
-        if self._trained[self._final] >= self.max_subtrains:
-            return None
-        return self._final, self._trained[self._final] + 1
+        return (final, None) if peek else (final, self._trained[final] + 1)
+
+    def _best_finishable(self):
+        left = self.budget - len(self.history_)
+        finishable = [k for k in range(self.n_models)
+                      if self._scored(k) and self.max_subtrains - self._trained[k] <= left]
+        return max(finishable, key=lambda k: (self.mu(k), -k), default=None)
 
     def _bonus_scale(self):
         if self._scale is None:
@@ -305,8 +313,10 @@ class MutantUCBSearch(BaseSelectionSearch):
     on its score; a model that already had ``Nbar`` sub-trains is sub-trained
     again with probability ``1 - Nbar / max_subtrains`` and otherwise breeds
     a *mutant*, a neighbouring configuration that starts from its parent's
-    learned state. The best model is finally trained to `max_subtrains`
-    sub-trains. This is Mutant-UCB (Brégère and Keisler, 2024); with
+    learned state. The loop goes on while the budget left can train the best
+    model so far to `max_subtrains` sub-trains; then the best model the
+    budget left can finish is trained to `max_subtrains`, so that the budget
+    is spent and never exceeded. This is Mutant-UCB (Brégère and Keisler, 2024); with
     ``mutation=False`` it is ∞-UCB-E.
 
     Read more in the :ref:`User Guide <user_guide>`.
@@ -408,8 +418,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         the model received itself), ``n_resources_total`` (those and the
         sub-trains it inherited from its ancestors) and ``iter``. Each row's
         ``params`` state the training length as well: ``length_param_`` set
-        to ``n_resources_total * unit``. Ranks order failed models last, then
-        by ``n_resources``, then score.
+        to ``n_resources_total * unit``. Ranks order the models by score,
+        failed ones last, as :class:`~sklearn.model_selection.GridSearchCV`
+        does: each score measures the model that the refit rebuilds,
+        whatever its training.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys, one row per pull, in order.
@@ -426,8 +438,9 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`. The selected model is the best
-        scored among those trained for the most sub-trains; the policy's
-        final training makes sure its own pick is one of them.
+        scored of all, whatever its sub-trains: the bandit's final training
+        gives its pick the most sub-trains, and a model whose score fell in
+        those (a network that diverged) loses to the best one scored.
 
     subtrain_kind_ : str
         How a sub-train continued the models.
@@ -463,6 +476,10 @@ class MutantUCBSearch(BaseSelectionSearch):
     >>> search.subtrain_kind_, bool(search.best_score_ > 0.6)
     ('partial_fit', True)
     """
+
+    # Every model's score measures the model its refit rebuilds (its lineage's
+    # sub-trains, replayed), whatever its training: the best score selects.
+    _ranks_by_resource = False
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
@@ -636,6 +653,8 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     def _on_evaluation(self, action, outputs):
         model, n = action
+        if any(out.pop("restarted", False) for out in outputs):
+            self._lineage.pop(model, None)  # its parent's model could not take its parameters
         fitted = [out.pop("model", None) for out in outputs]
         if any(f is None for f in fitted) or not self._needed_after(n):
             self._states.discard(model)
@@ -673,8 +692,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         for candidate, n in lineage:
             params = job.candidates[candidate]
             inherit = None if parent is None else self._inheritable(parent, params)
-            model = _continued(model if inherit is not None else None, job.space.build(params),
-                               self._subtrainer, inherit, job.X, job.y, fit_params)
+            model, _ = _continued(model if inherit is not None else None,
+                                  job.space.build(params), self._subtrainer, inherit, job.X,
+                                  job.y, fit_params)
             for _ in range(n - 1):
                 model = self._subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
@@ -775,7 +795,9 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
     `model` is None for a new model, which starts from `estimator`; with
     `inherit` (parameters) it is a parent's fitted model, which takes them
     and goes on. The output is ``_fit_and_score``'s, plus the fitted
-    ``model`` (None when the sub-train failed).
+    ``model`` (None when the sub-train failed) and ``restarted``, whether a
+    mutant started afresh because its parent's model could not take its
+    parameters.
     """
     if inherit is not None:
         # The parent's model goes on beside its mutant; copied here, in the
@@ -788,7 +810,8 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
     start = time.time()
     result = {"fit_error": None}
     try:
-        model = _continued(model, estimator, subtrainer, inherit, X_train, y_train, fit_params)
+        model, result["restarted"] = _continued(model, estimator, subtrainer, inherit,
+                                                X_train, y_train, fit_params)
     except Exception:
         if error_score == "raise":
             raise
@@ -815,14 +838,19 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
 
 
 def _continued(model, estimator, subtrainer, inherit, X, y, fit_params):
+    """``(model, restarted)``: one sub-train of `model` (or of `estimator`, new).
+
+    With `inherit`, the parent's `model` takes those parameters and goes on;
+    if it cannot, the mutant starts afresh from `estimator` (``restarted``).
+    """
     if model is None:
-        return subtrainer.first(estimator, X, y, **fit_params)
+        return subtrainer.first(estimator, X, y, **fit_params), False
     if inherit is None:
-        return subtrainer.next(model, X, y, **fit_params)
+        return subtrainer.next(model, X, y, **fit_params), False
     try:
-        return subtrainer.next(_inherited(model, inherit), X, y, **fit_params)
+        return subtrainer.next(_inherited(model, inherit), X, y, **fit_params), False
     except Exception:
-        return subtrainer.first(estimator, X, y, **fit_params)
+        return subtrainer.first(estimator, X, y, **fit_params), True
 
 
 def _inherited(model, params):

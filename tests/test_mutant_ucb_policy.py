@@ -125,7 +125,8 @@ def _random_run(seed, budget=400, n_initial=10, max_subtrains=5):
 @pytest.mark.parametrize("seed", range(5))
 def test_budget_and_sub_train_cap(seed):
     policy, _ = _random_run(seed)
-    # The loop ends at T - N + 1 pulls; the final training takes N - Nbar more.
+    # The loop goes on while the budget left can finish the best model so far
+    # (at least T - N + 1 pulls); the final training takes N - Nbar more.
     assert 400 - 5 + 1 <= len(policy.history_) <= 400
     for model in range(policy.n_models):
         steps = [n for k, n in policy.history_ if k == model]
@@ -163,9 +164,11 @@ def test_mutation_false_is_ucb_e_with_a_cap():
     policy = MutantUCBPolicy(3, budget=9, max_subtrains=3, mutation=False, random_state=0)
     run(policy, lambda k, n: [0.5, 0.6, 0.4][k] + 0.01 * n)
     # Model 1 leads and reaches the cap at t = 5; then model 0 (bound 0.51 +
-    # 0.224, then 0.515 + 0.158) beats model 2 (0.41 + 0.224) until the loop
-    # ends at T - N + 1 = 7; model 1, already at N, needs no final training.
-    assert policy.history_ == [(0, 1), (1, 1), (2, 1), (1, 2), (1, 3), (0, 2), (0, 3)]
+    # 0.224, then 0.515 + 0.158) beats model 2 (0.41 + 0.224) until it reaches
+    # the cap too. Model 1, the best, is at N and needs no final training, so
+    # the loop spends the budget to the last pull: model 2 gets them.
+    assert policy.history_ == [(0, 1), (1, 1), (2, 1), (1, 2), (1, 3), (0, 2), (0, 3),
+                               (2, 2), (2, 3)]
     assert policy.n_models == 3 and policy.best_ == 1
 
 

@@ -63,8 +63,9 @@ print(f"best: alpha={best['sgdclassifier__alpha']:.3g}, "
 # ---------------
 # Each line is a model's validation accuracy after each pass it was given.
 # Models that start badly get one or two passes; the budget goes to the few
-# that stay ahead, and the selected model (red) is trained up to the
-# maximum.
+# that stay ahead and to their mutants. The selected model (red) is the best
+# scored of those trained the maximum of ten passes in total, the passes a
+# mutant inherited from its parent included.
 display = SearchCurvesDisplay.from_search(search)
 display.ax_.set_ylabel("Validation accuracy")
 display.ax_.set_xlabel("Passes over the training rows (sub-trains)")

@@ -68,10 +68,6 @@ class BaseSelectionSearch(BaseSearchCV):
     Read more in the :ref:`User Guide <user_guide>`.
     """
 
-    # Rank candidates by the resource they received first, then by score: a
-    # score on fewer rows measures a model the refit does not rebuild.
-    _ranks_by_resource = True
-
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
         "estimator": [HasMethods(["fit"]), list],
@@ -167,6 +163,14 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _on_evaluation(self, action, outputs):
         """Called with the outputs of every finished `action`, before the policy hears."""
+
+    def _ranking_resource(self, results):
+        """The resource of each row of `results` that ranks before its score.
+
+        ``n_resources``: a score on fewer rows measures a model the refit
+        does not rebuild.
+        """
+        return results["n_resources"]
 
     def _row_params(self, candidates, action):
         """The ``params`` of the ``cv_results_`` row of `action`."""
@@ -485,10 +489,9 @@ class BaseSelectionSearch(BaseSearchCV):
                 warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
                 results = self._format_results(params, self.n_splits_, outs, more)
             _average_over_folds_run(results, n_folds, outs, self.n_splits_)
-        if self._ranks_by_resource:
-            for key in [k for k in results if k.startswith("rank_test_")]:
-                results[key] = _rank_by_resource(results["n_resources"],
-                                                 results[f"mean{key[4:]}"])
+        for key in [k for k in results if k.startswith("rank_test_")]:
+            results[key] = _rank_by_resource(self._ranking_resource(results),
+                                             results[f"mean{key[4:]}"])
         return results
 
     def _set_best(self, refit_metric, last):

@@ -421,10 +421,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         the model received itself), ``n_resources_total`` (those and the
         sub-trains it inherited from its ancestors) and ``iter``. Each row's
         ``params`` state the training length as well: ``length_param_`` set
-        to ``n_resources_total * unit``. Ranks order the models by score,
-        failed ones last, as :class:`~sklearn.model_selection.GridSearchCV`
-        does: each score measures the model that the refit rebuilds,
-        whatever its training.
+        to ``n_resources_total * unit``. Ranks order failed models last, then
+        by ``n_resources_total`` up to `max_subtrains` (a model trained that
+        long in total, inherited sub-trains included, is fully trained),
+        then by score.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys, one row per pull, in order.
@@ -441,9 +441,11 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`. The selected model is the best
-        scored of all, whatever its sub-trains: the bandit's final training
-        gives its pick the most sub-trains, and a model whose score fell in
-        those (a network that diverged) loses to the best one scored.
+        scored of the fully trained ones (``n_resources_total >=
+        max_subtrains``, a lineage counting in total): the bandit's final
+        training makes sure its pick is one of them, and where that pick's
+        score fell in its last sub-trains (a network that diverged), another
+        fully trained model is selected.
 
     subtrain_kind_ : str
         How a sub-train continued the models.
@@ -479,10 +481,6 @@ class MutantUCBSearch(BaseSelectionSearch):
     >>> search.subtrain_kind_, bool(search.best_score_ > 0.6)
     ('partial_fit', True)
     """
-
-    # Every model's score measures the model its refit rebuilds (its lineage's
-    # sub-trains, replayed), whatever its training: the best score selects.
-    _ranks_by_resource = False
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
@@ -676,6 +674,16 @@ class MutantUCBSearch(BaseSelectionSearch):
             return candidates[model]
         units = self._total_subtrains(model, n) * self._subtrainer.unit
         return {**candidates[model], self.length_param_: units}
+
+    def _ranking_resource(self, results):
+        """Training up to `max_subtrains`, inherited sub-trains included.
+
+        The fully trained models (a lineage counts in total) rank first, by
+        score: a model briefly trained that scored high by chance is not
+        selected over them, nor is the bandit's final pick preferred for its
+        own sub-trains when its score fell in them.
+        """
+        return np.minimum(results["n_resources_total"], self.max_subtrains)
 
     def _extra_results(self, actions):
         return {"n_resources_total": [self._total_subtrains(*action) for action in actions]}

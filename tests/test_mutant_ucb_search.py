@@ -71,20 +71,22 @@ def test_best_estimator_is_the_selected_configuration_trained_as_its_score_measu
     assert search.subtrain_kind_ == "partial_fit"
 
 
-def test_the_best_score_selects_whatever_the_training_of_the_models():
-    """Ranked as GridSearchCV ranks: by mean test score alone, failed models last."""
-    from scipy.stats import rankdata
-
+def test_the_fully_trained_models_rank_first_a_lineage_counting_in_total():
+    """Rank: trained to max_subtrains in total (inherited included) first, then by score."""
     not_longest = 0
     for seed in range(4):
         search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
                                  max_subtrains=5, cv=CV3, random_state=seed).fit(X, Y)
         res = search.cv_results_
-        scores = res["mean_test_score"]
-        np.testing.assert_array_equal(res["rank_test_score"], rankdata(-scores, method="min"))
-        assert scores[search.best_index_] == scores.max()
-        not_longest += res["n_resources"][search.best_index_] < res["n_resources"].max()
-    assert not_longest  # some selected model had fewer sub-trains than another
+        keys = list(zip(np.minimum(res["n_resources_total"], 5), res["mean_test_score"]))
+        expected = [1 + sum(other > key for other in keys) for key in keys]
+        np.testing.assert_array_equal(res["rank_test_score"], expected)
+        trained = res["n_resources_total"] >= 5
+        best = search.best_index_
+        assert trained[best] and res["mean_test_score"][best] == res["mean_test_score"][
+            trained].max()
+        not_longest += res["n_resources"][best] < res["n_resources"].max()
+    assert not_longest  # some selected model had fewer sub-trains of its own than another
 
 
 def test_refit_replays_the_inherited_training_of_the_selected_model():

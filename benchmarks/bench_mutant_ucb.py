@@ -66,16 +66,17 @@ and by its wall seconds (search and refit), its models tried and the test
 score. For every task x budget cell the tables give every seed's run, then
 per method the mean ± std test score over seeds, the mean units and wall
 seconds, and Mutant-UCB's wins/ties/losses against it (test scores within
-1e-9 tie). Last, per half, the cells (task x budget) where Mutant-UCB's mean
-test score is at least each competitor's, and its largest shortfall in
-points (score x 100) against each.
+1e-9 tie). Last, per half, every cell's mean test scores side by side, and
+the cells (task x budget) where Mutant-UCB's mean test score is at least
+each competitor's, with its largest shortfall in points (score x 100)
+against each.
 
 Runs are independent: ``--processes`` of them run at once, each in its own
 process, single-threaded (``n_jobs=1``, ``OMP_NUM_THREADS=1``,
 ``threadpool_limits(1)``), so that their wall seconds compare. On 2 cores
 with 2 processes one run at budget 240 took at most about 25 s (mutant-ucb
-on hgb and xgb), and both halves with 5 seeds take about 15-20 minutes
-(``cnn``, much slower on a CPU, is not among them). ``--csv`` appends
+on hgb and xgb), and each of the three parts with 5 seeds takes about 10
+minutes (``cnn``, much slower on a CPU, is not among them). ``--csv`` appends
 one row per run (``benchmarks/results*.csv`` is ignored by git), and
 ``--from-csv`` prints the tables of a saved file without running anything.
 MutantUCBSearch runs with the library's defaults unless ``--reward``,
@@ -562,6 +563,11 @@ def print_cells(rows):
             continue
         print(f"\n-- {half} half: {len(cells)} cells (task x budget); mean test scores, "
               "shortfall = the method's minus mutant-ucb's, in points")
+        methods = [method for method in METHODS if method in cells]
+        print("task  budget " + " ".join(f"{method:>12}" for method in methods))
+        for (task, budget), means_of_cell in cells[methods].iterrows():
+            print(f"{task:<5} {budget:>6} " + " ".join(
+                f"{mean:12.4f}" for mean in means_of_cell))
         for method in (m for m in COMPETITORS if m in cells):
             both = cells[["mutant-ucb", method]].dropna()
             shortfall = 100 * (both[method] - both["mutant-ucb"])

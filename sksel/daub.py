@@ -25,6 +25,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
+from .curve_prior import prior_rise
 from .resources import NSamplesResource
 
 
@@ -87,12 +88,15 @@ class DAUBPolicy:
         Number of most recent points of a learning curve whose least-squares
         slope projects the curve to N.
 
-    bound : {"train", "slope"}, default="train"
+    bound : {"train", "slope", "prior"}, default="train"
         ``"train"`` is the paper's bound, the smaller of the training score and
         the slope projection; ``"slope"`` uses the projection alone (the
         training score is not always an upper bound: strongly regularised
         learners can score higher on validation data than on their training
-        subsample).
+        subsample). ``"prior"`` is the larger of the slope projection and
+        the rise that real learning curves with the same prefix reach at a
+        high quantile (:mod:`sksel.curve_prior`), for scores in [0, 1]
+        (`max_score` 1); for other scores it is ``"slope"``.
 
     projection : {"linear", "log", "auto"}, default="linear"
         How the slope projects a learning curve to N. ``"linear"`` is the
@@ -140,6 +144,21 @@ class DAUBPolicy:
         A learner whose next size is at least ``N / jump`` gets N instead:
         the last steps of a ladder cost nearly as much as N and a learner that
         climbs them usually ends at N anyway. ``1`` (never) is the paper's.
+        With ``cost="time"`` the ratio is one of seconds: N when its fit is
+        predicted to cost at most `jump` times the next size's.
+
+    cost : {"rows", "time"}, default="rows"
+        What a step costs. ``"rows"`` (the paper's) counts training rows:
+        the decisions depend on the scores alone and are the same on every
+        run. ``"time"`` also reads the ``fit_time`` told: the seconds of a
+        learner's two latest sizes below N give the exponent ``p`` of its
+        cost in rows (``seconds ~ rows ** p``, ``p`` in [0, 2]), which
+        predicts the seconds of its next sizes. A learner whose cost is flat
+        enough that N is predicted to cost at most `jump` times its next
+        size goes to N at once, skipping the rest of its warm-up, and ties
+        within `tol` go to the learner whose next step is predicted to take
+        the fewest seconds. Decisions then depend on measured times: reruns
+        may take other steps.
 
     Attributes
     ----------
@@ -157,6 +176,18 @@ class DAUBPolicy:
         The selected candidate, once :attr:`done`: the best score among the
         candidates trained on the largest size. ``None`` when every candidate
         failed.
+
+    widening_ : float
+        How much this dataset's curves rise faster than the bounds expect,
+        at least 1. When a learner reaches N and scores, less its noise,
+        above the bound its earlier points gave, every bound's rise above its
+        curve's latest score is multiplied by the ratio of the rise seen to
+        the rise bounded (the largest ratio so far) before anyone else is
+        dropped. Always 1 with ``bound="train"``, the paper's.
+
+    fit_times_ : dict
+        The ``fit_time`` of every action used so far, ``{(candidate, size):
+        seconds}``; with ``cost="time"``, what the decisions read.
 
     Notes
     -----
@@ -180,7 +211,8 @@ class DAUBPolicy:
     """
 
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
-                 max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0):
+                 max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0,
+                 cost="rows"):
         self.n_candidates = n_candidates
         self.sizes = list(sizes)
         self.l = l
@@ -192,6 +224,9 @@ class DAUBPolicy:
         self.tol = tol
         self.warm_up = warm_up
         self.jump = jump
+        self.cost = cost
+        self.widening_ = 1.0
+        self.fit_times_ = {}
         self.history_ = []
         self._decisions = []
         self._told = {}
@@ -250,7 +285,8 @@ class DAUBPolicy:
         train_score : float, default=None
             Score on the training subsample (needed by ``bound="train"``).
         fit_time : float, default=None
-            Seconds the fit took (unused).
+            Seconds the fit took (read with ``cost="time"``; the same number
+            of folds at every size below N).
         failed : bool, default=False
             The fit failed (see Notes).
         give_up : bool, default=False
@@ -259,7 +295,7 @@ class DAUBPolicy:
         """
         self._pending.discard((candidate, size))
         failed = failed or give_up or not np.isfinite(score)
-        self._told[candidate, size] = (score, train_score, failed, give_up)
+        self._told[candidate, size] = (score, train_score, failed, give_up, fit_time)
 
     @property
     def done(self):
@@ -308,7 +344,7 @@ class DAUBPolicy:
             return None
         curve = {n: v for n, v in self._valid[candidate].items() if n <= size}
         train = dict(self._train[candidate])
-        for (c, n), (score, train_score, failed, _) in self._told.items():
+        for (c, n), (score, train_score, failed, *_) in self._told.items():
             if c == candidate and n <= size and not failed:
                 curve[n] = float(score)
                 if train_score is not None and np.isfinite(train_score):
@@ -333,6 +369,11 @@ class DAUBPolicy:
             slope = np.polyfit(x, last, 1)[0]
             slope += self._noise(valid[-1]) / np.sqrt(np.sum((x - x.mean()) ** 2))
             projection = last[-1] + (x_total - x[-1]) * max(slope, 0.0)
+            if self.bound == "prior" and self.max_score == 1:
+                rise = prior_rise(sizes, valid, self.n_total, self._noise(valid[-1]), self.l)
+                projection = max(projection, valid[-1] + rise)
+            if self.widening_ > 1:
+                projection = valid[-1] + self.widening_ * (projection - valid[-1])
         train = train.get(n_j)
         if self.bound == "train" and train is not None:
             projection = min(train, projection)
@@ -365,10 +406,14 @@ class DAUBPolicy:
 
     def _use(self, action):
         candidate, size = action
-        score, train_score, failed, give_up = self._told.pop(action)
+        score, train_score, failed, give_up, fit_time = self._told.pop(action)
         self._decisions.append(action)
         self._bounds.pop(candidate, None)
         self._tried[candidate].add(size)
+        if fit_time is not None and np.isfinite(fit_time):
+            self.fit_times_[action] = float(fit_time)
+        if size == self.n_total and not failed and self.bound != "train":
+            self._check_bound(candidate, float(score))
         if failed:
             if size == self.n_total:
                 self._failures_at_n[candidate] += 1
@@ -383,6 +428,18 @@ class DAUBPolicy:
         if train_score is not None and np.isfinite(train_score):
             self._train[candidate][size] = float(train_score)
 
+    def _check_bound(self, candidate, score):
+        """Widen every bound if `candidate`'s `score` at N beat the bound its curve gave."""
+        curve = self._valid[candidate]
+        bound = self._projected(curve, self._train[candidate])
+        if len(curve) < 2 or not np.isfinite(bound):
+            return
+        latest = _monotone([curve[n] for n in sorted(curve)])[-1]
+        seen = score - self._noise(score)
+        if seen > bound > latest and not np.isclose(seen, bound):
+            self.widening_ *= (seen - latest) / (bound - latest)
+            self._bounds.clear()
+
     def _decide(self):
         """The paper's next step given the results used so far; None when stopping."""
         warm_up = self._warm_up_action()
@@ -394,7 +451,8 @@ class DAUBPolicy:
         bounds = {c: self.upper_bound(c) for c in alive}
         top = max(bounds.values())
         tied = [c for c in alive if bounds[c] >= top - self.tol]
-        chosen = min(tied, key=lambda c: (self._next_cost(c), -bounds[c], c))
+        costs = self._next_costs(tied)
+        chosen = min(tied, key=lambda c: (costs[c], -bounds[c], c))
         return chosen, self._next_size(chosen)
 
     def _stopped(self, alive):
@@ -416,7 +474,11 @@ class DAUBPolicy:
 
     def _needs_warm_up(self, action):
         candidate, size = action
-        return candidate in self._active and size not in self._tried[candidate]
+        if candidate not in self._active or size in self._tried[candidate]:
+            return False
+        # With cost="time", a learner whose cost is flat goes to N without it.
+        return (self._cost_exponent(candidate) is None
+                or self._next_size(candidate) != self.n_total)
 
     def _speculate(self):
         """An action the sequential run will or likely will ask for soon.
@@ -447,12 +509,44 @@ class DAUBPolicy:
         """
         reached = max(self._tried[candidate], default=0)
         size = next((s for s in self.sizes if s > reached), self.n_total)
-        return self.n_total if size * self.jump >= self.n_total else size
+        exponent = self._cost_exponent(candidate)
+        if exponent is None:
+            return self.n_total if size * self.jump >= self.n_total else size
+        return self.n_total if (self.n_total / size) ** exponent <= self.jump else size
 
-    def _next_cost(self, candidate):
-        """Rows of the next step: the tie-break among bounds within `tol`."""
-        return self._next_size(candidate) if self.tol > 0 else 0
+    def _cost_exponent(self, candidate):
+        """``p`` of ``seconds ~ rows ** p`` from the two latest timed sizes below N.
 
+        None with ``cost="rows"`` or fewer than two timed sizes.
+        """
+        if self.cost != "time":
+            return None
+        timed = sorted(n for (c, n) in self.fit_times_
+                       if c == candidate and n < self.n_total and n in self._valid[c])
+        if len(timed) < 2:
+            return None
+        small, large = timed[-2:]
+        ratio = (max(self.fit_times_[candidate, large], 1e-6)
+                 / max(self.fit_times_[candidate, small], 1e-6))
+        return float(np.clip(np.log(ratio) / np.log(large / small), 0.0, 2.0))
+
+    def _next_costs(self, candidates):
+        """Cost of each candidate's next step, the tie-break among bounds within `tol`.
+
+        Its rows; with ``cost="time"``, its predicted seconds when every
+        candidate has an exponent (`_cost_exponent`). All 0 when ``tol=0``.
+        """
+        if self.tol == 0:
+            return dict.fromkeys(candidates, 0)
+        sizes = {c: self._next_size(c) for c in candidates}
+        exponents = {c: self._cost_exponent(c) for c in candidates}
+        if any(p is None for p in exponents.values()):
+            return sizes
+        costs = {}
+        for c in candidates:
+            latest = max(n for (k, n) in self.fit_times_ if k == c and n < self.n_total)
+            costs[c] = self.fit_times_[c, latest] * (sizes[c] / latest) ** exponents[c]
+        return costs
 
 def accuracy_noise(score, n_validation):
     """Standard error of an accuracy near `score` measured on `n_validation` rows.
@@ -537,13 +631,34 @@ class DAUBSearch(BaseSelectionSearch):
         Number of most recent points of a learning curve whose least-squares
         slope projects it to N.
 
-    bound : {"slope", "train"}, default="slope"
-        Upper bound on a learner's score at N. ``"slope"`` uses the slope
-        projection alone. ``"train"`` is the paper's: the smaller of the
-        learner's score on its own training subsample and the projection; it
-        costs a scoring of the training subsample per fit below N, and starves
-        learners that score higher on validation data than on their training
-        subsample (strongly regularised models, late bloomers).
+    bound : {"prior", "slope", "train"}, default="prior"
+        Upper bound on a learner's score at N. ``"prior"``, for classifiers
+        scored in [0, 1] (the scores listed under `noise`), is the larger of the
+        slope projection and the rise that real learning curves with the same
+        prefix reached at their 98th percentile (:mod:`sksel.curve_prior`,
+        learned from LCDB's curves): a learner that trails on small
+        subsamples keeps a bound that lets it catch up later. Other scores
+        get ``"slope"``, the slope projection alone. ``"train"`` is the
+        paper's: the smaller of the learner's score on its own training
+        subsample and the projection; it costs a scoring of the training
+        subsample per fit below N, and starves learners that score higher on
+        validation data than on their training subsample (strongly
+        regularised models, late bloomers). With ``"prior"`` and
+        ``"slope"``, once learners reach N the search checks the bounds their earlier points gave: if
+        they scored above them, every remaining bound widens by the ratio
+        before anyone else is dropped (``policy_.widening_``).
+
+    cost : {"time", "rows"}, default="time"
+        What a step costs. ``"time"`` reads the measured fit times: a
+        learner whose fit time is nearly flat in rows (on small subsamples,
+        many boosting and forest learners) goes to whole training folds as
+        soon as its last two sizes show it, skipping the rest of its warm-up,
+        and the `jump` and `tol` tie-breaks compare predicted seconds. Fit
+        times vary from run to run, so a rerun with the same `random_state`
+        may take other steps; it selected the same learner on three reruns of
+        our benchmark suite. ``"rows"`` (the paper's) counts training rows
+        only, so the same `random_state` gives the same ``cv_results_`` on
+        every run and for any `n_jobs`.
 
     projection : {"auto", "linear", "log"}, default="auto"
         How the slope of the last `l` points projects a learning curve to N:
@@ -766,7 +881,8 @@ class DAUBSearch(BaseSelectionSearch):
         "r": [Interval(numbers.Real, 1, None, closed="neither"), StrOptions({"auto"})],
         "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "l": [Interval(numbers.Integral, 2, None, closed="left")],
-        "bound": [StrOptions({"train", "slope"})],
+        "bound": [StrOptions({"train", "slope", "prior"})],
+        "cost": [StrOptions({"time", "rows"})],
         "projection": [StrOptions({"auto", "linear", "log"})],
         "noise": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "stop": [StrOptions({"first", "strict"})],
@@ -784,7 +900,8 @@ class DAUBSearch(BaseSelectionSearch):
         r="auto",
         b="auto",
         l=3,
-        bound="slope",
+        bound="prior",
+        cost="time",
         projection="auto",
         noise="auto",
         stop="strict",
@@ -820,6 +937,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.b = b
         self.l = l
         self.bound = bound
+        self.cost = cost
         self.projection = projection
         self.noise = noise
         self.stop = stop
@@ -841,12 +959,14 @@ class DAUBSearch(BaseSelectionSearch):
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
             n_folds_below_max=folds,
         )
+        unit = self._unit_scored_classifier(n_classes)
         self.policy_ = DAUBPolicy(
-            len(candidates), self.sizes_, l=self.l, bound=self.bound,
+            len(candidates), self.sizes_, l=self.l,
+            bound="slope" if self.bound == "prior" and not unit else self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
             noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
             tol=self.tol,
-            warm_up=min(self.l, max(1, len(self.sizes_) - 1)), jump=self.jump,
+            warm_up=min(self.l, max(1, len(self.sizes_) - 1)), jump=self.jump, cost=self.cost,
         )
         return self.policy_, resource
 

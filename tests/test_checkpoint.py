@@ -27,7 +27,7 @@ def _data():
 def _daub(**kwargs):
     grid = {"n_neighbors": [1, 3, 5, 7, 9, 13, 17]}
     return DAUBSearch(SlowKNN(), grid, **{"cv": 3, "l": 2, "refit": False, "random_state": 0,
-                                          **kwargs})
+                                          "cost": "rows", **kwargs})
 
 
 def _kdpp(**kwargs):
@@ -144,14 +144,18 @@ def test_interrupted_search_resumes_to_the_uninterrupted_results(make, estimator
     assert estimator.n_fits == total_fits - _n_fits(recorded)
 
 
-def test_finished_checkpoint_replays_every_evaluation(tmp_path):
+@pytest.mark.parametrize("cost", ["rows", "time"])
+def test_finished_checkpoint_replays_every_evaluation(tmp_path, cost):
     X, y = _data()
-    first = _daub(checkpoint=tmp_path).fit(X, y)
+    first = _daub(checkpoint=tmp_path, cost=cost).fit(X, y)
     SlowKNN.n_fits = 0
     # How the search runs is not part of its input.
-    again = _daub(checkpoint=tmp_path, n_jobs=1, verbose=0, max_time=100.0).fit(X, y)
+    again = _daub(checkpoint=tmp_path, cost=cost, n_jobs=1, verbose=0, max_time=100.0).fit(X, y)
     assert SlowKNN.n_fits == 0
     _assert_same_results(again, first)
+    # Decisions on measured times replay exactly: the fit times are recorded.
+    assert again.policy_.decisions_ == first.policy_.decisions_
+    assert again.policy_.fit_times_ == first.policy_.fit_times_
 
 
 @pytest.mark.parametrize("other, differs", [

@@ -662,3 +662,134 @@ def test_short_schedule_warm_up_covers_every_candidate(sizes, stop):
     run_sequential(policy, {c: (lambda n, s=s: s + n / 1000) for c, s in scores.items()})
     assert policy.history_ == [(c, n) for c in range(3) for n in sizes]
     assert policy.best_ == 1
+
+
+# ------------------------------------------- late bloomers: the learned bound and widening
+
+# Sizes of a 16,000-row training fold; learner 1 trails until 4,000 rows, then
+# leads (the shape of a boosting learner with a low learning rate).
+BLOOM_SIZES = [500, 1000, 2000, 4000, 8000, 16000]
+BLOOM_CURVES = {
+    0: {500: 0.80, 1000: 0.82, 2000: 0.83, 4000: 0.835, 8000: 0.84, 16000: 0.842},
+    1: {500: 0.60, 1000: 0.64, 2000: 0.68, 4000: 0.74, 8000: 0.82, 16000: 0.88},
+    2: {500: 0.70, 1000: 0.72, 2000: 0.73, 4000: 0.735, 8000: 0.74, 16000: 0.74},
+}
+
+
+def _bloom_policy(bound):
+    """DAUBSearch's defaults for accuracy on 4,000 validation rows."""
+    return DAUBPolicy(3, BLOOM_SIZES, bound=bound, projection="auto", max_score=1.0,
+                      noise=partial(accuracy_noise, n_validation=4000), stop="strict",
+                      tol=0.005, warm_up=3, jump=3.0)
+
+
+def test_learned_bound_keeps_the_late_bloomer_the_slope_drops():
+    # Brute force: learner 1 is the best at N.
+    assert max(BLOOM_CURVES, key=lambda c: BLOOM_CURVES[c][16000]) == 1
+    slope = run_sequential(_bloom_policy("slope"), BLOOM_CURVES)
+    # Its three points gain 0.04 per doubling: 0.80 at N by the log slope,
+    # below learner 0's 0.842, so it never gets more than 2,000 rows.
+    assert slope.best_ == 0
+    assert max(n for c, n in slope.history_ if c == 1) == 2000
+    prior = run_sequential(_bloom_policy("prior"), BLOOM_CURVES)
+    assert prior.best_ == 1
+    assert (1, 16000) in prior.history_
+
+
+def test_learned_bound_is_the_prior_rise_above_the_slope_projection():
+    from sksel.curve_prior import prior_rise
+
+    prior, slope = _bloom_policy("prior"), _bloom_policy("slope")
+    for policy in (prior, slope):
+        for n in BLOOM_SIZES[:3]:
+            policy.tell(1, n, BLOOM_CURVES[1][n])
+    rise = prior_rise(BLOOM_SIZES[:3], [0.60, 0.64, 0.68], 16000, accuracy_noise(0.68, 4000))
+    assert rise > 0.1
+    assert prior.bound_at(1, 2000) == pytest.approx(0.68 + rise)
+    assert prior.bound_at(1, 2000) > slope.bound_at(1, 2000)
+
+
+def test_learned_bound_only_for_scores_in_the_unit_interval():
+    policy = DAUBPolicy(1, BLOOM_SIZES, bound="prior", max_score=np.inf, warm_up=3)
+    slope = DAUBPolicy(1, BLOOM_SIZES, bound="slope", max_score=np.inf, warm_up=3)
+    for p in (policy, slope):
+        for n in BLOOM_SIZES[:3]:
+            p.tell(0, n, BLOOM_CURVES[1][n])
+    assert policy.bound_at(0, 2000) == slope.bound_at(0, 2000)
+
+
+def test_a_learner_beating_its_bound_at_n_widens_every_bound():
+    # Log projections of two points, no noise. Learner 0's last bound before N,
+    # from (400, .74) and (800, .76), is 0.78; it scores 0.84 there: a rise of
+    # 0.08 where 0.02 was bounded, so every bound's rise is multiplied by 4.
+    # Learner 1's bound from (100, .60) and (200, .64) becomes
+    # 0.64 + 4 * 0.12 = 1.12 (0.76 before): it is not dropped, and ends best.
+    sizes = [100, 200, 400, 800, 1600]
+    curves = {0: {100: 0.70, 200: 0.72, 400: 0.74, 800: 0.76, 1600: 0.84},
+              1: {100: 0.60, 200: 0.64, 400: 0.70, 800: 0.78, 1600: 0.90}}
+    policy = DAUBPolicy(2, sizes, l=2, bound="slope", projection="log", stop="strict",
+                        warm_up=2)
+    for action in [(0, 100), (0, 200), (1, 100), (1, 200), (0, 400), (0, 800), (0, 1600)]:
+        assert policy.ask() == [action]
+        policy.tell(*action, curves[action[0]][action[1]])
+    assert policy.ask() == [(1, 400)]
+    assert policy.widening_ == pytest.approx(4.0)
+    assert policy.upper_bound(1) == pytest.approx(1.12)
+    policy.tell(1, 400, curves[1][400])
+    run_sequential(policy, curves)
+    assert policy.best_ == 1
+
+
+def test_the_paper_bound_is_never_widened():
+    policy = run_sequential(
+        DAUBPolicy(3, [100, 200, 300, 500, 800], l=3, bound="train", stop="strict"),
+        HAND_VALID, HAND_TRAIN)
+    # Learner 0 scored 0.80 at N above its bound 0.79: the paper's bound stays.
+    assert policy.widening_ == 1.0
+
+
+# ------------------------------------------------------------- costs in seconds
+
+COST_SIZES = [100, 200, 400, 800, 1600, 3200]
+
+
+def _flat_and_linear(n_candidates=2):
+    """Learner 0's fit takes 1 s at any size; the others' grow with the rows."""
+    return {c: (lambda n: 1.0) if c == 0 else (lambda n: n / 1000) for c in range(n_candidates)}
+
+
+def test_a_learner_with_flat_cost_skips_the_rest_of_its_warm_up():
+    valid = {0: lambda n: 0.9, 1: lambda n: 0.5 + n / 10_000}
+    policy = DAUBPolicy(2, COST_SIZES, warm_up=3, jump=3.0, cost="time", stop="strict")
+    run_sequential(policy, valid, fit_time=_flat_and_linear())
+    # After 100 and 200 rows at 1 s each, 3,200 rows cost 1 s too: straight to N.
+    assert [n for c, n in policy.history_ if c == 0] == [100, 200, 3200]
+    assert [n for c, n in policy.history_ if c == 1][:3] == [100, 200, 400]
+    assert policy.fit_times_[0, 3200] == 1.0
+    rows = DAUBPolicy(2, COST_SIZES, warm_up=3, jump=3.0, cost="rows", stop="strict")
+    run_sequential(rows, valid, fit_time=_flat_and_linear())
+    assert [n for c, n in rows.history_ if c == 0][:3] == [100, 200, 400]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_decisions_on_rows_ignore_fit_times(seed):
+    rng = np.random.RandomState(seed)
+    valid = {c: (lambda n, c=c: 0.6 + 0.05 * c + 0.02 * math.log2(n)) for c in range(4)}
+    times = {c: (lambda n: rng.uniform(0.01, 10.0)) for c in range(4)}
+    reference = run_sequential(DAUBPolicy(4, COST_SIZES, cost="rows", tol=0.01), valid)
+    timed = run_sequential(DAUBPolicy(4, COST_SIZES, cost="rows", tol=0.01), valid,
+                           fit_time=times)
+    assert timed.history_ == reference.history_
+
+
+def test_ties_go_to_the_step_predicted_to_take_the_fewest_seconds():
+    # Two learners with the same curve: on rows, candidate order breaks the
+    # tie; on time, the learner whose fit is 10 times cheaper goes first.
+    valid = {0: lambda n: 0.5 + n / 10_000, 1: lambda n: 0.5 + n / 10_000}
+    times = {0: lambda n: n / 100, 1: lambda n: n / 1000}
+    timed = DAUBPolicy(2, COST_SIZES, warm_up=2, tol=0.01, cost="time")
+    run_sequential(timed, valid, fit_time=times)
+    assert timed.decisions_[4] == (1, 400)
+    rows = DAUBPolicy(2, COST_SIZES, warm_up=2, tol=0.01, cost="rows")
+    run_sequential(rows, valid, fit_time=times)
+    assert rows.decisions_[4] == (0, 400)

@@ -14,7 +14,9 @@ from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, f1_score
-from sklearn.model_selection import GridSearchCV, GroupKFold, StratifiedKFold
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.model_selection import (GridSearchCV, GroupKFold, HalvingGridSearchCV,
+                                     ShuffleSplit, StratifiedKFold)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -353,7 +355,8 @@ def test_cv_results_frame(clf_data):
 def test_multimetric_refit_by_name(clf_data):
     X, y = clf_data
     scoring = {"accuracy": "accuracy", "bal": "balanced_accuracy"}
-    kwargs = dict(cv=CV3, b=20, noise=0.0, random_state=0)  # same bound for both scorings
+    # Same bound for both scorings, and decisions that do not read fit times.
+    kwargs = dict(cv=CV3, b=20, noise=0.0, bound="slope", cost="rows", random_state=0)
     search = DAUBSearch(LogisticRegression(), C_GRID, scoring=scoring, refit="accuracy",
                         return_train_score=True, **kwargs).fit(X, y)
     single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
@@ -391,7 +394,8 @@ def _dict_scorer(estimator, X, y):
 
 def test_multimetric_callable_scoring(clf_data):
     X, y = clf_data
-    kwargs = dict(cv=CV3, b=20, noise=0.0, random_state=0)  # same bound for both scorings
+    # Same bound for both scorings, and decisions that do not read fit times.
+    kwargs = dict(cv=CV3, b=20, noise=0.0, bound="slope", cost="rows", random_state=0)
     search = DAUBSearch(LogisticRegression(), C_GRID, scoring=_dict_scorer, refit="acc",
                         **kwargs).fit(X, y)
     single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
@@ -797,3 +801,63 @@ def test_refit_false_and_feature_names(clf_data):
     alone = LogisticRegression(**refitted.best_params_).fit(frame, y)
     np.testing.assert_allclose(refitted.best_estimator_.coef_, alone.coef_)
     assert refitted.refit_time_ >= 0
+
+
+# ------------------------------------------------------------------ late bloomer
+
+
+class Blooming(ClassifierMixin, BaseEstimator):
+    """Predicts the sign of the first feature, wrong on a share of rows set by a curve.
+
+    `curve` holds ``(rows, accuracy)`` points; trained on n rows the model
+    is wrong on the validation rows whose second feature's fractional part
+    (times 1,000) falls below the interpolated error, a share near it.
+    """
+
+    def __init__(self, curve=((500, 0.8), (16000, 0.8))):
+        self.curve = curve
+
+    def fit(self, X, y):
+        rows, accuracy = zip(*self.curve)
+        self.error_ = 1 - np.interp(np.log2(len(X)), np.log2(rows), accuracy)
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict(self, X):
+        truth = (X[:, 0] > 0).astype(int)
+        wrong = np.modf(np.abs(X[:, 1]) * 1000)[0] < self.error_
+        return np.where(wrong, 1 - truth, truth)
+
+
+# Learner 1 trails until 4,000 rows and then leads; 0 and 2 level off early.
+BLOOM = [tuple(zip([500, 1000, 2000, 4000, 8000, 16000], accuracies)) for accuracies in (
+    (0.80, 0.82, 0.83, 0.835, 0.84, 0.842),
+    (0.60, 0.64, 0.68, 0.74, 0.82, 0.88),
+    (0.70, 0.72, 0.73, 0.735, 0.74, 0.74),
+)]
+
+
+@pytest.fixture(scope="module")
+def bloom_data():
+    X = np.random.RandomState(0).normal(size=(24000, 2))
+    return X, (X[:, 0] > 0).astype(int)
+
+
+@pytest.mark.parametrize("cost", ["rows", "time"])
+def test_daub_selects_the_late_bloomer_that_halving_drops(bloom_data, cost):
+    X, y = bloom_data
+    cv = ShuffleSplit(n_splits=1, test_size=1 / 3, random_state=0)  # N = 16,000
+    grid = GridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv).fit(X, y)
+    assert grid.best_index_ == 1
+    daub = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0, cost=cost,
+                      random_state=0).fit(X, y)
+    assert daub.sizes_ == [500, 1000, 2000, 4000, 8000, 16000]
+    assert daub.best_params_["estimator"].curve == BLOOM[1]
+    assert daub.best_score_ == pytest.approx(grid.best_score_)
+    # Halving ranks the three at 5,333 rows, where the late bloomer is last but one.
+    halving = HalvingGridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv, random_state=0)
+    assert halving.fit(X, y).best_params_["curve"] == BLOOM[0]
+    # The slope bound alone (the default before the learned prior) drops it too.
+    slope = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0,
+                       bound="slope", cost="rows", random_state=0).fit(X, y)
+    assert slope.best_params_["estimator"].curve == BLOOM[0]

@@ -33,7 +33,7 @@ def no_tqdm(monkeypatch):
 
 def _daub(verbose, **kwargs):
     return DAUBSearch(LogisticRegression(), C_GRID, cv=CV3, b=20, random_state=0,
-                      verbose=verbose, **kwargs)
+                      cost="rows", verbose=verbose, **kwargs)
 
 
 def _lines(capsys):

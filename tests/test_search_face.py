@@ -151,7 +151,7 @@ def test_a_candidate_failing_on_more_rows_is_not_selected(refit):
     # max_time on fewer rows. A failed row used to outrank it by its resource.
     X, y = load_digits(return_X_y=True)
     search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, r=2.0, max_time=0.8,
-                        refit=refit, random_state=0)
+                        cost="rows", refit=refit, random_state=0)
     with pytest.warns(FitFailedWarning, match="cannot fit"):
         search.fit(X, y)
     res = search.cv_results_
@@ -258,7 +258,7 @@ SEARCHES = {
     "daub": lambda **kw: DAUBSearch(
         [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
          KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-        cv=CV3, random_state=0, **kw),
+        cv=CV3, cost="rows", random_state=0, **kw),
     "gpucb": lambda **kw: GPUCBSelector(
         LogisticRegression(), {"C": [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]}, n_iter=4,
         prior="kernel", cv=CV3, random_state=0, **kw),
@@ -284,7 +284,7 @@ def test_cv_results_do_not_depend_on_n_jobs(name, dataset, clf_data):
     assert decided["mean_test_score"].tolist() == one.all_cv_results_["mean_test_score"].tolist()
 
 
-def test_default_settings_are_reproducible(clf_data):
+def test_decisions_on_rows_are_reproducible(clf_data):
     X, y = clf_data
     first = SEARCHES["daub"]().fit(X, y)
     second = SEARCHES["daub"]().fit(X, y)

@@ -58,6 +58,7 @@ Usage
     pip install -e .                    # or run with PYTHONPATH=. from the repo root
     python benchmarks/lcdb_replay.py [--daub-steps 1 2] [--out results.csv]
     python benchmarks/lcdb_replay.py --coverage [--daub-steps 2 3]
+    python benchmarks/lcdb_replay.py --late-bloomers --daub-steps 2
 
 It takes about 25 s on one core (``--coverage --daub-steps 2 3``: about 15 s).
 """
@@ -536,6 +537,45 @@ def coverage(tasks, args):
         print(replay_by_coverage(results, missed).to_string())
 
 
+def late_bloomers(tasks, args, min_rank=4, min_lead=0.002):
+    """Print what halving and DAUB select on the datasets whose best learner blooms late.
+
+    A dataset's best learner at N is a late bloomer when it ranks `min_rank`th
+    or lower at the anchor nearest N / 9 (where halving's first rung of about
+    20 learners lies) and leads the runner-up at N by at least `min_lead`.
+    """
+    late = []
+    for task in tasks:
+        final = task.valid[:, -1]
+        best = int(np.argmax(final))
+        early = task.valid[:, nearest_anchor(task.anchors, task.anchors[-1] / 9)]
+        rank = int(np.sum(early > early[best])) + 1
+        if rank >= min_rank and final[best] - np.sort(final)[-2] >= min_lead:
+            late.append((task, rank))
+    step = args.daub_steps[0]
+    policies = {
+        "halving": partial(successive_halving, eta=args.eta),
+        "DAUB defaults": partial(daub, b=args.b, b_divisor=args.b_divisor, step=step,
+                                 **_DEFAULTS),
+        "DAUB bound=slope, cost=rows": partial(
+            daub, b=args.b, b_divisor=args.b_divisor, step=step,
+            **{**_DEFAULTS, "bound": "slope", "cost": "rows"}),
+    }
+    results = replay([task for task, _ in late], policies)
+    table = results.pivot(index="openmlid", columns="policy", values="loss_valid")
+    table.insert(0, "best learner", [t.learners[int(np.argmax(t.valid[:, -1]))].split(".")[-1]
+                                     for t, _ in late])
+    table.insert(1, "N", [int(t.anchors[-1]) for t, _ in late])
+    table.insert(2, "rank at N/9", [rank for _, rank in late])
+    table.insert(3, "half", [half(t.openmlid) for t, _ in late])
+    print(f"\nLate bloomers: {len(late)} datasets whose best learner at N ranks "
+          f"{min_rank}th or lower at N/9 and leads by {100 * min_lead:g} points or more; "
+          f"loss (points) of each policy, r={math.sqrt(2) ** step:.2g}")
+    print(table[table.columns[:4].tolist() + list(policies)].to_string())
+    print(summarize(results)[["loss_mean", "loss_max", "zero_loss_pct", "speedup_geomean"]]
+          .to_string())
+
+
 def parse_args(argv=None):
     """Command-line options (see ``--help``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -556,6 +596,8 @@ def parse_args(argv=None):
     add("--out", type=Path, help="write the per-(dataset, policy) results to this CSV")
     add("--coverage", action="store_true",
         help="measure how often the defaults' bounds cover the scores at N instead")
+    add("--late-bloomers", action="store_true",
+        help="replay halving and DAUB on the datasets whose best learner blooms late instead")
     return parser.parse_args(argv)
 
 
@@ -575,6 +617,8 @@ def main(argv=None):
     with pd.option_context("display.width", 200, "display.float_format", "{:.3g}".format):
         if args.coverage:
             coverage(tasks, args)
+        elif args.late_bloomers:
+            late_bloomers(tasks, args)
         else:
             results = replay(tasks, make_policies(args))
             halves = results["openmlid"].map(half)

@@ -252,8 +252,8 @@ class DAUBPolicy:
         """Return up to `n_actions` actions ``(candidate, size)`` to run now.
 
         The first action is the sequential algorithm's next decision, unless it
-        is already running; the others are speculative: the next sizes of the
-        learners with the highest bounds, never N. An empty list means nothing
+        is already running; the others are speculative: warm-up actions, then
+        the next steps of the learners with the highest bounds. An empty list means nothing
         to start until a pending result is told, or, when :attr:`done`, that
         the search is over. After the warm-up (the `warm_up` first sizes of every
         candidate, all independent), a candidate never has two pending actions.
@@ -483,20 +483,27 @@ class DAUBPolicy:
     def _speculate(self):
         """An action the sequential run will or likely will ask for soon.
 
-        Warm-up actions are all needed; after warm-up, the next size (below N)
-        of the free learner with the highest bound.
+        Warm-up actions first; with ``cost="time"``, those past a learner's
+        second size only once its cost is known (a flat one skips them), unless
+        nothing else is left. When none is left to start, the next step (N
+        included) of the free learner with the highest bound.
         """
-        if self._warm_up_action() is not None:
-            upcoming = islice(self._warm_up, self._warm_up_next, None)
-            return next((a for a in upcoming if self._needs_warm_up(a)
-                         and a not in self._pending and a not in self._told), None)
+        upcoming = [a for a in islice(self._warm_up, self._warm_up_next, None)
+                    if self._needs_warm_up(a) and a not in self._pending and a not in self._told]
+        known = [a for a in upcoming if self.cost != "time" or self._cost_known(*a)]
+        if known or upcoming:
+            return (known or upcoming)[0]
         busy = {c for c, _ in self._pending}
         free = [c for c in self._alive() if c not in busy]
         for c in sorted(free, key=self.upper_bound, reverse=True):
             action = c, self._next_size(c)
-            if action[1] < self.n_total and action not in self._told:
+            if action not in self._told:
                 return action
         return None
+
+    def _cost_known(self, candidate, size):
+        """Whether `candidate`'s cost decides if it needs `size`: a warm-up size up to its second."""
+        return size <= self.sizes[1] or self._cost_exponent(candidate) is not None
 
     def _alive(self):
         """Candidates neither given up nor scored at N."""

@@ -632,9 +632,6 @@ def test_concurrent_asks_follow_the_sequential_run(seed, stop, bound):
     for c in range(7):
         walked = [n for k, n in policy.history_ if k == c]
         assert walked == sizes[: len(walked)]
-        # Speculative actions never hand out the full size.
-        assert [n for k, n in policy.decisions_ if k == c and n == sizes[-1]] == [
-            n for k, n in policy.history_ if k == c and n == sizes[-1]]
     if stop == "strict":
         assert policy.best_ == max(range(7), key=lambda k: valid[k](sizes[-1]))
 
@@ -793,3 +790,22 @@ def test_ties_go_to_the_step_predicted_to_take_the_fewest_seconds():
     rows = DAUBPolicy(2, COST_SIZES, warm_up=2, tol=0.01, cost="rows")
     run_sequential(rows, valid, fit_time=times)
     assert rows.decisions_[4] == (0, 400)
+
+
+def test_the_warm_up_waits_for_a_learners_cost_before_its_third_size():
+    timed = DAUBPolicy(3, COST_SIZES, warm_up=3, cost="time")
+    assert timed.ask(4) == [(0, 100), (0, 200), (1, 100), (1, 200)]
+    rows = DAUBPolicy(3, COST_SIZES, warm_up=3, cost="rows")
+    assert rows.ask(4) == [(0, 100), (0, 200), (0, 400), (1, 100)]
+
+
+def test_idle_workers_get_the_next_learner_at_n():
+    # Both learners' costs are flat: after their first two sizes both go to N,
+    # the second one speculatively, while the first is decided.
+    policy = DAUBPolicy(2, COST_SIZES, warm_up=3, cost="time", stop="strict")
+    for c in range(2):
+        for n in COST_SIZES[:2]:
+            assert policy.ask() == [(c, n)]
+            policy.tell(c, n, 0.8 + 0.1 * c, fit_time=1.0)
+    assert policy.ask(2) == [(1, 3200), (0, 3200)]
+    assert policy.decisions_ == [(c, n) for c in range(2) for n in COST_SIZES[:2]]

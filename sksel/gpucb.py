@@ -218,7 +218,13 @@ class GPUCBPolicy:
     with the variance also conditioned on the evaluations running, as if
     they had been observed (GP-BUCB's hallucination, which keeps a batch from
     piling onto one region). A speculative result is used only when the
-    sequential run picks that candidate.
+    sequential run picks that candidate. With ``asynchronous=True`` every
+    pick is a decision instead (GP-BUCB run asynchronously): a free worker
+    gets the UCB argmax given the results in and, as if observed, the
+    evaluations running, and a result is used as soon as it is told. No
+    work is then wasted, but the picks depend on the number of workers and
+    on the order results come in; with one worker they are the sequential
+    algorithm's.
 
     Parameters
     ----------
@@ -263,6 +269,9 @@ class GPUCBPolicy:
         cost ``cost_scale_ * c(k)`` exceeds the budget less the fit time
         told so far are passed over while some candidate fits in it. This
         makes the choice depend on measured times.
+    asynchronous : bool, default=False
+        Whether every pick is a decision (see above), rather than the
+        sequential run's picks only.
 
     Attributes
     ----------
@@ -295,7 +304,8 @@ class GPUCBPolicy:
     """
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
-                 fit_scale=False, random_state=None, resource="all", cost=None, budget=None):
+                 fit_scale=False, random_state=None, resource="all", cost=None, budget=None,
+                 asynchronous=False):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -307,6 +317,7 @@ class GPUCBPolicy:
         self.resource = resource
         self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
         self.budget = budget
+        self.asynchronous = asynchronous
         self._told_time = {}
         self._times = {}
         self.history_ = []
@@ -359,7 +370,8 @@ class GPUCBPolicy:
     @property
     def done(self):
         """Whether `n_iter` picks have their results, or no candidate is left."""
-        return self._advance() is None
+        # Asynchronously, the evaluations running are decisions: wait for them.
+        return self._advance() is None and not (self.asynchronous and self._pending)
 
     @property
     def decisions_(self):
@@ -451,20 +463,40 @@ class GPUCBPolicy:
 
     # --------------------------------------------------------------- internals
     def _advance(self):
-        """Use told results in pick order; the sequential run's next pick, or None."""
+        """Use told results; the next pick, or None when done.
+
+        Sequentially: told results in pick order, and the sequential run's
+        next pick. Asynchronously: every told result, in the order of the
+        picks, and the UCB argmax given those running, while fewer than
+        `n_iter` picks are made.
+        """
+        if self.asynchronous:
+            return self._advance_asynchronously()
         while len(self._decisions) < self.n_iter:
             candidate = self._ucb_argmax(self._available())
             if candidate is None or candidate not in self._told:
                 return candidate
-            self._decisions.append(candidate)
-            score = self._told.pop(candidate)
-            if candidate in self._told_time:
-                self._times[candidate] = self._told_time.pop(candidate)
-            if score is None:
-                self._failed.add(candidate)
-            else:
-                self._observed[candidate] = score
+            self._use(candidate)
         return None
+
+    def _advance_asynchronously(self):
+        for candidate in [c for c in self.history_ if c in self._told]:
+            self._use(candidate)
+        if len(self._decisions) + len(self._pending) >= self.n_iter:
+            return None
+        free = [c for c in self._available() if c not in self._pending]
+        return self._ucb_argmax(free, pending=sorted(self._pending))
+
+    def _use(self, candidate):
+        """Move `candidate`'s told result into the decisions."""
+        self._decisions.append(candidate)
+        score = self._told.pop(candidate)
+        if candidate in self._told_time:
+            self._times[candidate] = self._told_time.pop(candidate)
+        if score is None:
+            self._failed.add(candidate)
+        else:
+            self._observed[candidate] = score
 
     def _available(self):
         used = set(self._observed) | self._failed
@@ -762,12 +794,23 @@ class GPUCBSelector(BaseSelectionSearch):
         expected costs (``policy_.expected_cost_``), and, with `max_time`,
         pass over candidates expected not to finish in the time left.
 
+    asynchronous : bool, default=False
+        With ``n_jobs > 1``, whether every evaluation a worker runs is a
+        decision. ``False``: the decisions are the sequential run's, the
+        same whatever `n_jobs`; free workers evaluate speculative picks,
+        chosen with the variance of those still running counted as known
+        (GP-BUCB), used only when the sequential run picks them, so part of
+        their work is wasted. ``True``: GP-BUCB run asynchronously; each free
+        worker gets the highest upper bound given the results in and, as if
+        known, the evaluations running, and every result counts: no work is
+        wasted, but the evaluated candidates, and so the selection, can
+        depend on `n_jobs` and on the order results come in. With
+        ``n_jobs=1`` both are the paper's algorithm.
+
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
-        As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` the decisions
-        are still the sequential run's; free workers evaluate speculative
-        picks, chosen with the variance of those still running counted as
-        known (GP-BUCB), used when the sequential run picks them. The
-        progress `verbose` prints counts evaluations against `n_iter`.
+        As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
+        1``). The progress `verbose` prints counts evaluations against
+        `n_iter`.
 
     Attributes
     ----------
@@ -826,6 +869,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "beta_scale": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "kernel": [StrOptions({"rbf", "arc"})],
         "cost": [StrOptions({"prior"}), "array-like", None],
+        "asynchronous": ["boolean"],
     }
 
     def __init__(
@@ -842,6 +886,7 @@ class GPUCBSelector(BaseSelectionSearch):
         beta_scale="auto",
         kernel="rbf",
         cost="prior",
+        asynchronous=False,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -876,6 +921,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.beta_scale = beta_scale
         self.kernel = kernel
         self.cost = cost
+        self.asynchronous = asynchronous
 
     def fit(self, X, y=None, **params):
         """Run GP-UCB over the candidates, then refit the best on all of `X`.
@@ -939,6 +985,7 @@ class GPUCBSelector(BaseSelectionSearch):
             n_iter=n_iter, fit_scale=fit_scale, random_state=rng,
             resource=min(len(train) for train, _ in splits), cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
+            asynchronous=self.asynchronous,
         )
         return self.policy_, WholeFolds(splits)
 

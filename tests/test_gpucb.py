@@ -464,3 +464,64 @@ def test_time_to_best_and_tuning_on_time():
     scale, shares = tune_beta_scale(scores, times=times, scales=(0.0, 0.1, 1.0))
     assert scale in (0.0, 0.1, 1.0) and np.all((shares > 0) & (shares <= 1))
     assert shares[[0.0, 0.1, 1.0].index(scale)] == shares.min()
+
+
+# ------------------------------------------------------------- asynchronous picks
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_asynchronous_with_one_worker_is_the_sequential_algorithm(seed):
+    rng = np.random.RandomState(seed)
+    mean, cov = _random_prior(rng, 10)
+    scores = rng.uniform(0.5, 0.9, size=10)
+    runs = {}
+    for asynchronous in (False, True):
+        policy = GPUCBPolicy(mean, cov, n_iter=6, random_state=0, asynchronous=asynchronous)
+        while not policy.done:
+            ((c, r),) = policy.ask()
+            policy.tell(c, r, scores[c])
+        runs[asynchronous] = policy.decisions_
+    assert runs[True] == runs[False]
+
+
+def test_asynchronous_picks_condition_on_the_evaluations_running():
+    rng = np.random.RandomState(0)
+    mean, cov = _random_prior(rng, 8)
+    policy = GPUCBPolicy(mean, cov, n_iter=5, random_state=0, asynchronous=True)
+    picks = [c for c, _ in policy.ask(3)]
+    # By hand: each pick is the UCB argmax with the earlier ones' variance known.
+    for k, pick in enumerate(picks):
+        given = picks[:k]  # nothing observed yet: the mean is the prior's
+        var = np.diag(cov).copy()
+        if given:
+            inv = np.linalg.inv(cov[np.ix_(given, given)] + 0.01**2 * np.eye(len(given)))
+            var -= np.einsum("kg,gh,hk->k", cov[:, given], inv, cov[given, :])
+        ucb = mean + np.sqrt(policy.beta(k + 1)) * np.sqrt(np.maximum(var, 0))
+        ucb[given] = -np.inf
+        assert pick == int(np.argmax(ucb))
+    # Every pick is a decision: after their results, two more, then done.
+    scores = rng.uniform(0.5, 0.9, size=8)
+    for c in picks:
+        assert not policy.done  # the evaluations running are decisions
+        policy.tell(c, "all", scores[c])
+    rest = [c for c, _ in policy.ask(5)]
+    assert len(rest) == 2 and not set(rest) & set(picks)
+    for c in rest:
+        policy.tell(c, "all", scores[c])
+    assert policy.done and policy.ask(1) == []
+    assert sorted(c for c, _ in policy.decisions_) == sorted(picks + rest)
+    assert policy.best_ == max(picks + rest, key=lambda c: scores[c])
+
+
+def test_asynchronous_selector_with_one_worker_equals_the_sequential_one():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    runs = [GPUCBSelector(est, GRID, n_iter=4, cv=CV3, random_state=0, asynchronous=a)
+            .fit(X, y) for a in (False, True)]
+    assert runs[0].policy_.decisions_ == runs[1].policy_.decisions_
+    assert runs[0].best_params_ == runs[1].best_params_
+    parallel = GPUCBSelector(est, GRID, n_iter=4, cv=CV3, random_state=0, n_jobs=2,
+                             asynchronous=True).fit(X, y)
+    # Every evaluation run is a decision: none speculative.
+    assert not np.any(parallel.all_cv_results_["speculative"])
+    assert len(parallel.cv_results_["params"]) == 4

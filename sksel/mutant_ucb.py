@@ -136,7 +136,7 @@ class MutantUCBPolicy:
         self._busy = set()
         self._failed = set()
         self._initial_in = 0
-        self._final = None
+        self._finishing = []
         self._scale = None if scale == "range" else float(scale)
 
     # ------------------------------------------------------------------ ask/tell
@@ -221,7 +221,7 @@ class MutantUCBPolicy:
             return (started, 1) if peek else self._start_initial(started)
         if self._initial_in < self.n_initial:
             return None  # the initial sub-trains are not all in
-        if self._final is None and self._can_pull():
+        if not self._finishing and self._can_pull():
             arm = self._argmax()
             if arm is not None:
                 return (arm, None) if peek else self._pull(arm)
@@ -234,12 +234,21 @@ class MutantUCBPolicy:
         return model, 1
 
     def _can_pull(self):
-        """Whether a pull leaves the budget to finish the best model so far to the cap."""
+        """Whether a pull leaves the budget to finish the leaders to the cap.
+
+        The leaders are the best models so far, one per worker: the one that
+        asks and one per model in flight (one with a single worker).
+        """
         left = self.budget - len(self.history_) - 1
-        best = self.best_
-        if self.max_subtrains is None or best is None:
+        if self.max_subtrains is None:
             return left >= 0
-        return left >= self.max_subtrains - self._trained[best]
+        return left >= sum(self.max_subtrains - self._trained[k]
+                           for k in self._leaders(1 + len(self._busy)))
+
+    def _leaders(self, n):
+        """The `n` scored models with the highest ``mu``."""
+        scored = [k for k in range(self.n_models) if self._scored(k)]
+        return sorted(scored, key=lambda k: (-self.mu(k), k))[:n]
 
     def _argmax(self):
         """The free, trainable arm with the highest upper bound; ties to the lowest index."""
@@ -275,25 +284,40 @@ class MutantUCBPolicy:
         return model, 1
 
     def _finalize(self, peek):
-        """The final sub-trains of the selected model, up to `max_subtrains`.
+        """The final sub-trains of the leaders, up to `max_subtrains`.
 
-        The selected model is the best (highest ``mu``) of those the budget
-        left can train to the cap.
+        Once the budget stops the pulls, each free worker extends the chain
+        of final sub-trains of a model already being finished, or starts
+        that of the best model (highest ``mu``) whose chain the budget left
+        can pay for beside the chains started and those of better models
+        still running a pull. With one worker that is one chain, the best
+        model's; with more, the leaders are finished in parallel and the
+        search selects the best finished one.
         """
-        if self.max_subtrains is None or self._busy:
+        if self.max_subtrains is None:
             return None
-        final = self._final if self._final is not None else self._best_finishable()
-        if not peek:
-            self._final = final
-        if final is None or final in self._failed or self._trained[final] >= self.max_subtrains:
-            return None
-        return (final, None) if peek else (final, self._trained[final] + 1)
+        for model in self._finishing:
+            if model not in self._busy and self._unfinished(model):
+                return (model, None) if peek else (model, self._trained[model] + 1)
+        left = self.budget - len(self.history_) - sum(
+            self.max_subtrains - self._trained[k] - (k in self._busy)
+            for k in self._finishing if self._unfinished(k))
+        waiting = [k for k in range(self.n_models) if k not in self._finishing
+                   and self._scored(k) and self._unfinished(k)]
+        for model in sorted(waiting, key=lambda k: (-self.mu(k), k)):
+            need = self.max_subtrains - self._trained[model]
+            if need > left:
+                continue
+            if model in self._busy:
+                left -= need  # kept for it: it starts its chain once its pull is in
+                continue
+            if not peek:
+                self._finishing.append(model)
+            return model, (None if peek else self._trained[model] + 1)
+        return None
 
-    def _best_finishable(self):
-        left = self.budget - len(self.history_)
-        finishable = [k for k in range(self.n_models)
-                      if self._scored(k) and self.max_subtrains - self._trained[k] <= left]
-        return max(finishable, key=lambda k: (self.mu(k), -k), default=None)
+    def _unfinished(self, model):
+        return model not in self._failed and self._trained[model] < self.max_subtrains
 
     def _bonus_scale(self):
         if self._scale is None:
@@ -406,7 +430,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
         sub-trains run at once: a freed worker gets the current UCB argmax
         among the models not being trained, so results depend on timing;
-        ``n_jobs=1`` is the paper's algorithm exactly. A sub-train that fails
+        ``n_jobs=1`` is the paper's algorithm exactly. As the budget runs
+        out, it keeps room to finish one leader per worker, and their final
+        sub-trains run in parallel; the best finished model is selected. A
+        sub-train that fails
         marks its model failed. The progress `verbose` prints counts
         sub-trains against `budget`, each an evaluation whose resource is the
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a

@@ -196,3 +196,26 @@ def test_concurrent_asks_never_give_one_model_twice():
         model, n = pending.pop(rng.randint(len(pending)))
         policy.tell(model, n, rng.uniform())
     assert len(policy.history_) <= 60
+
+
+def _run_with_workers(policy, quality, n_workers):
+    """Keep `n_workers` actions in flight, telling the oldest first; returns the policy."""
+    in_flight = []
+    while not policy.done:
+        in_flight += policy.ask(n_workers - len(in_flight))
+        model, n = in_flight.pop(0)
+        policy.tell(model, n, quality[model] + 0.01 * n)
+    return policy
+
+
+@pytest.mark.parametrize("n_workers, finished", [(1, [5]), (2, [4, 5]), (4, [3, 4, 5])])
+def test_leaders_are_finished_in_parallel_within_the_budget(n_workers, finished):
+    # Model k scores 0.5 + 0.04 k: the leaders are the last ones.
+    quality = {k: 0.5 + 0.04 * k for k in range(6)}
+    policy = MutantUCBPolicy(6, 18, max_subtrains=5, mutation=False, exploration=0.5,
+                             random_state=0)
+    _run_with_workers(policy, quality, n_workers)
+    assert len(policy.history_) == 18  # the whole budget, never more
+    # One chain of final sub-trains per worker, for the leaders, the best among them.
+    assert [k for k in range(6) if policy.subtrains(k) == 5] == finished
+    assert policy.best_ == 5

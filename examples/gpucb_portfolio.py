@@ -70,7 +70,7 @@ def main():
     truth = full.cv_results_["mean_test_score"]
     rank = (-truth).argsort().argsort() + 1
 
-    order = search.policy_.history_
+    order = [candidate for candidate, _ in search.policy_.decisions_]
     table = pd.DataFrame({
         "step": range(1, len(order) + 1),
         "candidate": [names[c] for c in order],

@@ -120,6 +120,11 @@ class BaseSelectionSearch(BaseSearchCV):
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         """Return ``(policy, resource)`` for this fit.
 
+        The policy follows the contract of :mod:`sksel._policy` (``ask``,
+        ``tell``, ``done``, ``history_``, ``decisions_``); a policy whose
+        decisions should not depend on the number of workers subclasses its
+        ``SequentialPolicy`` and gets speculative work for idle workers.
+
         Parameters
         ----------
         candidates : list of dict

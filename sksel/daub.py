@@ -25,6 +25,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
+from ._policy import SequentialPolicy
 from .curve_prior import prior_rise
 from .resources import NSamplesResource
 
@@ -69,7 +70,7 @@ def daub_sizes(n_total, b, r):
     return sizes
 
 
-class DAUBPolicy:
+class DAUBPolicy(SequentialPolicy):
     """Which learner gets how many training rows next, by DAUB's upper bounds.
 
     The policy knows nothing of estimators: it hands out ``(candidate, size)``
@@ -227,10 +228,7 @@ class DAUBPolicy:
         self.cost = cost
         self.widening_ = 1.0
         self.fit_times_ = {}
-        self.history_ = []
-        self._decisions = []
-        self._told = {}
-        self._pending = set()
+        super().__init__()
         self._valid = [{} for _ in range(n_candidates)]
         self._train = [{} for _ in range(n_candidates)]
         self._tried = [set() for _ in range(n_candidates)]
@@ -241,6 +239,7 @@ class DAUBPolicy:
         self._finished = set()
         self._warm_up = [(c, n) for c in range(n_candidates) for n in self.sizes[:warm_up]]
         self._warm_up_next = 0
+        self._advance()
 
     @property
     def n_total(self):
@@ -253,24 +252,13 @@ class DAUBPolicy:
 
         The first action is the sequential algorithm's next decision, unless it
         is already running; the others are speculative: warm-up actions, then
-        the next steps of the learners with the highest bounds. An empty list means nothing
-        to start until a pending result is told, or, when :attr:`done`, that
-        the search is over. After the warm-up (the `warm_up` first sizes of every
-        candidate, all independent), a candidate never has two pending actions.
+        the next steps of the learners with the highest bounds. An empty list
+        means nothing to start until a pending result is told, or, when
+        :attr:`done`, that the search is over. After the warm-up (the
+        `warm_up` first sizes of every candidate, all independent), a
+        candidate never has two pending actions.
         """
-        actions = []
-        while len(actions) < n_actions:
-            action = self._advance()
-            if action is None:
-                break
-            if action in self._pending:
-                action = self._speculate()
-                if action is None:
-                    break
-            self._pending.add(action)
-            self.history_.append(action)
-            actions.append(action)
-        return actions
+        return super().ask(n_actions)
 
     def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False,
              give_up=False):
@@ -293,20 +281,7 @@ class DAUBPolicy:
             The candidate cannot go on (its worker died twice): it gets no
             more data.
         """
-        self._pending.discard((candidate, size))
-        failed = failed or give_up or not np.isfinite(score)
-        self._told[candidate, size] = (score, train_score, failed, give_up, fit_time)
-
-    @property
-    def done(self):
-        """Whether the stop rule holds, or no candidate can go on."""
-        return self._advance() is None
-
-    @property
-    def decisions_(self):
-        """The actions whose results made the decisions (see the class attributes)."""
-        self._advance()
-        return list(self._decisions)
+        super().tell(candidate, size, score, train_score, fit_time, failed, give_up)
 
     @property
     def best_(self):
@@ -324,8 +299,8 @@ class DAUBPolicy:
     def upper_bound(self, candidate):
         """Projected score of `candidate` at N (paper's ``UpdateBound``).
 
-        Computed from the results used so far (:attr:`decisions_`); results
-        told since are used at the next :meth:`ask` or :attr:`done`.
+        Computed from the results used so far (:attr:`decisions_`): a result
+        told is used once the sequential run reaches it.
         """
         if candidate not in self._bounds:
             self._bounds[candidate] = self._projected(self._valid[candidate],
@@ -344,11 +319,11 @@ class DAUBPolicy:
             return None
         curve = {n: v for n, v in self._valid[candidate].items() if n <= size}
         train = dict(self._train[candidate])
-        for (c, n), (score, train_score, failed, *_) in self._told.items():
-            if c == candidate and n <= size and not failed:
-                curve[n] = float(score)
-                if train_score is not None and np.isfinite(train_score):
-                    train[n] = float(train_score)
+        for (c, n), outcome in self._told.items():
+            if c == candidate and n <= size and not outcome.failed:
+                curve[n] = float(outcome.score)
+                if outcome.train_score is not None and np.isfinite(outcome.train_score):
+                    train[n] = float(outcome.train_score)
         return self._projected(curve, train)
 
     def _projected(self, curve, train):
@@ -396,18 +371,9 @@ class DAUBPolicy:
         return self.noise(score) if callable(self.noise) else self.noise
 
     # ------------------------------------------------- the sequential algorithm
-    def _advance(self):
-        """Use told results in decision order; return the next decision, or None when done."""
-        while True:
-            action = self._decide()
-            if action is None or action not in self._told:
-                return action
-            self._use(action)
-
-    def _use(self, action):
+    def _use(self, action, outcome):
         candidate, size = action
-        score, train_score, failed, give_up, fit_time = self._told.pop(action)
-        self._decisions.append(action)
+        score, train_score, fit_time, failed, give_up = outcome
         self._bounds.pop(candidate, None)
         self._tried[candidate].add(size)
         if fit_time is not None and np.isfinite(fit_time):

@@ -26,6 +26,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
+from ._policy import SequentialPolicy
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth
 from .portfolio import (
@@ -194,7 +195,7 @@ def _check_scores(scores):
     return scores
 
 
-class GPUCBPolicy:
+class GPUCBPolicy(SequentialPolicy):
     """Which candidate to evaluate next, by GP-UCB.
 
     Scores of the K candidates are modelled as ``N(mean, cov)``; an evaluation
@@ -275,8 +276,8 @@ class GPUCBPolicy:
 
     Attributes
     ----------
-    history_ : list of int
-        The candidates handed out, in order.
+    history_ : list of tuple
+        The actions ``(candidate, resource)`` handed out, in order.
     decisions_ : list of tuple
         The actions ``(candidate, resource)`` of the sequential run, in
         order, whose results are in.
@@ -318,14 +319,11 @@ class GPUCBPolicy:
         self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
         self.budget = budget
         self.asynchronous = asynchronous
-        self._told_time = {}
         self._times = {}
-        self.history_ = []
         self._observed = {}
-        self._decisions = []
-        self._told = {}
-        self._pending = set()
         self._failed = set()
+        super().__init__()
+        self._advance()
 
     @property
     def n_candidates(self):
@@ -339,19 +337,7 @@ class GPUCBPolicy:
         The first is the sequential run's next pick unless it is running
         already; the others are speculative (see the class description).
         """
-        actions = []
-        while len(actions) < n_actions:
-            candidate = self._advance()
-            if candidate is None:
-                break
-            if candidate in self._pending:
-                candidate = self._speculate()
-                if candidate is None:
-                    break
-            self._pending.add(candidate)
-            self.history_.append(candidate)
-            actions.append((candidate, self.resource))
-        return actions
+        return super().ask(n_actions)
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
              give_up=False):
@@ -362,27 +348,17 @@ class GPUCBPolicy:
         only scales the expected costs (`cost_scale_`) and counts against
         `budget`.
         """
-        self._pending.discard(candidate)
-        if fit_time is not None and np.isfinite(fit_time) and fit_time > 0:
-            self._told_time[candidate] = float(fit_time)
-        self._told[candidate] = float(score) if not failed and np.isfinite(score) else None
+        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up)
 
     @property
     def done(self):
         """Whether `n_iter` picks have their results, or no candidate is left."""
         # Asynchronously, the evaluations running are decisions: wait for them.
-        return self._advance() is None and not (self.asynchronous and self._pending)
-
-    @property
-    def decisions_(self):
-        """The sequential run's actions whose results are in (see the class attributes)."""
-        self._advance()
-        return [(c, self.resource) for c in self._decisions]
+        return self._next is None and not (self.asynchronous and self._pending)
 
     @property
     def observed_(self):
         """Candidate -> observed score, of the sequential run (see the class attributes)."""
-        self._advance()
         return dict(self._observed)
 
     @property
@@ -396,7 +372,6 @@ class GPUCBPolicy:
     @property
     def cost_scale_(self):
         """Observed over predicted fit time, geometric mean (see the class attributes)."""
-        self._advance()
         return self._cost_scale()
 
     def _cost_scale(self):
@@ -425,7 +400,6 @@ class GPUCBPolicy:
         -------
         mean, std : ndarray of shape (K,)
         """
-        self._advance()
         return self._posterior(pending)
 
     def prior(self):
@@ -438,7 +412,6 @@ class GPUCBPolicy:
         -------
         mean, std : ndarray of shape (K,)
         """
-        self._advance()
         _, mean, cov = self._observed_prior()
         return mean, np.sqrt(np.diag(cov))
 
@@ -462,51 +435,52 @@ class GPUCBPolicy:
         return mean, np.sqrt(np.maximum(var, 0.0))
 
     # --------------------------------------------------------------- internals
-    def _advance(self):
-        """Use told results; the next pick, or None when done.
-
-        Sequentially: told results in pick order, and the sequential run's
-        next pick. Asynchronously: every told result, in the order of the
-        picks, and the UCB argmax given those running, while fewer than
-        `n_iter` picks are made.
-        """
-        if self.asynchronous:
-            return self._advance_asynchronously()
-        while len(self._decisions) < self.n_iter:
-            candidate = self._ucb_argmax(self._available())
-            if candidate is None or candidate not in self._told:
-                return candidate
-            self._use(candidate)
-        return None
-
-    def _advance_asynchronously(self):
-        for candidate in [c for c in self.history_ if c in self._told]:
-            self._use(candidate)
-        if len(self._decisions) + len(self._pending) >= self.n_iter:
+    def _decide(self):
+        """The sequential run's next pick, as an action, or None after `n_iter`."""
+        if len(self._decisions) >= self.n_iter:
             return None
-        free = [c for c in self._available() if c not in self._pending]
-        return self._ucb_argmax(free, pending=sorted(self._pending))
+        candidate = self._ucb_argmax(self._available())
+        return None if candidate is None else (candidate, self.resource)
 
-    def _use(self, candidate):
-        """Move `candidate`'s told result into the decisions."""
-        self._decisions.append(candidate)
-        score = self._told.pop(candidate)
-        if candidate in self._told_time:
-            self._times[candidate] = self._told_time.pop(candidate)
-        if score is None:
+    def _advance(self):
+        """Use told results; keep and return the next pick, or None.
+
+        Asynchronously, every told result is used, in the order of the
+        picks, and the next pick is the UCB argmax given those running.
+        """
+        if not self.asynchronous:
+            return super()._advance()
+        for action in [a for a in self.history_ if a in self._told]:
+            self._decisions.append(action)
+            self._use(action, self._told.pop(action))
+        self._next = self._speculate()
+        return self._next
+
+    def _use(self, action, outcome):
+        candidate = action[0]
+        if outcome.fit_time is not None and np.isfinite(outcome.fit_time) \
+                and outcome.fit_time > 0:
+            self._times[candidate] = float(outcome.fit_time)
+        if outcome.failed:
             self._failed.add(candidate)
         else:
-            self._observed[candidate] = score
+            self._observed[candidate] = float(outcome.score)
 
     def _available(self):
         used = set(self._observed) | self._failed
         return [c for c in range(self.n_candidates) if c not in used]
 
     def _speculate(self):
-        """The UCB argmax among candidates neither running nor told, given those that are."""
-        busy = self._pending | set(self._told)
+        """The UCB argmax among candidates neither running nor told, given those that are.
+
+        Asynchronously a decision, while fewer than `n_iter` picks are made.
+        """
+        busy = {c for c, _ in self._pending} | {c for c, _ in self._told}
+        if self.asynchronous and len(self._decisions) + len(busy) >= self.n_iter:
+            return None
         free = [c for c in self._available() if c not in busy]
-        return self._ucb_argmax(free, pending=sorted(busy))
+        candidate = self._ucb_argmax(free, pending=sorted(busy))
+        return None if candidate is None else (candidate, self.resource)
 
     def _ucb_argmax(self, candidates, pending=()):
         """The candidate of `candidates` to evaluate next; ties by a random order.

@@ -24,6 +24,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ._base import BaseSelectionSearch
+from ._policy import SequentialPolicy
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .kernels import configuration_kernel, default_bandwidth
 from .resources import WholeFolds
@@ -478,28 +479,25 @@ class KDPPSearch(BaseSelectionSearch):
         return policy, WholeFolds(splits)
 
 
-class _EvaluateAll:
-    """The open-loop policy: every candidate once, in order, on whole folds."""
+class _EvaluateAll(SequentialPolicy):
+    """The open-loop policy: every candidate once, in order, on whole folds.
+
+    Every action is a decision; workers take them in order as they free up.
+    """
 
     def __init__(self, n_candidates, resource):
         self.n_candidates = n_candidates
         self.resource = resource
-        self._next = 0
-        self._told = set()
+        super().__init__()
+        self._advance()
 
-    def ask(self, n_actions=1):
-        first = self._next
-        self._next = min(self.n_candidates, first + n_actions)
-        return [(c, self.resource) for c in range(first, self._next)]
+    def _decide(self):
+        k = len(self._decisions)
+        return (k, self.resource) if k < self.n_candidates else None
 
-    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
-             give_up=False):
-        self._told.add(candidate)
+    def _use(self, action, outcome):
+        pass  # nothing to learn: the candidates were drawn up front
 
-    @property
-    def done(self):
-        return len(self._told) == self.n_candidates
-
-    @property
-    def decisions_(self):
-        return [(c, self.resource) for c in sorted(self._told)]
+    def _speculate(self):
+        k = len(self.history_)
+        return (k, self.resource) if k < self.n_candidates else None

@@ -256,7 +256,7 @@ def test_prior_from_earlier_cv_results_is_a_one_liner():
     np.testing.assert_allclose(search.policy_.cov, cov)
     # The prior's best candidate is the first one evaluated (its mean is highest,
     # and the variances are comparable at the scale "auto" picks here).
-    assert search.policy_.history_[0] == int(np.argmax(mean + np.sqrt(
+    assert search.policy_.history_[0][0] == int(np.argmax(mean + np.sqrt(
         search.policy_.beta(1)) * np.sqrt(np.diag(cov))))
 
 
@@ -332,7 +332,7 @@ def test_lcdb_prior_with_the_lcdb_portfolio():
                            cost=None, random_state=0).fit(X, y)
     mean, _ = prior_from_scores(lcdb_prior()[1])
     np.testing.assert_allclose(search.policy_.mean, mean)
-    assert search.policy_.history_[0] == int(np.argmax(mean + np.sqrt(
+    assert search.policy_.history_[0][0] == int(np.argmax(mean + np.sqrt(
         search.policy_.beta(1)) * np.sqrt(np.diag(search.policy_.cov))))
 
 

@@ -1,0 +1,160 @@
+"""The contract between a search and its policy, and the base of the sequential ones.
+
+A *policy* decides which evaluations run; it knows nothing of estimators.
+An action is a pair ``(candidate, resource)``: evaluate `candidate` with that
+much training (DAUB: rows; Mutant-UCB: sub-trains; GP-UCB and k-DPP: whole
+folds). The search's engine keeps every worker busy by asking the policy for
+an action whenever a worker is free, runs it on every cross-validation split,
+and tells the policy its mean scores when all splits are in. A policy has:
+
+``ask(n_actions=1) -> list of actions``
+    Up to `n_actions` actions to start now, each handed out once. An empty
+    list means nothing can start until a running action is told, or, when
+    ``done``, that the search is over.
+``tell(candidate, resource, score, train_score=None, fit_time=None, failed=False, give_up=False)``
+    The outcome of an action handed out: its mean validation score, its mean
+    training score (when the search computes it), the seconds its fits took
+    (summed over the splits), whether a split failed, and whether the engine
+    gave the action up (its worker died twice).
+``done``
+    Whether the search is over; fits still running are then abandoned.
+``history_``
+    Every action handed out, in order.
+``decisions_``
+    The actions whose results made the decisions, in the order they were
+    used. ``cv_results_`` is built from them; an action handed out that is not
+    among them was speculative, and is reported apart.
+
+Properties are plain reads: a policy uses the results told in ``tell``.
+
+:class:`SequentialPolicy` is the base of the policies whose decisions are
+those of their one-worker run (DAUB, GP-UCB, k-DPP's evaluate-all): the first
+action :meth:`~SequentialPolicy.ask` gives is the sequential run's next
+decision; while it runs, idle workers get speculative actions; a result is
+used only when the sequential run reaches it, in its order. So the decisions,
+and ``cv_results_``, are the same for any number of workers and any order in
+which results come in. A subclass says what the sequential run does:
+
+``_decide()``
+    Its next action given the results used so far, or None when it stops.
+``_use(action, outcome)``
+    Fold the outcome of `action` (an :class:`Outcome`) into the state.
+``_speculate()``
+    An action an idle worker may run now, or None.
+
+and calls ``_advance()`` at the end of its ``__init__``. Mutant-UCB, whose
+decisions follow the order results come in, implements the contract
+directly.
+"""
+
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+
+class Policy(Protocol):
+    """What a search needs of a policy (see the module docstring)."""
+
+    history_: list
+
+    def ask(self, n_actions=1): ...
+
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None,
+             failed=False, give_up=False): ...
+
+    @property
+    def done(self): ...
+
+    @property
+    def decisions_(self): ...
+
+
+class Outcome(NamedTuple):
+    """What :meth:`SequentialPolicy.tell` learnt of an action.
+
+    `failed` is True for a failed evaluation, one given up, or a non-finite
+    score.
+    """
+
+    score: float
+    train_score: object
+    fit_time: object
+    failed: bool
+    give_up: bool
+
+
+class SequentialPolicy:
+    """Base of the policies whose decisions are their one-worker run's.
+
+    See the module docstring for what subclasses implement.
+
+    Attributes
+    ----------
+    history_ : list of tuple
+        Every action handed out, in order.
+    """
+
+    def __init__(self):
+        self.history_ = []
+        self._decisions = []
+        self._told = {}
+        self._pending = set()
+        self._next = None
+
+    def ask(self, n_actions=1):
+        """Up to `n_actions` actions to run now (see the module docstring).
+
+        The first is the sequential run's next decision, unless it is running
+        already; the others are speculative.
+        """
+        actions = []
+        while len(actions) < n_actions:
+            action = self._next
+            if action is None:
+                break
+            if action in self._pending:
+                action = self._speculate()
+                if action is None:
+                    break
+            self._pending.add(action)
+            self.history_.append(action)
+            actions.append(action)
+        return actions
+
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
+        """Record the outcome of the action ``(candidate, resource)``; use what the run reaches."""
+        action = (candidate, resource)
+        self._pending.discard(action)
+        failed = bool(failed or give_up or not np.isfinite(score))
+        self._told[action] = Outcome(score, train_score, fit_time, failed, give_up)
+        self._advance()
+
+    @property
+    def done(self):
+        """Whether the sequential run has stopped."""
+        return self._next is None
+
+    @property
+    def decisions_(self):
+        """The actions whose results made the decisions, in the order they were used."""
+        return list(self._decisions)
+
+    def _advance(self):
+        """Use told results in decision order; keep and return the next decision."""
+        while True:
+            action = self._decide()
+            if action is None or action not in self._told:
+                self._next = action
+                return action
+            self._decisions.append(action)
+            self._use(action, self._told.pop(action))
+
+    def _decide(self):
+        raise NotImplementedError
+
+    def _use(self, action, outcome):
+        raise NotImplementedError
+
+    def _speculate(self):
+        return None

@@ -1,0 +1,274 @@
+"""How busy each search keeps its workers, on candidates that sleep.
+
+Every candidate's training is a ``time.sleep`` (0.5 s by default, whatever the
+number of rows), so it needs no CPU: the seconds of the workers measure the
+search and its engine (scheduling, idle workers waiting for a decision,
+speculative work, moving models between processes), not the cores. A fitted
+candidate carries a learned state of 4 MB (a numpy array) that loky and dask
+move between processes; its accuracy on the validation rows rises with its
+``quality`` (distinct for every candidate, so there is a unique best) and
+with the rows it was trained on, ``quality * (1 - 0.3 * 500 / (500 + rows))``
+(deterministic: the same rows are wrong on every run).
+
+Data: 2,000 rows x 2 features from ``RandomState(0).normal``, y = x0 > 0,
+cv=3, ``random_state=0``, ``refit=False`` (no refit in the wall time). The
+searches (``--searches``):
+
+- ``daub``: DAUBSearch over 32 sleeping learners, defaults (``cost="time"``);
+- ``daub-rows``: the same with ``cost="rows"``;
+- ``gpucb``: GPUCBSelector over 32 candidates, ``prior="kernel"``, ``n_iter=16``;
+- ``kdpp``: KDPPSearch, ``n_iter=32`` over a uniform ``quality``;
+- ``mutant-ucb``: MutantUCBSearch of a sleeping incremental learner, whose
+  sub-train, one ``partial_fit`` call, sleeps once and adds the rows to those
+  it was trained on, ``budget=400`` (``--budget``), ``max_subtrains=10``.
+
+Each search is fitted once per backend (``--backends``, under
+``joblib.parallel_config``) and number of workers w (``--workers``,
+``n_jobs=w``), one row each, printed as soon as it is done:
+
+- ``wall``: seconds of ``fit``; loky's worker start-up counts.
+- ``busy``: seconds of training the search used (the rows of
+  ``all_cv_results_`` whose ``speculative`` is False, ``mean_fit_time`` times
+  the folds the evaluation ran on, its finite ``split{k}_test_score``) over
+  ``w * wall``: 1 is every worker training something used, all the time.
+- ``wasted``: the same seconds of the speculative rows, started while a worker
+  was free and never used, over ``w * wall``. ``1 - busy - wasted`` is the
+  share of worker time spent idle, scheduling or moving data, or on fits
+  abandoned unfinished when the search ended (they have no row).
+- ``speedup``: wall at w=1 over wall at w, same search and backend (with
+  ``--dask``, against the search's first w=1 row: joblib runs n_jobs=1 in the
+  calling process whatever the backend).
+- ``quality``: the selected candidate's; ``same``: whether it is the one
+  selected at w=1 (MutantUCBSearch's pulls at w > 1 depend on the order
+  results come in, so it may differ there).
+
+``--dask`` adds a row per search on a ``dask.distributed.LocalCluster`` of 4
+single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
+
+    python benchmarks/bench_parallel.py [--searches daub gpucb ...]
+        [--workers 1 2 8] [--backends threading loky] [--dask]
+        [--seconds 0.5] [--budget 400]
+
+The default run (0.5 s, w = 1, 2, 8, both backends) takes about 50 minutes
+on 2 cores (estimated from ``--seconds 0.05``: 45 to 60), three quarters of it
+MutantUCBSearch, whose 400 pulls of 3 folds sleep 10 minutes at w=1 on each
+backend. ``--seconds 0.05 --workers 1 2 --backends threading`` takes about 2
+minutes; ``--seconds 0.05 --dask`` about 7.
+"""
+
+import argparse
+import time
+import warnings
+from contextlib import ExitStack
+from functools import partial
+
+import numpy as np
+from joblib import parallel_config
+from scipy.stats import uniform
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
+
+#: The 32 candidates' qualities: 0.60, 0.61, ..., 0.91.
+QUALITIES = [round(0.6 + 0.01 * k, 2) for k in range(32)]
+#: The same range, as a distribution for the searches that draw their candidates.
+QUALITY_DISTRIBUTION = uniform(0.6, 0.32)
+DASK_WORKERS = 4
+
+
+def accuracy(quality, n_rows):
+    """Share of right predictions of a candidate of `quality` trained on `n_rows` rows."""
+    return quality * (1 - 0.3 * 500 / (500 + n_rows))
+
+
+def predictions(X, accuracy):
+    """The truth ``X[:, 0] > 0``, wrong on the same share ``1 - accuracy`` of rows every time."""
+    wrong = np.modf(np.abs(X[:, 1]) * 1000)[0] < 1 - accuracy
+    return (X[:, 0] > 0) ^ wrong
+
+
+class SleepingClassifier(ClassifierMixin, BaseEstimator):
+    """A classifier whose fit sleeps `seconds` and whose accuracy is set by `quality`."""
+
+    def __init__(self, quality=0.8, seconds=0.5, state_mb=4):
+        self.quality = quality
+        self.seconds = seconds
+        self.state_mb = state_mb
+
+    def fit(self, X, y):
+        time.sleep(self.seconds)
+        self.classes_ = np.unique(y)
+        self.state_ = np.ones(self.state_mb << 20, dtype=np.uint8)
+        self.n_rows_ = len(X)
+        return self
+
+    def predict(self, X):
+        return predictions(X, accuracy(self.quality, self.n_rows_))
+
+
+class SleepingIncrementalClassifier(SleepingClassifier):
+    """A sleeping classifier trained by ``partial_fit``: each call sleeps `seconds`.
+
+    Its accuracy rises with the rows seen over all calls, so with every
+    sub-train. ``fit`` is `max_iter` calls from scratch.
+    """
+
+    def __init__(self, quality=0.8, seconds=0.5, state_mb=4, max_iter=10):
+        super().__init__(quality, seconds, state_mb)
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        for name in ("classes_", "state_", "n_rows_"):
+            self.__dict__.pop(name, None)
+        for _ in range(self.max_iter):
+            self.partial_fit(X, y, classes=np.unique(y))
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        time.sleep(self.seconds)
+        if not hasattr(self, "state_"):
+            self.classes_ = np.unique(y) if classes is None else np.asarray(classes)
+            self.state_ = np.ones(self.state_mb << 20, dtype=np.uint8)
+            self.n_rows_ = 0
+        self.n_rows_ += len(X)
+        return self
+
+
+# ---------------------------------------------------------------------- searches
+COMMON = dict(cv=3, refit=False, random_state=0)
+
+
+def daub(seconds, budget):
+    return DAUBSearch([SleepingClassifier(q, seconds) for q in QUALITIES], **COMMON)
+
+
+def daub_rows(seconds, budget):
+    return daub(seconds, budget).set_params(cost="rows")
+
+
+def gpucb(seconds, budget):
+    return GPUCBSelector(SleepingClassifier(seconds=seconds), {"quality": QUALITIES},
+                         prior="kernel", n_iter=16, **COMMON)
+
+
+def kdpp(seconds, budget):
+    return KDPPSearch(SleepingClassifier(seconds=seconds), {"quality": QUALITY_DISTRIBUTION},
+                      n_iter=32, **COMMON)
+
+
+def mutant_ucb(seconds, budget):
+    return MutantUCBSearch(SleepingIncrementalClassifier(seconds=seconds),
+                           {"quality": QUALITY_DISTRIBUTION}, budget=budget,
+                           max_subtrains=10, **COMMON)
+
+
+SEARCHES = {"daub": daub, "daub-rows": daub_rows, "gpucb": gpucb, "kdpp": kdpp,
+            "mutant-ucb": mutant_ucb}
+
+
+# ----------------------------------------------------------------------- measures
+def data():
+    X = np.random.RandomState(0).normal(size=(2000, 2))
+    return X, X[:, 0] > 0
+
+
+def timed_fit(search, backend, X, y):
+    """Wall seconds of ``search.fit`` under `backend`, its refit (if any) left out."""
+    with parallel_config(backend=backend):
+        start = time.perf_counter()
+        search.fit(X, y)
+        wall = time.perf_counter() - start
+    return wall - getattr(search, "refit_time_", 0.0)
+
+
+def training_seconds(results, n_splits):
+    """Seconds of training of the rows used and of the speculative rows: ``(used, wasted)``."""
+    folds = sum(np.isfinite(np.asarray(results[f"split{k}_test_score"], dtype=float))
+                for k in range(n_splits))
+    seconds = np.asarray(results["mean_fit_time"], dtype=float) * folds
+    speculative = np.asarray(results["speculative"], dtype=bool)
+    return float(seconds[~speculative].sum()), float(seconds[speculative].sum())
+
+
+def selected_quality(search):
+    """The `quality` of the selected candidate (DAUBSearch's candidates are estimators)."""
+    params = search.best_params_
+    return params["quality"] if "quality" in params else params["estimator"].quality
+
+
+def measure(make, backend, n_workers, X, y):
+    """``(wall, busy, wasted, quality)`` of one fit of the search `make` builds."""
+    search = make().set_params(n_jobs=n_workers)
+    wall = timed_fit(search, backend, X, y)
+    used, wasted = training_seconds(search.all_cv_results_, search.n_splits_)
+    capacity = n_workers * wall
+    return wall, used / capacity, wasted / capacity, selected_quality(search)
+
+
+# -------------------------------------------------------------------------- table
+HEADER = (f"{'search':<12}{'backend':>10}{'w':>4}{'wall s':>9}{'busy':>7}{'wasted':>8}"
+          f"{'speedup':>9}{'quality':>9}{'same':>6}")
+
+
+def row(name, backend, n_workers, measured, serial):
+    """One line of the table; `serial` is the w=1 ``(wall, quality)`` to compare with, or None."""
+    wall, busy, wasted, quality = measured
+    speedup = f"{serial[0] / wall:.2f}" if serial else "-"
+    same = "-" if serial is None else "yes" if quality == serial[1] else "NO"
+    return (f"{name:<12}{backend:>10}{n_workers:>4}{wall:>9.2f}{busy:>7.2f}{wasted:>8.2f}"
+            f"{speedup:>9}{quality:>9.4f}{same:>6}")
+
+
+def settings(args, stack):
+    """``(backend, workers)`` pairs to run, dask's cluster entered on `stack` with ``--dask``."""
+    pairs = [(backend, args.workers) for backend in args.backends]
+    if args.dask:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            print("--dask: dask.distributed is not importable; skipping dask.", flush=True)
+        else:
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=DASK_WORKERS, threads_per_worker=1, dashboard_address=None))
+            stack.enter_context(Client(cluster))
+            pairs.append(("dask", [DASK_WORKERS]))
+    return pairs
+
+
+def run_search(name, args, pairs, X, y):
+    """Fit search `name` at every backend and number of workers, printing a row each."""
+    make = partial(SEARCHES[name], args.seconds, args.budget)
+    serial = {}  # backend -> (wall, quality) at w=1; None -> the search's first w=1
+    for backend, workers in pairs:
+        for n_workers in workers:
+            measured = measure(make, backend, n_workers, X, y)
+            if n_workers == 1:
+                serial.setdefault(backend, (measured[0], measured[3]))
+                serial.setdefault(None, serial[backend])
+            print(row(name, backend, n_workers, measured, serial.get(backend, serial.get(None))),
+                  flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--searches", nargs="+", choices=list(SEARCHES), default=list(SEARCHES))
+    parser.add_argument("--workers", nargs="+", type=int, default=[1, 2, 8])
+    parser.add_argument("--backends", nargs="+", default=["threading", "loky"])
+    parser.add_argument("--dask", action="store_true",
+                        help=f"also run on a LocalCluster of {DASK_WORKERS} workers")
+    parser.add_argument("--seconds", type=float, default=0.5, help="sleep of one training")
+    parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
+    args = parser.parse_args()
+    # joblib's note that the speculative fits still running were cancelled at the end.
+    warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed")
+    X, y = data()
+    with ExitStack() as stack:
+        pairs = settings(args, stack)
+        print(f"sleep {args.seconds} s per training; {len(X)} rows, cv=3", flush=True)
+        print(HEADER, flush=True)
+        for name in args.searches:
+            run_search(name, args, pairs, X, y)
+
+
+if __name__ == "__main__":
+    main()

@@ -403,12 +403,20 @@ class BaseSelectionSearch(BaseSearchCV):
         return self._metric_named_by_refit(scores)
 
     def _metric_named_by_refit(self, metrics):
-        """The metric that drives the policy, among several: the one `refit` names."""
+        """The metric that drives the policy, among several: the one `refit` names.
+
+        A callable `refit` names none: the first metric drives the policy, and
+        the callable selects the best candidate from ``cv_results_``, as in
+        :class:`~sklearn.model_selection.GridSearchCV`.
+        """
         self._check_refit_for_multimetric(metrics)
+        if callable(self.refit):
+            return next(iter(metrics))
         if not isinstance(self.refit, str):
             raise ValueError(
                 f"scoring gives several metrics {sorted(metrics)}: {type(self).__name__} "
-                f"decides what to train next by one of them, so refit must name it; "
+                f"decides what to train next by one of them, so refit must name it "
+                f"(or be a callable, with the first metric driving the search); "
                 f"got refit={self.refit!r}."
             )
         return self.refit

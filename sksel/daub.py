@@ -692,7 +692,9 @@ class DAUBSearch(BaseSelectionSearch):
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
         :class:`~sklearn.model_selection.GridSearchCV`. With several metrics,
-        `refit` must name the one that drives the allocation.
+        `refit` must name the one that drives the allocation, or be a
+        callable: the first metric then drives it, and the callable selects
+        the candidate from ``cv_results_``.
 
     n_jobs : int, default=None
         Number of jobs to run in parallel (joblib). Workers take the next fit
@@ -929,6 +931,7 @@ class DAUBSearch(BaseSelectionSearch):
         b = self._granularity(n_total, n_classes)
         self.sizes_ = daub_sizes(n_total, b, self._growth(n_total))
         self._warn_if_no_curve_below_n(len(candidates))
+        self._warn_if_l_exceeds_the_sizes()
         folds = None if self.subsample_folds == "all" else self.subsample_folds
         resource = NSamplesResource(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
@@ -962,6 +965,16 @@ class DAUBSearch(BaseSelectionSearch):
                 "the whole training fold: no learning curve ranks the candidates "
                 "before each is trained on all the rows, more training than "
                 "GridSearchCV spends. Lower b or r, or give more rows.",
+                UserWarning,
+            )
+
+    def _warn_if_l_exceeds_the_sizes(self):
+        below = len(self.sizes_) - 1
+        if below >= 2 and self.l > below:
+            warnings.warn(
+                f"l={self.l} is more than the {below} subsample sizes below the whole "
+                f"training fold {self.sizes_}: the warm-up and the slopes use {below} "
+                "points. Lower l, or lower b or r for more sizes.",
                 UserWarning,
             )
 

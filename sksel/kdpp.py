@@ -18,6 +18,7 @@ candidates) and the search estimator built on it (:class:`KDPPSearch`).
 """
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -281,7 +282,9 @@ class KDPPSearch(BaseSelectionSearch):
         parameters).
 
     n_iter : int, default=10
-        Number of configurations evaluated, k.
+        Number of configurations evaluated, k. A finite space (lists only)
+        of fewer configurations is evaluated whole, with a warning, as
+        :class:`~sklearn.model_selection.RandomizedSearchCV` does.
 
     sampler : {"auto", "exact", "mcmc", "sequential"}, default="auto"
         How the k-DPP is sampled; see :class:`KDPPSampler`.
@@ -467,7 +470,13 @@ class KDPPSearch(BaseSelectionSearch):
         return SearchSpace(self.estimator, param_distributions=self.param_distributions)
 
     def _candidates(self, space):
-        """The k-DPP's `n_iter` configurations."""
+        """The k-DPP's `n_iter` configurations, or every one of a smaller finite space."""
+        if space.is_finite and self.n_iter > len(space.candidates):
+            warnings.warn(
+                f"The total space of parameters {len(space.candidates)} is smaller than "
+                f"n_iter={self.n_iter}. Running {len(space.candidates)} iterations. For "
+                "exhaustive searches, use GridSearchCV.", UserWarning)
+            return space.candidates
         sampler = KDPPSampler(
             self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,
             bandwidth=self.bandwidth, pool_size=self.pool_size, random_state=self.random_state,

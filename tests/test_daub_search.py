@@ -861,3 +861,36 @@ def test_daub_selects_the_late_bloomer_that_halving_drops(bloom_data, cost):
     slope = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0,
                        bound="slope", cost="rows", random_state=0).fit(X, y)
     assert slope.best_params_["estimator"].curve == BLOOM[0]
+
+
+def test_l_larger_than_the_sizes_below_n_warns(clf_data):
+    X, y = clf_data
+    search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=CV3, b=40, r=2.0, l=6,
+                        random_state=0)
+    with pytest.warns(UserWarning, match=r"l=6 is more than the \d+ subsample sizes"):
+        search.fit(X, y)
+    below = len(search.sizes_) - 1
+    assert below < 6
+    # Each learner's warm-up is every size below N.
+    first = [n for c, n in search.policy_.decisions_ if c == 0][:below]
+    assert first == search.sizes_[:below]
+
+
+def _best_f1(results):
+    return int(np.argmax(results["mean_test_f1"]))
+
+
+def test_callable_refit_with_several_metrics(clf_data):
+    X, y = clf_data
+    kwargs = dict(cv=CV3, b=20, noise=0.0, bound="slope", cost="rows", random_state=0)
+    search = DAUBSearch(LogisticRegression(), C_GRID, scoring=["accuracy", "f1"],
+                        refit=_best_f1, **kwargs).fit(X, y)
+    # As GridSearchCV: the callable selects from cv_results_, with no best_score_.
+    grid = GridSearchCV(LogisticRegression(), C_GRID, cv=CV3, scoring=["accuracy", "f1"],
+                        refit=_best_f1).fit(X, y)
+    assert search.best_index_ == _best_f1(search.cv_results_)
+    assert not hasattr(search, "best_score_") and not hasattr(grid, "best_score_")
+    assert search.best_estimator_.C == search.best_params_["C"]
+    # The first metric drives the allocation.
+    accuracy = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
+    assert search.policy_.decisions_ == accuracy.policy_.decisions_

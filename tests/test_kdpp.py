@@ -141,12 +141,10 @@ def test_pipeline_step_choice_tree_space():
     assert outer.score(X, y) > 0.9
 
 
-def test_k_larger_than_finite_grid_fails_before_any_fit():
-    X, y = load_iris(return_X_y=True)
-    CountingClassifier.n_fits = 0
+def test_sampler_refuses_more_draws_than_a_finite_grid_holds():
+    # The search evaluates the whole grid instead, with a warning (below).
     with pytest.raises(ValueError, match="n_iter=5 is larger than the 3 configurations"):
-        KDPPSearch(CountingClassifier(), {"C": [1, 2, 3]}, n_iter=5).fit(X, y)
-    assert CountingClassifier.n_fits == 0
+        KDPPSampler({"C": [1, 2, 3]}, n_iter=5)
 
 
 @pytest.mark.parametrize(
@@ -180,3 +178,20 @@ def test_distribution_that_cannot_be_featurized_fails_before_any_fit():
     with pytest.raises(ValueError, match="'C'"):
         KDPPSearch(CountingClassifier(), {"C": _NoCdf()}, n_iter=2).fit(X, y)
     assert CountingClassifier.n_fits == 0
+
+
+def test_n_iter_above_a_finite_space_warns_and_evaluates_it_all_as_randomized_search():
+    from sklearn.model_selection import RandomizedSearchCV
+
+    X, y = load_iris(return_X_y=True)
+    space = {"C": [0.1, 1.0, 10.0]}
+    with pytest.warns(UserWarning, match="smaller than n_iter=5") as ours:
+        search = KDPPSearch(LogisticRegression(max_iter=500), space, n_iter=5, cv=3,
+                            random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="smaller than n_iter=5") as theirs:
+        random = RandomizedSearchCV(LogisticRegression(max_iter=500), space, n_iter=5, cv=3,
+                                    random_state=0).fit(X, y)
+    assert str(ours[0].message) == str(theirs[0].message)
+    assert search.cv_results_["params"] == random.cv_results_["params"]
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+                               random.cv_results_["mean_test_score"])

@@ -81,8 +81,9 @@ def main():
         "lr": loguniform(1e-4, 1e-2),
         "batch_size": [32, 64, 128],
     }
-    # n_jobs=1: workers could not import a CNN class defined in a script (__main__);
-    # define it in a module of its own to train several nets at once.
+    # n_jobs=1: a worker process could not send back a net of a CNN class defined
+    # in a script (__main__), and the search says so before any fit; define it in
+    # a module of its own, or use the threading backend, to train several at once.
     search = MutantUCBSearch(net, space, budget=30, max_subtrains=5, cv=0.25,
                              random_state=0).fit(X_train, y_train)
     res = search.cv_results_

@@ -78,6 +78,12 @@ def threads_within_cpus(n_workers=1):
     return threadpool_limits(limits={api: min(n, cap) for api, n in threads.items()})
 
 
+def runs_in_process(n_jobs):
+    """Whether fits with `n_jobs` under the active joblib backend run in this process."""
+    backend, _ = get_active_backend()
+    return effective_n_jobs(n_jobs) == 1 or isinstance(backend, ThreadingBackend)
+
+
 def _keyed(key, func, *args, **kwargs):
     return key, func(*args, **kwargs)
 
@@ -168,9 +174,9 @@ class Engine:
         self._streaming = self._n_workers > 1 and getattr(
             backend, "supports_retrieve_callback", False
         )
-        in_process = self._n_workers == 1 or isinstance(backend, ThreadingBackend)
         try:
-            with (threads_within_cpus(self._n_workers) if in_process else nullcontext(),
+            with (threads_within_cpus(self._n_workers) if runs_in_process(self.n_jobs)
+                  else nullcontext(),
                   self._noting_interrupts()):
                 while (death := self._death_during(self._run_schedule)) is not None:
                     self._retry_suspects(death)

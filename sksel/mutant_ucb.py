@@ -36,6 +36,7 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
+from ._engine import runs_in_process
 from .kdpp import KDPPSampler
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
 from .space import SearchSpace
@@ -644,6 +645,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         self._subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
         self.length_param_ = self._subtrainer.length_param(self.estimator)
         self._check_length_not_searched()
+        self._check_nets_can_come_back()
         self.policy_ = MutantUCBPolicy(
             len(candidates), self.budget, max_subtrains=self.max_subtrains,
             exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
@@ -743,6 +745,27 @@ class MutantUCBSearch(BaseSelectionSearch):
             self.feature_names_in_ = model.feature_names_in_
 
     # ------------------------------------------------------------- internals
+    def _check_nets_can_come_back(self):
+        """Refuse, before any fit, a skorch net of classes from ``__main__`` on other processes.
+
+        A worker process gets such a class by value and can train the net,
+        but skorch pickles the trained module by the class's name, which the
+        worker's ``__main__`` does not have: the net could not come back.
+        """
+        net = self.estimator.steps[-1][1] if hasattr(self.estimator, "steps") else self.estimator
+        if not _is_skorch(net) or runs_in_process(self.n_jobs):
+            return
+        local = [f"{name}={value.__name__}" for name, value in net.get_params(deep=False).items()
+                 if isinstance(value, type) and value.__module__ == "__main__"]
+        if local:
+            raise ValueError(
+                f"{type(net).__name__}'s {', '.join(local)} is defined in the script that "
+                "runs the search (__main__): a worker process can train the net but cannot "
+                "send it back, as skorch pickles its module by name. Move the class to a "
+                "module of its own and import it from there, or run the search with "
+                "n_jobs=1 or under joblib.parallel_config(backend=\"threading\")."
+            )
+
     def _check_length_not_searched(self):
         """Refuse a space that searches the parameter the sub-trains grow."""
         name, spaces = self.length_param_, self.param_distributions

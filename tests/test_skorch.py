@@ -83,3 +83,39 @@ def test_epochs_counted_by_history_and_the_released_net_trains_as_long():
     net = subtrainer.released(net, 3, configured)
     assert net.max_epochs == 6 and net.train_split is configured.train_split
     assert len(net.fit(X32, Y).history) == 6  # from scratch, as the user configured it
+
+
+class ScriptNet(Net):
+    """A module class as a user's script defines it."""
+
+
+ScriptNet.__module__ = "__main__"
+
+
+def _script_search(**kwargs):
+    net = skorch.NeuralNetClassifier(ScriptNet, max_epochs=1, lr=0.1, train_split=None,
+                                     verbose=0, criterion=torch.nn.CrossEntropyLoss)
+    return MutantUCBSearch(net, {"lr": [0.05, 0.1]}, budget=4, max_subtrains=2, cv=2,
+                           random_state=0, **kwargs)
+
+
+def test_a_script_module_on_worker_processes_fails_before_any_fit(monkeypatch):
+    from joblib import parallel_config
+
+    fits = []
+    monkeypatch.setattr(ScriptNet, "forward", lambda self, X: fits.append(1))
+    with parallel_config("loky"), pytest.raises(ValueError, match=r"module=ScriptNet .*__main__"):
+        _script_search(n_jobs=2).fit(X32, Y)
+    assert fits == []
+
+
+def test_a_script_module_on_threads_is_searched(monkeypatch):
+    import sys
+
+    from joblib import parallel_config
+
+    # In the script's own process, __main__ has the class.
+    monkeypatch.setattr(sys.modules["__main__"], "ScriptNet", ScriptNet, raising=False)
+    with parallel_config("threading"):
+        search = _script_search(n_jobs=2).fit(X32, Y)
+    assert search.best_estimator_.module_.__class__ is ScriptNet

@@ -17,7 +17,7 @@ from abc import abstractmethod
 from copy import deepcopy
 
 import numpy as np
-from sklearn.base import _fit_context, clone, is_classifier, is_regressor
+from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.metrics import (
     accuracy_score,
     average_precision_score,
@@ -32,24 +32,26 @@ from sklearn.metrics import (
     roc_auc_score,
     top_k_accuracy_score,
 )
-from sklearn.metrics._scorer import (
-    _check_multimetric_scoring,
-    _MultimetricScorer,
-    _PassthroughScorer,
-)
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv
-from sklearn.model_selection._search import BaseSearchCV
-from sklearn.model_selection._validation import (
-    _fit_and_score,
-    _insert_error_scores,
-    _warn_or_raise_about_fit_failures,
-)
 from sklearn.utils import check_random_state, get_tags, indexable
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routing_enabled
-from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.validation import _check_method_params, _num_samples
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
 from ._checkpoint import Checkpoint, fingerprint
+from ._compat import (
+    BaseSearchCV,
+    HasMethods,
+    Interval,
+    _check_method_params,
+    _check_multimetric_scoring,
+    _fit_and_score,
+    _fit_context,
+    _insert_error_scores,
+    _MultimetricScorer,
+    _num_samples,
+    _PassthroughScorer,
+    _routing_enabled,
+    _warn_or_raise_about_fit_failures,
+)
 from ._engine import Engine, threads_within_cpus
 from ._progress import Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator

@@ -49,11 +49,10 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, nullcontext
 
 from joblib import cpu_count, effective_n_jobs
-from joblib._parallel_backends import ThreadingBackend
-from joblib.parallel import get_active_backend
 from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn.utils.parallel import Parallel, delayed
 
+from ._compat import ThreadingBackend, get_active_backend
 from ._dask import surviving_dead_workers
 
 _IDLE_SECONDS = 0.005

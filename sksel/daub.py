@@ -22,9 +22,9 @@ from itertools import islice
 
 import numpy as np
 from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
+from ._compat import Interval, StrOptions
 from ._policy import SequentialPolicy
 from .curve_prior import prior_rise
 from .resources import NSamplesResource

@@ -10,9 +10,9 @@ attributes, and draws them with ``plot(ax=None, ...)``, which sets ``ax_``,
 import numbers
 
 import numpy as np
-from sklearn.utils._optional_dependencies import check_matplotlib_support
 from sklearn.utils.validation import check_is_fitted
 
+from ._compat import check_matplotlib_support
 from .daub import DAUBSearch
 from .gpucb import GPUCBSelector
 from .kdpp import KDPPSearch

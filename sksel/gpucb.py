@@ -23,9 +23,9 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.covariance import ledoit_wolf
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseSelectionSearch
+from ._compat import Interval, StrOptions
 from ._policy import SequentialPolicy
 from .kdpp import KDPPSampler
 from .kernels import configuration_kernel, default_bandwidth

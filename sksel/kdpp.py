@@ -22,9 +22,9 @@ import warnings
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ._base import BaseSelectionSearch
+from ._compat import Interval, StrOptions, validate_params
 from ._policy import SequentialPolicy
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .kernels import configuration_kernel, default_bandwidth

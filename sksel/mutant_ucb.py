@@ -29,13 +29,10 @@ from traceback import format_exc
 import joblib
 import numpy as np
 from sklearn.base import clone, is_classifier
-from sklearn.model_selection._validation import _score
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import _safe_split
-from sklearn.utils.validation import _check_method_params
 
 from ._base import BaseSelectionSearch
+from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _score
 from ._engine import runs_in_process
 from .kdpp import KDPPSampler
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind

@@ -600,9 +600,12 @@ class DAUBSearch(BaseSelectionSearch):
         ``10 * n_classes`` for regressors), at most N, so small datasets still
         get several sizes. The paper uses 500.
 
-    l : int, default=3
+    l : int or "auto", default="auto"
         Number of most recent points of a learning curve whose least-squares
-        slope projects it to N.
+        slope projects it to N, and number of sizes every candidate is first
+        trained on. ``"auto"`` is 3, or the sizes below N where fewer lie
+        there (at least 2). An int larger than the sizes below N is lowered
+        to them, with a warning.
 
     bound : {"prior", "slope", "train"}, default="prior"
         Upper bound on a learner's score at N. ``"prior"``, for classifiers
@@ -857,7 +860,7 @@ class DAUBSearch(BaseSelectionSearch):
         "param_grid": [dict, list, None],
         "r": [Interval(numbers.Real, 1, None, closed="neither"), StrOptions({"auto"})],
         "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "l": [Interval(numbers.Integral, 2, None, closed="left")],
+        "l": [Interval(numbers.Integral, 2, None, closed="left"), StrOptions({"auto"})],
         "bound": [StrOptions({"train", "slope", "prior"})],
         "cost": [StrOptions({"time", "rows"})],
         "projection": [StrOptions({"auto", "linear", "log"})],
@@ -876,7 +879,7 @@ class DAUBSearch(BaseSelectionSearch):
         *,
         r="auto",
         b="auto",
-        l=3,
+        l="auto",
         bound="prior",
         cost="time",
         projection="auto",
@@ -939,12 +942,13 @@ class DAUBSearch(BaseSelectionSearch):
         )
         unit = self._unit_scored_classifier(n_classes)
         self.policy_ = DAUBPolicy(
-            len(candidates), self.sizes_, l=self.l,
+            len(candidates), self.sizes_, l=self._curve_points(),
             bound="slope" if self.bound == "prior" and not unit else self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
             noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
             tol=self.tol,
-            warm_up=min(self.l, max(1, len(self.sizes_) - 1)), jump=self.jump, cost=self.cost,
+            warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
+            cost=self.cost,
         )
         return self.policy_, resource
 
@@ -968,9 +972,14 @@ class DAUBSearch(BaseSelectionSearch):
                 UserWarning,
             )
 
+    def _curve_points(self):
+        """`l` resolved: 3 for ``"auto"``, at most the sizes below N (at least 2)."""
+        below = len(self.sizes_) - 1
+        return max(2, min(3 if self.l == "auto" else self.l, below))
+
     def _warn_if_l_exceeds_the_sizes(self):
         below = len(self.sizes_) - 1
-        if below >= 2 and self.l > below:
+        if self.l != "auto" and below >= 2 and self.l > below:
             warnings.warn(
                 f"l={self.l} is more than the {below} subsample sizes below the whole "
                 f"training fold {self.sizes_}: the warm-up and the slopes use {below} "

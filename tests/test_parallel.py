@@ -3,7 +3,6 @@
 No timing is asserted: these check what the searches decide and spend with
 32 threads and on an in-process dask cluster, against one worker.
 """
-import numpy as np
 import pytest
 from joblib import parallel_config
 from scipy import stats

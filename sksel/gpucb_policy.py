@@ -1,0 +1,364 @@
+"""GP-UCB's policy: which candidate to evaluate next, given a Gaussian prior over their scores.
+
+Srinivas, Krause, Kakade and Seeger, "Gaussian Process Optimization in the
+Bandit Setting" (ICML 2010). The policy knows nothing of estimators: it hands
+out candidates with ``ask`` and learns their scores through ``tell``
+(:mod:`sksel._policy`). :class:`~sksel.GPUCBSelector` is the search built on
+it; :mod:`sksel.gpucb_prior` turns earlier results into its prior.
+"""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ._policy import SequentialPolicy
+
+
+class GPUCBPolicy(SequentialPolicy):
+    """Which candidate to evaluate next, by GP-UCB.
+
+    Scores of the K candidates are modelled as ``N(mean, cov)``; an evaluation
+    observes one of them with Gaussian noise of standard deviation `noise`.
+    The posterior after observing ``y`` at candidates ``A`` is, for every
+    candidate ``k``,
+
+    ``mu_t(k) = mean(k) + cov(k, A) (cov(A, A) + noise^2 I)^-1 (y - mean(A))``,
+
+    ``sigma_t(k)^2 = cov(k, k) - cov(k, A) (cov(A, A) + noise^2 I)^-1 cov(A, k)``,
+
+    and the t-th candidate is ``argmax mu_{t-1}(k) + sqrt(beta_t) sigma_{t-1}(k)``
+    over the candidates not evaluated yet, with
+    ``beta_t = beta_scale * log(K t^2 / delta)``. A candidate is never
+    evaluated twice.
+
+    The decisions are those of the sequential algorithm, whatever the number
+    of workers: the first action :meth:`ask` gives is the sequential run's
+    next pick, and the results are used in the order of those picks. While
+    that pick runs, free workers get speculative picks: the next UCB argmax
+    with the variance also conditioned on the evaluations running, as if
+    they had been observed (GP-BUCB's hallucination, which keeps a batch from
+    piling onto one region). A speculative result is used only when the
+    sequential run picks that candidate. With ``asynchronous=True`` every
+    pick is a decision instead (GP-BUCB run asynchronously): a free worker
+    gets the UCB argmax given the results in and, as if observed, the
+    evaluations running, and a result is used as soon as it is told. No
+    work is then wasted, but the picks depend on the number of workers and
+    on the order results come in; with one worker they are the sequential
+    algorithm's.
+
+    Parameters
+    ----------
+    mean : array-like of shape (K,)
+        Prior mean of the scores.
+    cov : array-like of shape (K, K)
+        Prior covariance, symmetric positive semi-definite.
+    noise : float, default=0.01
+        Standard deviation of an observation's noise, in score units, > 0.
+    delta : float, default=0.1
+        Confidence parameter in (0, 1) of ``beta_t``.
+    beta_scale : float, default=1.0
+        Factor of ``beta_t``; 1 is the formula as written, 0 is greedy on the
+        posterior mean.
+    n_iter : int, default=None
+        Number of evaluations, T <= K; None means K.
+    fit_scale : bool, default=False
+        Treat `mean` as unknown and `cov` as a correlation known up to a
+        scale: after each observation the prior becomes the constant mean of
+        the observed scores and ``s^2 * cov``, with ``s^2`` the maximum
+        likelihood estimate from them (a kernel prior without history).
+    random_state : int, RandomState instance or None, default=None
+        Breaks ties between equal upper bounds (e.g. the first pick of a
+        kernel prior), by one random order of the candidates drawn up front.
+    resource : object, default="all"
+        The second item of every action: the training an evaluation gets
+        (:class:`GPUCBSelector` passes the rows of a training fold).
+    cost : array-like of shape (K,), default=None
+        Prior expected fit cost of every candidate, positive, in any unit
+        (only ratios matter to the choice). None is the rule above, the
+        paper's, which counts evaluations. Given, the t-th candidate is
+        instead ``argmax (u_t(k) - b)^+ / c(k)``: the upper bound's gain
+        ``u_t(k) - b`` over the best score observed so far ``b`` (before the
+        first observation, the highest prior mean), per unit of expected
+        cost ``c(k)``. When no candidate's upper bound exceeds ``b``, the
+        pick is the UCB argmax, as without costs. Equal costs give the
+        paper's picks. The choice depends on the relative costs only, so it
+        is reproducible whatever the measured fit times.
+    budget : float, default=None
+        Time left for fits, in the unit of the `fit_time` told (seconds in
+        :class:`GPUCBSelector`); only with `cost`. Candidates whose expected
+        cost ``cost_scale_ * c(k)`` exceeds the budget less the fit time
+        told so far are passed over while some candidate fits in it. This
+        makes the choice depend on measured times.
+    asynchronous : bool, default=False
+        Whether every pick is a decision (see above), rather than the
+        sequential run's picks only.
+
+    Attributes
+    ----------
+    history_ : list of tuple
+        The actions ``(candidate, resource)`` handed out, in order.
+    decisions_ : list of tuple
+        The actions ``(candidate, resource)`` of the sequential run, in
+        order, whose results are in.
+    observed_ : dict
+        Candidate -> observed score, of the sequential run.
+    cost_scale_ : float
+        With `cost`: the geometric mean, over the sequential run's evaluated
+        candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
+        before any. It scales the prior costs to the data at hand.
+    expected_cost_ : ndarray of shape (K,)
+        With `cost`: ``cost_scale_ * cost``, the expected fit time of every
+        candidate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.gpucb import GPUCBPolicy
+    >>> cov = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.0], [0.0, 0.0, 1.0]]) * 0.01
+    >>> policy = GPUCBPolicy([0.80, 0.79, 0.70], cov, n_iter=2, noise=0.01)
+    >>> policy.ask()
+    [(0, 'all')]
+    >>> policy.tell(0, 'all', 0.60)  # far below its prior: its neighbour 1 drops too
+    >>> policy.ask(), policy.posterior()[0].round(3).tolist()
+    ([(2, 'all')], [0.602, 0.612, 0.7])
+    """
+
+    def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
+                 fit_scale=False, random_state=None, resource="all", cost=None, budget=None,
+                 asynchronous=False):
+        self.mean = np.asarray(mean, dtype=float)
+        self.cov = np.asarray(cov, dtype=float)
+        self.noise = noise
+        self.delta = delta
+        self.beta_scale = beta_scale
+        self.n_iter = len(self.mean) if n_iter is None else n_iter
+        self.fit_scale = fit_scale
+        self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
+        self.resource = resource
+        self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
+        self.budget = budget
+        self.asynchronous = asynchronous
+        self._times = {}
+        self._observed = {}
+        self._failed = set()
+        super().__init__()
+        self._advance()
+
+    @property
+    def n_candidates(self):
+        """K, the number of candidates."""
+        return len(self.mean)
+
+    # ------------------------------------------------------------------ ask/tell
+    def ask(self, n_actions=1):
+        """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``.
+
+        The first is the sequential run's next pick unless it is running
+        already; the others are speculative (see the class description).
+        """
+        return super().ask(n_actions)
+
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
+        """Record the score of `candidate`.
+
+        `resource`, `train_score` and `give_up` are unused: a candidate is
+        evaluated once, and a failed one is never picked again. `fit_time`
+        only scales the expected costs (`cost_scale_`) and counts against
+        `budget`.
+        """
+        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up)
+
+    @property
+    def done(self):
+        """Whether `n_iter` picks have their results, or no candidate is left."""
+        # Asynchronously, the evaluations running are decisions: wait for them.
+        return self._next is None and not (self.asynchronous and self._pending)
+
+    @property
+    def observed_(self):
+        """Candidate -> observed score, of the sequential run (see the class attributes)."""
+        return dict(self._observed)
+
+    @property
+    def best_(self):
+        """The candidate with the best observed score, or None."""
+        observed = self.observed_
+        if not observed:
+            return None
+        return max(observed, key=observed.get)
+
+    @property
+    def cost_scale_(self):
+        """Observed over predicted fit time, geometric mean (see the class attributes)."""
+        return self._cost_scale()
+
+    def _cost_scale(self):
+        ratios = [t / self.cost[c] for c, t in self._times.items()] if self.cost is not None \
+            else []
+        return float(np.exp(np.mean(np.log(ratios)))) if ratios else 1.0
+
+    @property
+    def expected_cost_(self):
+        """Expected fit time of every candidate (see the class attributes)."""
+        return None if self.cost is None else self.cost_scale_ * self.cost
+
+    def beta(self, t):
+        """``beta_scale * log(K t^2 / delta)``, the exploration weight of the t-th pick."""
+        return self.beta_scale * np.log(self.n_candidates * t**2 / self.delta)
+
+    def posterior(self, pending=()):
+        """Posterior mean and standard deviation of every candidate.
+
+        Parameters
+        ----------
+        pending : sequence of int, default=()
+            Candidates being evaluated: the variance conditions on them too.
+
+        Returns
+        -------
+        mean, std : ndarray of shape (K,)
+        """
+        return self._posterior(pending)
+
+    def prior(self):
+        """Prior mean and standard deviation of every candidate.
+
+        The prior that :meth:`posterior` conditions on: with `fit_scale`, its
+        level and scale fitted to the scores observed so far.
+
+        Returns
+        -------
+        mean, std : ndarray of shape (K,)
+        """
+        _, mean, cov = self._observed_prior()
+        return mean, np.sqrt(np.diag(cov))
+
+    def _observed_prior(self):
+        """``(observed scores, prior mean, prior covariance)`` of the sequential run."""
+        y = np.array([self._observed[c] for c in self._observed])
+        return (y, *self._prior(list(self._observed), y))
+
+    def _posterior(self, pending):
+        observed = list(self._observed)
+        y, mean, cov = self._observed_prior()
+        if observed:
+            K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
+            mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
+        given = observed + [c for c in pending if c not in self._observed]
+        var = np.diag(cov).copy()
+        if given:
+            K_gg = cov[np.ix_(given, given)] + self.noise**2 * np.eye(len(given))
+            K_kg = cov[:, given]
+            var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
+        return mean, np.sqrt(np.maximum(var, 0.0))
+
+    # --------------------------------------------------------------- internals
+    def _decide(self):
+        """The sequential run's next pick, as an action, or None after `n_iter`."""
+        if len(self._decisions) >= self.n_iter:
+            return None
+        candidate = self._ucb_argmax(self._available())
+        return None if candidate is None else (candidate, self.resource)
+
+    def _advance(self):
+        """Use told results; keep and return the next pick, or None.
+
+        Asynchronously, every told result is used, in the order of the
+        picks, and the next pick is the UCB argmax given those running.
+        """
+        if not self.asynchronous:
+            return super()._advance()
+        for action in [a for a in self.history_ if a in self._told]:
+            self._decisions.append(action)
+            self._use(action, self._told.pop(action))
+        self._next = self._speculate()
+        return self._next
+
+    def _use(self, action, outcome):
+        candidate = action[0]
+        if outcome.fit_time is not None and np.isfinite(outcome.fit_time) \
+                and outcome.fit_time > 0:
+            self._times[candidate] = float(outcome.fit_time)
+        if outcome.failed:
+            self._failed.add(candidate)
+        else:
+            self._observed[candidate] = float(outcome.score)
+
+    def _available(self):
+        used = set(self._observed) | self._failed
+        return [c for c in range(self.n_candidates) if c not in used]
+
+    def _speculate(self):
+        """The UCB argmax among candidates neither running nor told, given those that are.
+
+        Asynchronously a decision, while fewer than `n_iter` picks are made.
+        """
+        busy = {c for c, _ in self._pending} | {c for c, _ in self._told}
+        if self.asynchronous and len(self._decisions) + len(busy) >= self.n_iter:
+            return None
+        free = [c for c in self._available() if c not in busy]
+        candidate = self._ucb_argmax(free, pending=sorted(busy))
+        return None if candidate is None else (candidate, self.resource)
+
+    def _ucb_argmax(self, candidates, pending=()):
+        """The candidate of `candidates` to evaluate next; ties by a random order.
+
+        The highest upper bound, or with `cost` the highest gain per cost.
+        """
+        if not candidates:
+            return None
+        mean, std = self._posterior(pending)
+        t = len(self._decisions) + len(pending) + 1
+        ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
+        if self.cost is not None:
+            choice = self._cost_argmax(candidates, ucb)
+            if choice is not None:
+                return choice
+        best = [c for c, u in zip(candidates, ucb) if u >= ucb.max() - 1e-12]
+        return min(best, key=lambda c: self._tie_rank[c])
+
+    def _cost_argmax(self, candidates, ucb):
+        """Argmax of upper-bound gain per expected cost, or None when no gain is positive."""
+        candidates, ucb = np.asarray(candidates), np.asarray(ucb)
+        if self.budget is not None:
+            left = self.budget - sum(self._times.values())
+            fits = self._cost_scale() * self.cost[candidates] <= left
+            if fits.any():
+                candidates, ucb = candidates[fits], ucb[fits]
+        gain = self._gain(ucb, candidates)
+        if not np.any(gain > 0):
+            return None
+        value = gain / self.cost[candidates]
+        best = candidates[value >= value.max() * (1 - 1e-9)]
+        return int(min(best, key=lambda c: self._tie_rank[c]))
+
+    def _gain(self, ucb, candidates):
+        """``(u(k) - b)^+``: the upper bound's gain over the best score so far."""
+        if self._observed:
+            baseline = max(self._observed.values())
+        else:
+            baseline = self._observed_prior()[1].max()
+        return np.maximum(ucb - baseline, 0.0)
+
+    def _prior(self, observed, y):
+        """Prior mean and covariance; with `fit_scale`, fitted to the observed scores."""
+        if not self.fit_scale:
+            return self.mean, self.cov
+        if len(y) == 0:
+            return np.zeros(self.n_candidates), self.cov
+        level = y.mean()
+        scale2 = 1.0
+        if len(y) >= 2:
+            C = self.cov[np.ix_(observed, observed)] + 1e-8 * np.eye(len(y))
+            r = y - level
+            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), 1e-12)
+        return np.full(self.n_candidates, level), scale2 * self.cov
+
+
+def _checked_cost(cost, n_candidates):
+    """`cost` as floats, once it holds `n_candidates` positive, finite numbers."""
+    cost = np.asarray(cost, dtype=float)
+    if cost.shape != (n_candidates,) or not np.all(np.isfinite(cost) & (cost > 0)):
+        raise ValueError(f"cost must hold {n_candidates} positive numbers, one per "
+                         f"candidate; got {cost!r}.")
+    return cost

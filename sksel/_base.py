@@ -240,55 +240,10 @@ class BaseSelectionSearch(BaseSearchCV):
         fit_params = self._fit_params_by_candidate(candidates, routed)
         job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
         progress = self._progress(job, len(candidates))
-        checkpoint = self._open_checkpoint(X, y, params, candidates)
-        replayed = {}
+        run = _Run(self, job, policy, resource, progress, refit_metric,
+                   self._open_checkpoint(X, y, params, candidates))
 
-        def make_tasks(action):
-            # The tasks are made even for a replayed action: making them is part
-            # of the search's state (MutantUCBSearch breeds a mutant there).
-            tasks = [self._task(job, action, fold, train, test)
-                     for fold, (train, test) in enumerate(resource.split(action[1]))]
-            if checkpoint is not None and action not in replayed:
-                recorded = checkpoint.replay(action)
-                if recorded is not None:
-                    replayed[action] = recorded
-            if action in replayed:
-                return [(_recorded_output, (out,), {}) for out in replayed[action][0]]
-            return tasks
-
-        evaluations = []
-
-        def on_done(action, outputs):
-            nonlocal refit_metric
-            if action in replayed:
-                if replayed.pop(action)[1]:
-                    given_up.add(action)
-            elif checkpoint is not None:
-                checkpoint.record(action, outputs, give_up=action in given_up)
-            self._on_evaluation(action, outputs)
-            if callable(self.scoring):
-                refit_metric = self._callable_metric(outputs, refit_metric)
-            _insert_error_scores(outputs, self.error_score)
-            evaluations.append((action, outputs))
-            score = self._tell(policy, action, outputs, refit_metric, give_up=action in given_up)
-            extra = self._progress_extra(action) if progress.verbose >= 2 else None
-            progress.evaluation(*action, score, extra)
-
-        given_up = set()
-
-        def failed_output(action, i, reason):
-            given_up.add(action)
-            _, test = resource.split(action[1])[i]
-            score = self.error_score
-            if isinstance(scorers, _MultimetricScorer):
-                score = dict.fromkeys(scorers._scorers, self.error_score)
-            failed = {"fit_error": reason, "test_scores": score,
-                      "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
-            if self._returns_train_score(action[1]):
-                failed["train_scores"] = score
-            return failed
-
-        engine = Engine(make_tasks, on_done, failed_output, n_jobs=self.n_jobs,
+        engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, name=type(self).__name__)
         progress.start()
         try:
@@ -296,7 +251,24 @@ class BaseSelectionSearch(BaseSearchCV):
         finally:
             progress.stop()
         self.stop_reason_ = engine.stop_reason_
-        decided, speculative = _split_by_decisions(evaluations, policy.decisions_)
+
+        last = self._store_results(candidates, resource, run.evaluations, policy.decisions_)
+        self._set_best(run.refit_metric, last)
+        progress.close(self.stop_reason_, self._progress_best())
+        if self.refit:
+            best = self.cv_results_["candidate_id"][self.best_index_]
+            with threads_within_cpus():
+                self._refit(job, fit_params(best))
+        self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
+        return self
+
+    def _store_results(self, candidates, resource, evaluations, decisions):
+        """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
+
+        Returns the last decided evaluation of every candidate, which
+        ``cv_results_`` holds.
+        """
+        decided, speculative = _split_by_decisions(evaluations, decisions)
         if not decided:
             if self.stop_reason_ == "interrupted":
                 raise KeyboardInterrupt
@@ -320,14 +292,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 candidates, decided + speculative, resource,
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
-        self._set_best(refit_metric, last)
-        progress.close(self.stop_reason_, self._progress_best())
-        if self.refit:
-            best = self.cv_results_["candidate_id"][self.best_index_]
-            with threads_within_cpus():
-                self._refit(job, fit_params(best))
-        self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
-        return self
+        return last
 
     # ------------------------------------------------------------- internals
     def _open_checkpoint(self, X, y, fit_params, candidates):
@@ -529,6 +494,73 @@ class BaseSelectionSearch(BaseSearchCV):
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+
+class _Run:
+    """One fit's evaluations, as the engine calls back: tasks, results, failures.
+
+    It makes an action's tasks (or replays them from the checkpoint), and
+    when all its splits are in, records them in the checkpoint, tells the
+    policy and reports progress; the evaluations gathered so far are in
+    `evaluations`, ``(action, outputs)`` in the order they finished.
+    """
+
+    def __init__(self, search, job, policy, resource, progress, refit_metric, checkpoint):
+        self.search = search
+        self.job = job
+        self.policy = policy
+        self.resource = resource
+        self.progress = progress
+        self.refit_metric = refit_metric
+        self.checkpoint = checkpoint
+        self.evaluations = []
+        self._replayed = {}
+        self._given_up = set()
+
+    def tasks(self, action):
+        """The tasks of `action`, one per split; its recorded outputs if replayed."""
+        # The tasks are made even for a replayed action: making them is part
+        # of the search's state (MutantUCBSearch breeds a mutant there).
+        tasks = [self.search._task(self.job, action, fold, train, test)
+                 for fold, (train, test) in enumerate(self.resource.split(action[1]))]
+        if self.checkpoint is not None and action not in self._replayed:
+            recorded = self.checkpoint.replay(action)
+            if recorded is not None:
+                self._replayed[action] = recorded
+        if action in self._replayed:
+            return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
+        return tasks
+
+    def on_done(self, action, outputs):
+        """Record, tell and report the outputs of every split of `action`."""
+        search = self.search
+        if action in self._replayed:
+            if self._replayed.pop(action)[1]:
+                self._given_up.add(action)
+        elif self.checkpoint is not None:
+            self.checkpoint.record(action, outputs, give_up=action in self._given_up)
+        search._on_evaluation(action, outputs)
+        if callable(search.scoring):
+            self.refit_metric = search._callable_metric(outputs, self.refit_metric)
+        _insert_error_scores(outputs, search.error_score)
+        self.evaluations.append((action, outputs))
+        score = search._tell(self.policy, action, outputs, self.refit_metric,
+                             give_up=action in self._given_up)
+        extra = search._progress_extra(action) if self.progress.verbose >= 2 else None
+        self.progress.evaluation(*action, score, extra)
+
+    def failed_output(self, action, i, reason):
+        """The output of split `i` of `action`, whose worker died: a failed fit."""
+        self._given_up.add(action)
+        _, test = self.resource.split(action[1])[i]
+        score = self.search.error_score
+        if isinstance(self.job.scorers, _MultimetricScorer):
+            score = dict.fromkeys(self.job.scorers._scorers, score)
+        failed = {"fit_error": reason, "test_scores": score,
+                  "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
+        if self.search._returns_train_score(action[1]):
+            failed["train_scores"] = score
+        return failed
 
 
 class _Job:

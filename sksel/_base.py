@@ -153,8 +153,11 @@ class BaseSelectionSearch(BaseSearchCV):
         """Whether the policy reads training scores at `n_resources`."""
         return False
 
+    def _prepare(self, job, action):
+        """Called once as `action` is handed out, before its tasks are made (or replayed)."""
+
     def _task(self, job, action, fold, train, test):
-        """The task ``(func, args, kwargs)`` that evaluates `action` on one fold."""
+        """The task ``(func, args, kwargs)`` that evaluates `action` on one fold; no side effect."""
         candidate, n_resources = action
         return (_fit_and_score, (clone(job.estimators[candidate]), job.X, job.y),
                 dict(train=train, test=test, parameters=None, scorer=job.scorers,
@@ -519,17 +522,17 @@ class _Run:
 
     def tasks(self, action):
         """The tasks of `action`, one per split; its recorded outputs if replayed."""
-        # The tasks are made even for a replayed action: making them is part
-        # of the search's state (MutantUCBSearch breeds a mutant there).
-        tasks = [self.search._task(self.job, action, fold, train, test)
-                 for fold, (train, test) in enumerate(self.resource.split(action[1]))]
+        # Prepared even when replayed: preparing is part of the search's state
+        # (MutantUCBSearch breeds a mutant there).
+        self.search._prepare(self.job, action)
         if self.checkpoint is not None and action not in self._replayed:
             recorded = self.checkpoint.replay(action)
             if recorded is not None:
                 self._replayed[action] = recorded
         if action in self._replayed:
             return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
-        return tasks
+        return [self.search._task(self.job, action, fold, train, test)
+                for fold, (train, test) in enumerate(self.resource.split(action[1]))]
 
     def on_done(self, action, outputs):
         """Record, tell and report the outputs of every split of `action`."""

@@ -34,6 +34,7 @@ from sklearn.utils import check_random_state
 from ._base import BaseSelectionSearch
 from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _score
 from ._engine import runs_in_process
+from .inheritance import continued, inheritable
 from .kdpp import KDPPSampler
 from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
 from .space import SearchSpace
@@ -656,21 +657,32 @@ class MutantUCBSearch(BaseSelectionSearch):
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
 
-    def _task(self, job, action, fold, train, test):
+    def _prepare(self, job, action):
+        """Breed the mutant a new model's action stands for, and note what it inherits."""
         model, n = action
         parent = self.policy_.parents_[model]
         if model == len(job.candidates):
             job.candidates.append(self._mutant(job.space, job.candidates[parent]))
             job.estimators.append(job.space.build(job.candidates[model]))
-        params = job.candidates[model]
+        if n == 1 and self._inherit_of(job, model) is not None:
+            self._lineage[model] = (parent, self.policy_.subtrains(parent))
+
+    def _inherit_of(self, job, model):
+        """The parameters a new `model` sets on its parent's trained model, or None."""
+        parent = self.policy_.parents_[model]
+        if parent < 0 or not self.inherit:
+            return None
+        return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
+
+    def _task(self, job, action, fold, train, test):
+        model, n = action
         state, inherit = None, None
         if n > 1:
             state = self._states.get(model, fold)
-        elif parent >= 0 and self.inherit:
-            inherit = self._inheritable(job.candidates[parent], params)
+        else:
+            inherit = self._inherit_of(job, model)
             if inherit is not None:
-                state = self._states.get(parent, fold)
-                self._lineage[model] = (parent, self.policy_.subtrains(parent))
+                state = self._states.get(self.policy_.parents_[model], fold)
         return (_subtrain_and_score,
                 (state, clone(job.estimators[model]), self._subtrainer, job.X, job.y),
                 dict(train=train, test=test, inherit=inherit, scorer=job.scorers,
@@ -728,8 +740,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         model, parent = None, None
         for candidate, n in lineage:
             params = job.candidates[candidate]
-            inherit = None if parent is None else self._inheritable(parent, params)
-            model, _ = _continued(model if inherit is not None else None,
+            inherit = None if parent is None else inheritable(parent, params, self.estimator)
+            model, _ = continued(model if inherit is not None else None,
                                   job.space.build(params), self._subtrainer, inherit, job.X,
                                   job.y, fit_params)
             for _ in range(n - 1):
@@ -789,22 +801,6 @@ class MutantUCBSearch(BaseSelectionSearch):
         if callable(self.mutation):
             return self.mutation(dict(params), self._rng)
         return space.mutate(params, self._rng)
-
-    def _inheritable(self, parent, mutant):
-        """The parameters to set on the parent's fitted model, or None when it cannot go on.
-
-        Only parameters of the part that trains incrementally may change
-        (the last step of a ``Pipeline``), and no layer sizes.
-        """
-        changed = {k: v for k, v in mutant.items()
-                   if k not in parent or parent[k] is not v and parent[k] != v}
-        if set(mutant) != set(parent) or any(k.endswith("hidden_layer_sizes") for k in changed):
-            return None
-        if hasattr(self.estimator, "steps"):
-            last = self.estimator.steps[-1][0] + "__"
-            if any(not k.startswith(last) for k in changed):
-                return None
-        return changed
 
 
 class _ModelStates:
@@ -868,7 +864,7 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
     start = time.time()
     result = {"fit_error": None}
     try:
-        model, result["restarted"] = _continued(model, estimator, subtrainer, inherit,
+        model, result["restarted"] = continued(model, estimator, subtrainer, inherit,
                                                 X_train, y_train, fit_params)
     except Exception:
         if error_score == "raise":
@@ -893,36 +889,3 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
         result["model"] = model
     result.update(n_test_samples=len(test), fit_time=fit_time, score_time=score_time)
     return result
-
-
-def _continued(model, estimator, subtrainer, inherit, X, y, fit_params):
-    """``(model, restarted)``: one sub-train of `model` (or of `estimator`, new).
-
-    With `inherit`, the parent's `model` takes those parameters and goes on;
-    if it cannot, the mutant starts afresh from `estimator` (``restarted``).
-    """
-    if model is None:
-        return subtrainer.first(estimator, X, y, **fit_params), False
-    if inherit is None:
-        return subtrainer.next(model, X, y, **fit_params), False
-    try:
-        return subtrainer.next(_inherited(model, inherit), X, y, **fit_params), False
-    except Exception:
-        return subtrainer.first(estimator, X, y, **fit_params), True
-
-
-def _inherited(model, params):
-    """`model` with `params` set, keeping what it learned where shapes allow.
-
-    A skorch net that `params` re-initialises gets back every entry of its
-    module's ``state_dict`` whose shape is unchanged.
-    """
-    net = model.steps[-1][1] if hasattr(model, "steps") else model
-    if not _is_skorch(net):
-        return model.set_params(**params)
-    learned = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}
-    model.set_params(**params)
-    state = net.module_.state_dict()
-    state.update({k: v for k, v in learned.items() if k in state and state[k].shape == v.shape})
-    net.module_.load_state_dict(state)
-    return model

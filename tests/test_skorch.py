@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 skorch = pytest.importorskip("skorch")
 
 from sksel import MutantUCBSearch  # noqa: E402
-from sksel.mutant_ucb import _inherited  # noqa: E402
+from sksel.inheritance import inherited as _inherited  # noqa: E402
 from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
 
 X, Y = load_iris(return_X_y=True)

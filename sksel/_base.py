@@ -10,6 +10,7 @@ refitted ``best_estimator_``. Prediction methods are delegated to
 """
 
 import numbers
+from dataclasses import dataclass
 import os
 import time
 import warnings
@@ -152,6 +153,11 @@ class BaseSelectionSearch(BaseSearchCV):
     def _needs_train_score(self, n_resources):
         """Whether the policy reads training scores at `n_resources`."""
         return False
+
+    def _display_info(self):
+        """What the displays read besides the results (see :class:`DisplayInfo`)."""
+        return DisplayInfo("Training rows per fold (whole folds)",
+                           int(np.max(self.all_cv_results_["n_resources"])))
 
     def _prepare(self, job, action):
         """Called once as `action` is handed out, before its tasks are made (or replayed)."""
@@ -497,6 +503,35 @@ class BaseSelectionSearch(BaseSearchCV):
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+
+@dataclass(frozen=True)
+class DisplayInfo:
+    """What the displays of :mod:`sksel.display` read of a fitted search, besides its results.
+
+    A search gives it with ``_display_info()``; with it and the results every
+    search has (``cv_results_``, ``all_cv_results_`` with ``speculative``,
+    ``best_index_``, ``n_splits_``, ``multimetric_``, ``refit``, ``scoring``),
+    a new search gets every generic display.
+
+    Attributes
+    ----------
+    resource_name : str
+        Axis label of ``n_resources``.
+    full_resource : int
+        The resource GridSearchCV trains every candidate on.
+    resources_add_up : bool
+        Whether a row at ``n`` continues the candidate's row before it, so
+        that it trains ``n - previous`` (sub-trains), rather than ``n`` anew.
+    bounds : callable or None
+        ``candidate -> projected score at full_resource`` (DAUB's upper
+        bounds), drawn dashed by :class:`~sksel.SearchCurvesDisplay`.
+    """
+
+    resource_name: str
+    full_resource: int
+    resources_add_up: bool = False
+    bounds: object = None
 
 
 class _Run:

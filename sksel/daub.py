@@ -23,7 +23,7 @@ from itertools import islice
 import numpy as np
 from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
-from ._base import BaseSelectionSearch
+from ._base import BaseSelectionSearch, DisplayInfo
 from ._compat import Interval, StrOptions
 from ._policy import SequentialPolicy
 from .curve_prior import prior_rise
@@ -924,6 +924,10 @@ class DAUBSearch(BaseSelectionSearch):
         self.tol = tol
         self.jump = jump
         self.subsample_folds = subsample_folds
+
+    def _display_info(self):
+        return DisplayInfo("Training rows per fold", self.sizes_[-1],
+                           bounds=self.policy_.upper_bound)
 
     def _needs_train_score(self, n_resources):
         # A learner at N needs no bound any more.

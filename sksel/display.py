@@ -13,10 +13,6 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import check_matplotlib_support
-from .daub import DAUBSearch
-from .gpucb import GPUCBSelector
-from .kdpp import KDPPSearch
-from .mutant_ucb import MutantUCBSearch
 from ._progress import ShortNames
 from .space import SearchSpace, first_estimator
 
@@ -157,9 +153,10 @@ class SearchCurvesDisplay:
         candidate_ids = np.unique(ids)
         scores = results[f"mean_test_{_metric(search)}"]
         bounds = max_resource = None
-        if isinstance(search, DAUBSearch):
-            max_resource = search.sizes_[-1]
-            bounds = np.array([search.policy_.upper_bound(c) for c in candidate_ids])
+        info = search._display_info()
+        if info.bounds is not None:
+            max_resource = info.full_resource
+            bounds = np.array([info.bounds(c) for c in candidate_ids])
         display = cls(
             candidate_ids=candidate_ids,
             resources=[results["n_resources"][ids == c] for c in candidate_ids],
@@ -595,7 +592,7 @@ class PosteriorDisplay:
         display : PosteriorDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, GPUCBSelector).cv_results_
+        results = _checked_search(search, cls, needs="posterior_mean_").cv_results_
         prior_mean, prior_std = search.policy_.prior()
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
@@ -717,7 +714,7 @@ class DiversityDisplay:
         display : DiversityDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        drawn = _checked_search(search, cls, KDPPSearch).cv_results_["params"]
+        drawn = _checked_search(search, cls, needs="param_distributions").cv_results_["params"]
         names = _param_names(search.param_distributions)
         for arg, name in (("x_name", x_name), ("y_name", y_name)):
             if name not in names:
@@ -850,7 +847,7 @@ class FamilyTreeDisplay:
         display : FamilyTreeDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, MutantUCBSearch).cv_results_
+        results = _checked_search(search, cls, needs="parents").cv_results_
         row_of = {int(c): i for i, c in enumerate(results["candidate_id"])}
         candidate = _selected(search) if candidate is None else candidate
         if not isinstance(candidate, numbers.Integral) or candidate not in row_of:
@@ -931,13 +928,23 @@ def _configuration(search, params):
     return {k: v for k, v in params.items() if k != length}
 
 
-def _checked_search(search, display, kind=None):
-    """`search`, once it is a fitted search of `kind` (any sksel search when None)."""
-    kinds = (kind,) if kind else (DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch)
-    if not isinstance(search, kinds):
-        raise TypeError(f"{display.__name__}.from_search needs a fitted "
-                        f"{' or '.join(k.__name__ for k in kinds)}; got {type(search).__name__}.")
+def _checked_search(search, display, needs=None):
+    """`search`, once it is a fitted sksel search with what `display` `needs`.
+
+    `needs` is an attribute the display reads (``"posterior_mean_"``,
+    ``"param_distributions"``), ``"parents"`` for a ``parent_id`` column, or
+    None for the generic displays.
+    """
+    if not hasattr(search, "_display_info"):
+        raise TypeError(f"{display.__name__}.from_search needs a fitted sksel search; "
+                        f"got {type(search).__name__}.")
     check_is_fitted(search, "all_cv_results_")
+    has = ("parent_id" in search.cv_results_ if needs == "parents"
+           else needs is None or getattr(search, needs, None) is not None)
+    if not has:
+        what = "a parent_id in cv_results_" if needs == "parents" else needs
+        raise TypeError(f"{display.__name__}.from_search needs a fitted search with "
+                        f"{what}; {type(search).__name__} has none.")
     return search
 
 
@@ -953,11 +960,7 @@ def _score_name(search):
 
 
 def _resource_name(search):
-    if isinstance(search, DAUBSearch):
-        return "Training rows per fold"
-    if isinstance(search, MutantUCBSearch):
-        return "Sub-trains"
-    return "Training rows per fold (whole folds)"
+    return search._display_info().resource_name
 
 
 def _selected(search):
@@ -990,7 +993,7 @@ def _resource_added(search, results):
     sub-train, so its row at ``n`` sub-trains adds ``n - previous``.
     """
     n = np.asarray(results["n_resources"], dtype=float)
-    if not isinstance(search, MutantUCBSearch):
+    if not search._display_info().resources_add_up:
         return n
     added, previous = n.copy(), {}
     for i, (c, n_i) in enumerate(zip(results["candidate_id"], n)):
@@ -1001,11 +1004,7 @@ def _resource_added(search, results):
 
 def _full_resource(search):
     """The resource GridSearchCV trains every candidate on."""
-    if isinstance(search, DAUBSearch):
-        return search.sizes_[-1]
-    if isinstance(search, MutantUCBSearch):
-        return search.max_subtrains
-    return int(np.max(search.all_cv_results_["n_resources"]))
+    return search._display_info().full_resource
 
 
 def _param_names(param_distributions):

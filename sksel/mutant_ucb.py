@@ -31,7 +31,7 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
-from ._base import BaseSelectionSearch
+from ._base import BaseSelectionSearch, DisplayInfo
 from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _score
 from ._engine import runs_in_process
 from .inheritance import continued, inheritable
@@ -656,6 +656,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         return self.budget, False, (
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
+
+    def _display_info(self):
+        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)
 
     def _prepare(self, job, action):
         """Breed the mutant a new model's action stands for, and note what it inherits."""

@@ -316,3 +316,57 @@ def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, caps
     printed = capsys.readouterr().out
     assert all(name.startswith("SGDClassifier(alpha=") and name in printed for name in names)
     assert search.cv_results_["params"] == mutant.cv_results_["params"]
+
+
+# ------------------------------------------------ a new search gets the displays
+from sksel._base import BaseSelectionSearch  # noqa: E402
+from sksel._policy import SequentialPolicy  # noqa: E402
+from sksel.resources import WholeFolds  # noqa: E402
+
+
+class _FirstHalf(SequentialPolicy):
+    """Evaluates the first half of the candidates, in order, on whole folds."""
+
+    def __init__(self, n_candidates, resource):
+        self.n_candidates, self.resource = n_candidates, resource
+        super().__init__()
+        self._advance()
+
+    def _decide(self):
+        k = len(self._decisions)
+        return (k, self.resource) if k < (self.n_candidates + 1) // 2 else None
+
+    def _use(self, action, outcome):
+        pass
+
+
+class HalfSearch(BaseSelectionSearch):
+    """A fifth search, written against the documented contract only."""
+
+    _parameter_constraints = {**BaseSelectionSearch._parameter_constraints,
+                              "param_grid": [dict, list, None]}
+
+    def __init__(self, estimator, param_grid=None, *, cv=None, random_state=None):
+        super().__init__(estimator, cv=cv, random_state=random_state)
+        self.param_grid = param_grid
+
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
+        return (_FirstHalf(len(candidates), min(len(train) for train, _ in splits)),
+                WholeFolds(splits))
+
+
+def test_a_new_search_gets_every_generic_display():
+    X, y = load_iris(return_X_y=True)
+    search = HalfSearch(LogisticRegression(max_iter=500), {"C": [0.01, 0.1, 1.0, 10.0]},
+                        cv=3).fit(X, y)
+    n_rows = int(search.cv_results_["n_resources"][0])
+    curves = SearchCurvesDisplay.from_search(search)
+    assert list(curves.candidate_ids) == [0, 1]
+    assert all(list(r) == [n_rows] for r in curves.resources)
+    allocation = AllocationDisplay.from_search(search)
+    assert allocation.grid_spent == n_rows * 3
+    assert sorted(allocation.spent) == [n_rows * 3, n_rows * 3]
+    best = BestScoreDisplay.from_search(search)
+    assert best.best_scores[-1] == pytest.approx(search.best_score_)
+    with pytest.raises(TypeError, match="needs a fitted search with posterior_mean_"):
+        PosteriorDisplay.from_search(search)

@@ -168,7 +168,7 @@ class Progress:
             columns = "".join(f"  {key}={value:.4f}" if isinstance(value, float) else
                               f"  {key}={value}" for key, value in (extra or {}).items())
             self._print(f"{self._count():>7} {self.names(candidate):<{_NAME_WIDTH}} "
-                        f"resource={resource}  score={score:.4f}{columns}  "
+                        f"id={candidate}  resource={resource}  score={score:.4f}{columns}  "
                         f"({now - self._start:.1f}s)")
         elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
             self._last_status = now

@@ -344,7 +344,7 @@ class DAUBPolicy(SequentialPolicy):
             slope = np.polyfit(x, last, 1)[0]
             slope += self._noise(valid[-1]) / np.sqrt(np.sum((x - x.mean()) ** 2))
             projection = last[-1] + (x_total - x[-1]) * max(slope, 0.0)
-            if self.bound == "prior" and self.max_score == 1:
+            if self.bound == "prior" and self.max_score == 1 and n_j < self.n_total:
                 rise = prior_rise(sizes, valid, self.n_total, self._noise(valid[-1]), self.l)
                 projection = max(projection, valid[-1] + rise)
             if self.widening_ > 1:

@@ -657,6 +657,9 @@ class MutantUCBSearch(BaseSelectionSearch):
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
 
+    def _progress_extra(self, action):
+        return {"parent": self.policy_.parents_[action[0]]}
+
     def _display_info(self):
         return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)
 

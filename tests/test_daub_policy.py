@@ -691,6 +691,7 @@ def test_learned_bound_keeps_the_late_bloomer_the_slope_drops():
     prior = run_sequential(_bloom_policy("prior"), BLOOM_CURVES)
     assert prior.best_ == 1
     assert (1, 16000) in prior.history_
+    assert prior.upper_bound(1) == 0.88  # at N, the bound is the score
 
 
 def test_learned_bound_is_the_prior_rise_above_the_slope_projection():

@@ -513,3 +513,17 @@ def test_a_mutant_its_parent_cannot_pass_on_to_counts_only_its_own_training():
     for _ in range(res["n_resources"][search.best_index_]):
         alone.partial_fit(X, Y, classes=CLASSES)
     np.testing.assert_array_equal(search.best_estimator_.sgd_.coef_, alone.sgd_.coef_)
+
+
+def test_verbose_two_lines_name_the_model_and_its_parent_as_cv_results(capsys):
+    import re
+
+    search = MutantUCBSearch(SGD, ALPHAS, budget=14, n_initial=3, max_subtrains=4, cv=CV3,
+                             random_state=0, verbose=2).fit(X, Y)
+    lines = [line for line in capsys.readouterr().out.splitlines() if " id=" in line]
+    results = search.all_cv_results_
+    assert len(lines) == len(results["params"])
+    for line, model, n, parent in zip(lines, results["candidate_id"], results["n_resources"],
+                                      results["parent_id"]):
+        found = re.search(r" id=(\d+)\s+resource=(\d+)\s+score=\S+\s+parent=(-?\d+)", line)
+        assert found and tuple(map(int, found.groups())) == (model, n, parent)

@@ -16,7 +16,7 @@ from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
-LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (.+?)\s+resource=(\d+)\s+score=(\S+)"
+LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (.+?)\s+id=(\d+)\s+resource=(\d+)\s+score=(\S+)"
                   r"\s+bound=(\S+)\s+\(\d+\.\ds\)$")
 
 
@@ -87,10 +87,11 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
     for k, line in enumerate(lines, 1):
         match = LINE.match(line)
         assert match, line
-        done, n_max, name, n, score, bound = match.groups()
+        done, n_max, name, candidate, n, score, bound = match.groups()
         assert int(done) == k and int(n_max) == 4 * len(search.sizes_)
-        row = rows[next(c for c, C in enumerate(C_GRID["C"])
-                        if name == f"LogisticRegression(C={C:.3g})"), int(n)]
+        # The line's id is the row's candidate_id, and its name says that candidate.
+        row = rows[int(candidate), int(n)]
+        assert name == f"LogisticRegression(C={C_GRID['C'][int(candidate)]:.3g})"
         assert float(score) == pytest.approx(results["mean_test_score"][row], abs=5e-5)
         last_bound[row] = float(bound)
     # The bound printed after a candidate's last evaluation is the policy's final one.

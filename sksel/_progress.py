@@ -36,6 +36,25 @@ def _tqdm():
     return tqdm
 
 
+def _final_step(estimator):
+    """The last step of a ``Pipeline`` (recursively), or `estimator` itself."""
+    while hasattr(estimator, "steps"):
+        estimator = estimator.steps[-1][1]
+    return estimator
+
+
+def _differing_estimator_params(candidates):
+    """Class name -> the parameters set differently on the list's estimators of that class."""
+    by_class = {}
+    for params in candidates:
+        if _STEP in params:
+            final = _final_step(params[_STEP])
+            by_class.setdefault(type(final).__name__, []).append(final.get_params(deep=False))
+    return {name: sorted(key for key in set().union(*group)
+                         if len({repr(p.get(key)) for p in group}) > 1)
+            for name, group in by_class.items()}
+
+
 def _value(value):
     """`value` in a few characters."""
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
@@ -47,6 +66,11 @@ def _value(value):
 
 class ShortNames:
     """Short names of candidates: the estimator class and the parameters that vary.
+
+    A ``Pipeline`` is named by its final step. Shown are the parameters whose
+    values differ between candidates: those of the search space, and those
+    set on the estimators of a list that differ between estimators of the
+    same class; those all candidates share are not.
 
     Parameters
     ----------
@@ -73,16 +97,21 @@ class ShortNames:
                 key for key in keys
                 if len({repr(params.get(key, missing)) for params in candidates}) > 1
             )
+            self._set_on = _differing_estimator_params(candidates)
         if candidate not in self._names:
             self._names[candidate] = self._name(self.candidates[candidate])
         return self._names[candidate]
 
     def _name(self, params):
         name = self.estimator_name
+        shown = []
         if _STEP in params:
-            name = type(params[_STEP]).__name__
-        shown = ", ".join(f"{key.rsplit('__', 1)[-1]}={_value(params[key])}"
-                          for key in self.varying if key in params)
+            final = _final_step(params[_STEP])
+            name = type(final).__name__
+            own = final.get_params(deep=False)
+            shown = [(key, own[key]) for key in self._set_on.get(name, ())]
+        shown += [(key.rsplit("__", 1)[-1], params[key]) for key in self.varying if key in params]
+        shown = ", ".join(f"{key}={_value(value)}" for key, value in shown)
         name = f"{name}({shown})" if shown else name
         return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
 

@@ -170,3 +170,19 @@ def test_short_names():
                       "SomeEstimator")
     assert len(long(0)) == 40 and long(0).endswith("...")
     assert ShortNames([{"C": 1.0}], "LogisticRegression")(0) == "LogisticRegression"
+
+
+def test_short_names_follow_the_rule_for_pipelines_and_lists():
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    space = SearchSpace([make_pipeline(StandardScaler(), SGDClassifier(alpha=1e-4)),
+                         make_pipeline(StandardScaler(), SGDClassifier(alpha=1e-3)),
+                         GaussianNB(), GaussianNB(var_smoothing=1e-8)])
+    names = ShortNames(space.candidates, "")
+    # A Pipeline is named by its final step; what differs between estimators of
+    # one class is shown, what they share (penalty, loss...) is not.
+    assert [names(c) for c in range(4)] == [
+        "SGDClassifier(alpha=0.0001)", "SGDClassifier(alpha=0.001)",
+        "GaussianNB(var_smoothing=1e-09)", "GaussianNB(var_smoothing=1e-08)"]

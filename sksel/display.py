@@ -125,7 +125,7 @@ class SearchCurvesDisplay:
         self.names = names
 
     @classmethod
-    def from_search(cls, search, *, ax=None, **kwargs):
+    def from_search(cls, search, *, names=None, ax=None, **kwargs):
         """Plot the learning curves a fitted search drew.
 
         The rows of ``all_cv_results_`` the search used (not the speculative
@@ -136,6 +136,11 @@ class SearchCurvesDisplay:
         ----------
         search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
             A fitted search.
+
+        names : list of str or callable, default=None
+            Labels of the candidates: a list indexed by ``candidate_id``, or
+            a callable taking a candidate's ``params`` (a dict) and returning
+            its label. None: the short names ``verbose=2`` prints.
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -163,7 +168,7 @@ class SearchCurvesDisplay:
             scores=[scores[ids == c] for c in candidate_ids],
             selected=_selected(search), bounds=bounds, max_resource=max_resource,
             resource_name=_resource_name(search), score_name=_score_name(search),
-            names=_short_names(search, candidate_ids),
+            names=_names(search, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -298,7 +303,7 @@ class AllocationDisplay:
         self.names = names
 
     @classmethod
-    def from_search(cls, search, *, ax=None, **kwargs):
+    def from_search(cls, search, *, names=None, ax=None, **kwargs):
         """Plot the resource a fitted search spent per candidate.
 
         Every row of ``all_cv_results_``, speculative ones included, costs
@@ -314,6 +319,11 @@ class AllocationDisplay:
         ----------
         search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
             A fitted search.
+
+        names : list of str or callable, default=None
+            Labels of the candidates: a list indexed by ``candidate_id``, or
+            a callable taking a candidate's ``params`` (a dict) and returning
+            its label. None: the short names ``verbose=2`` prints.
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -336,7 +346,7 @@ class AllocationDisplay:
             grid_spent=_full_resource(search) * search.n_splits_,
             n_grid_candidates=len(getattr(search, "candidates_", candidate_ids)),
             resource_name=_resource_name(search),
-            names=_short_names(search, candidate_ids),
+            names=_names(search, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -909,6 +919,17 @@ def _start_plot(display, ax):
         _, ax = plt.subplots()
     display.ax_, display.figure_ = ax, ax.figure
     return ax
+
+
+def _names(search, candidate_ids, names):
+    """Labels of `candidate_ids`: from `names` (a list or a callable), or the short names."""
+    if names is None:
+        return _short_names(search, candidate_ids)
+    if callable(names):
+        results = search.all_cv_results_
+        params = {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+        return [str(names(params[int(c)])) for c in candidate_ids]
+    return [str(names[int(c)]) for c in candidate_ids]
 
 
 def _short_names(search, candidate_ids):

@@ -370,3 +370,13 @@ def test_a_new_search_gets_every_generic_display():
     assert best.best_scores[-1] == pytest.approx(search.best_score_)
     with pytest.raises(TypeError, match="needs a fitted search with posterior_mean_"):
         PosteriorDisplay.from_search(search)
+
+
+def test_displays_take_names_as_a_list_or_a_callable(daub):
+    ids = list(SearchCurvesDisplay.from_search(daub).candidate_ids)
+    given = ["naive Bayes", "tree", "logistic"]
+    assert SearchCurvesDisplay.from_search(daub, names=given).names == [given[c] for c in ids]
+    allocation = AllocationDisplay.from_search(
+        daub, names=lambda params: type(params["estimator"]).__name__.lower())
+    by_id = ["gaussiannb", "decisiontreeclassifier", "logisticregression"]
+    assert allocation.names == [by_id[c] for c in allocation.candidate_ids]

@@ -494,8 +494,7 @@ class DAUBPolicy(SequentialPolicy):
         """
         if self.cost != "time":
             return None
-        timed = sorted(n for (c, n) in self.fit_times_
-                       if c == candidate and n < self.n_total and n in self._valid[c])
+        timed = self._timed_sizes(candidate, self._valid[candidate])
         if len(timed) < 2:
             return None
         small, large = timed[-2:]
@@ -517,9 +516,13 @@ class DAUBPolicy(SequentialPolicy):
             return sizes
         costs = {}
         for c in candidates:
-            latest = max(n for (k, n) in self.fit_times_ if k == c and n < self.n_total)
+            latest = self._timed_sizes(c, self._tried[c])[-1]
             costs[c] = self.fit_times_[c, latest] * (sizes[c] / latest) ** exponents[c]
         return costs
+
+    def _timed_sizes(self, candidate, sizes):
+        """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
+        return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
 
 def accuracy_noise(score, n_validation):
     """Standard error of an accuracy near `score` measured on `n_validation` rows.

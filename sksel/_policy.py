@@ -147,8 +147,12 @@ class SequentialPolicy:
             if action is None or action not in self._told:
                 self._next = action
                 return action
-            self._decisions.append(action)
-            self._use(action, self._told.pop(action))
+            self._use_told(action)
+
+    def _use_told(self, action):
+        """Make the told `action` the next decision and fold its outcome in."""
+        self._decisions.append(action)
+        self._use(action, self._told.pop(action))
 
     def _decide(self):
         raise NotImplementedError

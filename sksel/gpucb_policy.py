@@ -269,8 +269,7 @@ class GPUCBPolicy(SequentialPolicy):
         if not self.asynchronous:
             return super()._advance()
         for action in [a for a in self.history_ if a in self._told]:
-            self._decisions.append(action)
-            self._use(action, self._told.pop(action))
+            self._use_told(action)
         self._next = self._speculate()
         return self._next
 

@@ -9,7 +9,7 @@ sub-train of a model, new, continued or inherited, starting the mutant
 afresh when its parent's model cannot take the parameters after all.
 """
 
-from .resources import _is_skorch
+from .resources import _is_skorch, _last_step
 
 #: Parameters of scikit-learn models whose change reshapes what was learned.
 _RESHAPING = ("hidden_layer_sizes",)
@@ -38,10 +38,9 @@ def inheritable(parent, mutant, estimator):
                if k not in parent or parent[k] is not v and parent[k] != v}
     if set(mutant) != set(parent) or any(k.endswith(_RESHAPING) for k in changed):
         return None
-    if hasattr(estimator, "steps"):
-        last = estimator.steps[-1][0] + "__"
-        if any(not k.startswith(last) for k in changed):
-            return None
+    _, prefix = _last_step(estimator)
+    if any(not k.startswith(prefix) for k in changed):
+        return None
     return changed
 
 
@@ -51,7 +50,7 @@ def inherited(model, params):
     A skorch net that `params` re-initialises gets back every entry of its
     module's ``state_dict`` whose shape is unchanged.
     """
-    net = model.steps[-1][1] if hasattr(model, "steps") else model
+    net, _ = _last_step(model)
     if not _is_skorch(net):
         return model.set_params(**params)
     learned = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}

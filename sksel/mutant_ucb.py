@@ -36,7 +36,8 @@ from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _s
 from ._engine import runs_in_process
 from .inheritance import continued, inheritable
 from .kdpp import KDPPSampler
-from .resources import SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, subtrain_kind
+from .resources import (SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, _last_step,
+                        subtrain_kind)
 from .space import SearchSpace
 
 
@@ -246,8 +247,11 @@ class MutantUCBPolicy:
 
     def _leaders(self, n):
         """The `n` scored models with the highest ``mu``."""
-        scored = [k for k in range(self.n_models) if self._scored(k)]
-        return sorted(scored, key=lambda k: (-self.mu(k), k))[:n]
+        return self._by_mu(k for k in range(self.n_models) if self._scored(k))[:n]
+
+    def _by_mu(self, models):
+        """`models` by decreasing ``mu``, ties to the lowest index."""
+        return sorted(models, key=lambda k: (-self.mu(k), k))
 
     def _argmax(self):
         """The free, trainable arm with the highest upper bound; ties to the lowest index."""
@@ -303,7 +307,7 @@ class MutantUCBPolicy:
             for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing
                    and self._scored(k) and self._unfinished(k)]
-        for model in sorted(waiting, key=lambda k: (-self.mu(k), k)):
+        for model in self._by_mu(waiting):
             need = self.max_subtrains - self._trained[model]
             if need > left:
                 continue
@@ -748,8 +752,8 @@ class MutantUCBSearch(BaseSelectionSearch):
             params = job.candidates[candidate]
             inherit = None if parent is None else inheritable(parent, params, self.estimator)
             model, _ = continued(model if inherit is not None else None,
-                                  job.space.build(params), self._subtrainer, inherit, job.X,
-                                  job.y, fit_params)
+                                 job.space.build(params), self._subtrainer, inherit, job.X,
+                                 job.y, fit_params)
             for _ in range(n - 1):
                 model = self._subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
@@ -767,7 +771,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         but skorch pickles the trained module by the class's name, which the
         worker's ``__main__`` does not have: the net could not come back.
         """
-        net = self.estimator.steps[-1][1] if hasattr(self.estimator, "steps") else self.estimator
+        net, _ = _last_step(self.estimator)
         if not _is_skorch(net) or runs_in_process(self.n_jobs):
             return
         local = [f"{name}={value.__name__}" for name, value in net.get_params(deep=False).items()
@@ -871,7 +875,7 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
     result = {"fit_error": None}
     try:
         model, result["restarted"] = continued(model, estimator, subtrainer, inherit,
-                                                X_train, y_train, fit_params)
+                                               X_train, y_train, fit_params)
     except Exception:
         if error_score == "raise":
             raise

@@ -186,7 +186,7 @@ def subtrain_kind(estimator, resource="auto"):
     >>> subtrain_kind(SGDClassifier()), subtrain_kind(RandomForestClassifier())
     ('partial_fit', 'n_estimators')
     """
-    last = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator
+    last, _ = _last_step(estimator)
     supported = [kind for kind in SUBTRAIN_KINDS if _supports(last, kind)]
     if resource == "auto" and supported:
         return supported[0]

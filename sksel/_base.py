@@ -10,12 +10,12 @@ refitted ``best_estimator_``. Prediction methods are delegated to
 """
 
 import numbers
-from dataclasses import dataclass
 import os
 import time
 import warnings
 from abc import abstractmethod
 from copy import deepcopy
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import clone, is_classifier, is_regressor

@@ -602,7 +602,7 @@ class PosteriorDisplay:
         display : PosteriorDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, needs="posterior_mean_").cv_results_
+        results = _checked_search(search, cls, attribute="posterior_mean_").cv_results_
         prior_mean, prior_std = search.policy_.prior()
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
@@ -724,7 +724,8 @@ class DiversityDisplay:
         display : DiversityDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        drawn = _checked_search(search, cls, needs="param_distributions").cv_results_["params"]
+        drawn = _checked_search(search, cls, attribute="param_distributions").cv_results_[
+            "params"]
         names = _param_names(search.param_distributions)
         for arg, name in (("x_name", x_name), ("y_name", y_name)):
             if name not in names:
@@ -857,7 +858,7 @@ class FamilyTreeDisplay:
         display : FamilyTreeDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, needs="parents").cv_results_
+        results = _checked_search(search, cls, column="parent_id").cv_results_
         row_of = {int(c): i for i, c in enumerate(results["candidate_id"])}
         candidate = _selected(search) if candidate is None else candidate
         if not isinstance(candidate, numbers.Integral) or candidate not in row_of:
@@ -926,17 +927,20 @@ def _names(search, candidate_ids, names):
     if names is None:
         return _short_names(search, candidate_ids)
     if callable(names):
-        results = search.all_cv_results_
-        params = {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+        params = _params_by_id(search)
         return [str(names(params[int(c)])) for c in candidate_ids]
     return [str(names[int(c)]) for c in candidate_ids]
 
 
+def _params_by_id(search):
+    """``candidate_id -> params`` of the rows of ``all_cv_results_``."""
+    results = search.all_cv_results_
+    return {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+
+
 def _short_names(search, candidate_ids):
     """Short names of `candidate_ids`, as ``verbose=2`` prints them."""
-    results = search.all_cv_results_
-    params = {int(c): _configuration(search, p)
-              for c, p in zip(results["candidate_id"], results["params"])}
+    params = {c: _configuration(search, p) for c, p in _params_by_id(search).items()}
     ids = sorted(params)
     base = first_estimator(search.estimator)
     names = ShortNames([params[c] for c in ids], type(base).__name__)
@@ -949,24 +953,25 @@ def _configuration(search, params):
     return {k: v for k, v in params.items() if k != length}
 
 
-def _checked_search(search, display, needs=None):
-    """`search`, once it is a fitted sksel search with what `display` `needs`.
+def _checked_search(search, display, attribute=None, column=None):
+    """`search`, once it is a fitted sksel search with what `display` reads.
 
-    `needs` is an attribute the display reads (``"posterior_mean_"``,
-    ``"param_distributions"``), ``"parents"`` for a ``parent_id`` column, or
-    None for the generic displays.
+    That is the results every search has, and for the displays of one kind
+    of search an `attribute` (``"posterior_mean_"``, ``"param_distributions"``)
+    or a `column` of ``cv_results_`` (``"parent_id"``).
     """
     if not hasattr(search, "_display_info"):
         raise TypeError(f"{display.__name__}.from_search needs a fitted sksel search; "
                         f"got {type(search).__name__}.")
     check_is_fitted(search, "all_cv_results_")
-    has = ("parent_id" in search.cv_results_ if needs == "parents"
-           else needs is None or getattr(search, needs, None) is not None)
-    if not has:
-        what = "a parent_id in cv_results_" if needs == "parents" else needs
-        raise TypeError(f"{display.__name__}.from_search needs a fitted search with "
-                        f"{what}; {type(search).__name__} has none.")
-    return search
+    if attribute is not None and getattr(search, attribute, None) is None:
+        missing = attribute
+    elif column is not None and column not in search.cv_results_:
+        missing = f"a {column} in cv_results_"
+    else:
+        return search
+    raise TypeError(f"{display.__name__}.from_search needs a fitted search with {missing}; "
+                    f"{type(search).__name__} has none.")
 
 
 def _metric(search):

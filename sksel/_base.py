@@ -80,6 +80,10 @@ class BaseSelectionSearch(BaseSearchCV):
         "checkpoint": [str, os.PathLike, None],
     }
 
+    #: The entry of a task's output holding learned state that later tasks take
+    #: up (see the engine's ``state_key``), or None.
+    _state_key = None
+
     @abstractmethod
     def __init__(
         self,
@@ -253,7 +257,8 @@ class BaseSelectionSearch(BaseSearchCV):
                    self._open_checkpoint(X, y, params, candidates))
 
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
-                        max_time=self.max_time, name=type(self).__name__)
+                        max_time=self.max_time, name=type(self).__name__,
+                        state_key=self._state_key)
         progress.start()
         try:
             engine.run(policy)

@@ -1,10 +1,20 @@
-"""joblib's dask backend, made to survive workers that die under their task.
+"""Running on a dask cluster: joblib's dask backend made to survive dead
+workers, and a schedule that leaves learned state on the workers.
 
-Used by the engine in place of joblib's own when dask is the active backend.
+The engine runs its tasks through joblib's dask backend, made to survive
+workers that die under their task (`surviving_dead_workers`). Tasks whose
+output holds state that later tasks take up again (Mutant-UCB's model between
+two sub-trains) are submitted to dask directly instead (`StateOnWorkers`):
+that state stays on the worker that computed it as a dask future, the tasks
+that take it up receive the future, and dask runs them where the state is,
+as dask-ml's incremental searches do. The state never comes back through the
+process that runs the search, whatever its size.
 """
 
 import functools
 import sys
+
+from sklearn import config_context, get_config
 
 
 def surviving_dead_workers(backend):
@@ -61,3 +71,96 @@ def _call_back_on_failure(callback, future):
     """Hand the error of a failed `future` to joblib's `callback`, which raises it."""
     if not future.cancelled() and future.exception() is not None:
         callback(future.exception())
+
+
+def dask_client(backend):
+    """The dask client of joblib's dask `backend`, or None for any other backend."""
+    dask = sys.modules.get("joblib._dask")
+    if dask is None or not isinstance(backend, dask.DaskDistributedBackend):
+        return None
+    return backend.client
+
+
+#: Arguments larger than this (bytes) go to the cluster once per search, not with every task.
+_SCATTER_BYTES = 100_000
+
+
+class StateOnWorkers:
+    """Submit tasks to a dask `client`, the `state_key` entry of their outputs left on the workers.
+
+    A task is a ``(func, args, kwargs)`` tuple whose call returns ``(key,
+    output)`` with ``output`` a dict. Its ``output[state_key]`` (None or
+    learned state) stays on the worker as a dask future, which `submit`
+    hands back in place of the state: a later task given that future among
+    its arguments receives the state itself, computed or fetched on the
+    worker dask runs it on (by default the one that holds the state). The
+    large arguments of the tasks (the data, the splits' indices) go to the
+    cluster once.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The client of the cluster.
+    state_key : str
+        The output entry that holds the learned state.
+    """
+
+    def __init__(self, client, state_key):
+        self.client = client
+        self.state_key = state_key
+        self._scattered = {}
+        self._submitted = {}
+
+    def submit(self, task):
+        """Submit `task`; a future of its output without the state."""
+        func, args, kwargs = task
+        args = [self._sent_once(arg) for arg in args]
+        kwargs = {name: self._sent_once(arg) for name, arg in kwargs.items()}
+        whole = self.client.submit(_call, func, args, kwargs, get_config(), pure=False)
+        light = self.client.submit(_without_state, whole, self.state_key, pure=False)
+        state = self.client.submit(_state_of, whole, self.state_key, pure=False)
+        self._submitted[light] = task, state
+        return light
+
+    def key(self, future):
+        """The key of the task a future of `submit` runs (the first argument of its call)."""
+        (task, _) = self._submitted[future]
+        return task[1][0]
+
+    def result(self, future):
+        """The ``(key, output)`` of a finished `future`, the state's future in the output."""
+        key, output = future.result()
+        _, state = self._submitted.pop(future)
+        output[self.state_key] = state if output[self.state_key] else None
+        return key, output
+
+    def cancel(self, futures):
+        """Cancel `futures` and their states."""
+        pairs = [(future, self._submitted.pop(future)[1]) for future in futures]
+        self.client.cancel([f for pair in pairs for f in pair])
+
+    def _sent_once(self, arg):
+        """`arg`, or for a large one the future of its copy on the cluster, sent once."""
+        from dask.sizeof import sizeof
+
+        if sizeof(arg) < _SCATTER_BYTES:
+            return arg
+        if id(arg) not in self._scattered:
+            self._scattered[id(arg)] = arg, self.client.scatter(arg, broadcast=True, hash=False)
+        return self._scattered[id(arg)][1]
+
+
+def _call(func, args, kwargs, config):
+    """``func(*args, **kwargs)`` under scikit-learn's `config` (that of the search's thread)."""
+    with config_context(**config):
+        return func(*args, **kwargs)
+
+
+def _state_of(item, state_key):
+    return item[1].get(state_key)
+
+
+def _without_state(item, state_key):
+    """``(key, output)`` with ``output[state_key]`` replaced by whether it holds a state."""
+    key, output = item
+    return key, {**output, state_key: output.get(state_key) is not None}

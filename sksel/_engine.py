@@ -31,12 +31,20 @@ the engine notes every SIGINT it receives, and once one came, it stops
 without reporting any output that arrives after it: a sub-train cut short
 is neither told to the policy nor checkpointed.
 
+On a dask cluster, the tasks of a search whose outputs hold state that later
+tasks take up (``state_key``: Mutant-UCB's model between two sub-trains) are
+submitted to dask directly (``_dask.StateOnWorkers``), so that the state stays
+on the worker that trained it and the next task runs there.
+
 A worker process that dies under its task (a fit that crashes the
 interpreter or exhausts the memory) breaks the ``Parallel`` that sent it. The
 actions in flight at that moment are suspects: each of them runs again alone,
 on a fresh ``Parallel``, its missing tasks only, so that an action that merely
 ran beside the culprit is not blamed. A suspect whose worker dies again is
-given up as a failed evaluation; then the schedule goes on.
+given up as a failed evaluation; then the schedule goes on. dask retries a
+task whose worker died itself, and a task of state left on the workers that
+dask gives up on (``KilledWorker``, or its state lost with its worker) is a
+failed evaluation.
 """
 
 import signal
@@ -53,7 +61,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn.utils.parallel import Parallel, delayed
 
 from ._compat import ThreadingBackend, get_active_backend
-from ._dask import surviving_dead_workers
+from ._dask import StateOnWorkers, dask_client, surviving_dead_workers
 
 _IDLE_SECONDS = 0.005
 
@@ -83,14 +91,25 @@ def runs_in_process(n_jobs):
     return effective_n_jobs(n_jobs) == 1 or isinstance(backend, ThreadingBackend)
 
 
+def runs_on_dask():
+    """Whether the active joblib backend is a dask cluster's."""
+    backend, _ = get_active_backend()
+    return dask_client(backend) is not None
+
+
 def _keyed(key, func, *args, **kwargs):
     return key, func(*args, **kwargs)
 
 
-def _delayed_task(action, i, task):
-    """Task `i` of `action`, a ``(func, args, kwargs)`` tuple, keyed for joblib."""
+def _keyed_task(action, i, task):
+    """Task `i` of `action`, a ``(func, args, kwargs)`` tuple, made to return its key too."""
     func, args, kwargs = task
-    return delayed(_keyed)((action, i), func, *args, **kwargs)
+    return _keyed, ((action, i), func, *args), kwargs
+
+
+def _for_joblib(task):
+    func, args, kwargs = task
+    return delayed(func)(*args, **kwargs)
 
 
 def _is_worker_death(error):
@@ -139,6 +158,11 @@ class Engine:
         by the search after the engine, is not counted.
     name : str
         Name printed in warnings.
+    state_key : str or None
+        The entry of a task's output (a dict) holding learned state that
+        later tasks take up, or None. On a dask cluster that state stays on
+        the worker that computed it: ``on_done`` receives a dask future in its
+        place, which a later task may take as an argument.
 
     Attributes
     ----------
@@ -147,13 +171,14 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 name="search"):
+                 name="search", state_key=None):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
         self.name = name
+        self.state_key = state_key
 
     def run(self, policy):
         """Ask `policy` for actions until it is done, out of time or interrupted.
@@ -173,10 +198,14 @@ class Engine:
         self._streaming = self._n_workers > 1 and getattr(
             backend, "supports_retrieve_callback", False
         )
+        client = dask_client(backend)
         try:
             with (threads_within_cpus(self._n_workers) if runs_in_process(self.n_jobs)
                   else nullcontext(),
                   self._noting_interrupts()):
+                if client is not None and self.state_key is not None:
+                    self._run_with_state_on_workers(StateOnWorkers(client, self.state_key))
+                    return
                 while (death := self._death_during(self._run_schedule)) is not None:
                     self._retry_suspects(death)
         except KeyboardInterrupt:
@@ -267,13 +296,50 @@ class Engine:
             if not self._queue:
                 return
             n_tasks = min(self._n_workers, len(self._queue))
-            for item in parallel([self._queue.popleft() for _ in range(n_tasks)]):
+            for item in parallel([_for_joblib(self._queue.popleft()) for _ in range(n_tasks)]):
                 self._receive(*item)
 
     def _feed(self):
         """Tasks for joblib; an idle task while the policy waits for results."""
         while not self._finished and not self._out_of_time():
-            yield self._queue.popleft() if self._queue else delayed(_idle)()
+            yield _for_joblib(self._queue.popleft()) if self._queue else delayed(_idle)()
+
+    def _run_with_state_on_workers(self, schedule):
+        """Run on dask through `schedule`, two tasks per worker in flight."""
+        from distributed import wait
+
+        in_flight = set()
+        try:
+            while not self._out_of_time() and not self._policy.done:
+                self._refill()
+                while self._queue and len(in_flight) < 2 * self._n_workers:
+                    in_flight.add(schedule.submit(self._queue.popleft()))
+                if not in_flight:
+                    return
+                try:
+                    done, in_flight = wait(in_flight, timeout=self._time_left(),
+                                           return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    continue
+                for future in done:
+                    self._receive_from_dask(schedule, future)
+        finally:
+            schedule.cancel(in_flight)
+
+    def _receive_from_dask(self, schedule, future):
+        """Receive a finished dask `future`; give its action up if dask gave its task up."""
+        action, _ = schedule.key(future)
+        if action not in self._running:
+            schedule.cancel([future])
+            return  # given up already, with another of its tasks
+        if future.status == "finished":
+            self._receive(*schedule.result(future))
+            return
+        error = future.exception() if future.status == "error" else "its state was lost"
+        if future.status == "error" and not _is_worker_death(error):
+            raise error
+        schedule.cancel([future])
+        self._give_up(action, f"dask gave up its task ({error!r})")
 
     # ------------------------------------------------------------ worker deaths
     def _death_during(self, run, *args):
@@ -302,7 +368,7 @@ class Engine:
             self._running[action] = outputs
             death = self._death_during(self._run_alone, action)
             if death is not None:
-                self._give_up(action, death)
+                self._give_up(action, f"its fit died twice with its worker ({death!r})")
             self._running.pop(action, None)
 
     def _run_alone(self, action):
@@ -312,7 +378,7 @@ class Engine:
         """
         tasks = self.make_tasks(action)
         missing = (
-            _delayed_task(action, i, tasks[i])
+            _for_joblib(_keyed_task(action, i, tasks[i]))
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
@@ -320,14 +386,11 @@ class Engine:
             for item in parallel(missing):
                 self._receive(*item)
 
-    def _give_up(self, action, death):
+    def _give_up(self, action, why):
         """Report `action` with failed outputs for the tasks its dead workers left."""
-        warnings.warn(
-            f"{self.name}: the worker fitting {_describe([action])} died again "
-            f"({death!r}); giving it up.",
-            RuntimeWarning,
-        )
-        reason = f"the worker fitting this candidate died twice: {death!r}"
+        warnings.warn(f"{self.name}: {_describe([action])}: {why}; giving it up.",
+                      RuntimeWarning)
+        reason = f"this candidate's evaluation was given up: {why}"
         outputs = self._running[action]
         for i, out in enumerate(outputs):
             if out is None:
@@ -344,7 +407,7 @@ class Engine:
             action = actions[0]
             tasks = self.make_tasks(action)
             self._running[action] = [None] * len(tasks)
-            self._queue.extend(_delayed_task(action, i, task) for i, task in enumerate(tasks))
+            self._queue.extend(_keyed_task(action, i, task) for i, task in enumerate(tasks))
 
     def _receive(self, key, output):
         if self._interrupted:
@@ -360,6 +423,12 @@ class Engine:
         outputs = self._running.pop(action)
         self._n_done += 1
         self.on_done(action, outputs)
+
+    def _time_left(self):
+        """Seconds until `max_time`, or None."""
+        if self.max_time is None:
+            return None
+        return max(0.0, self.max_time - (time.perf_counter() - self._start))
 
     def _out_of_time(self):
         if self.max_time is None:

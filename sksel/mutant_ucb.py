@@ -33,7 +33,7 @@ from sklearn.utils import check_random_state
 
 from ._base import BaseSelectionSearch, DisplayInfo
 from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _score
-from ._engine import runs_in_process
+from ._engine import runs_in_process, runs_on_dask
 from .inheritance import continued, inheritable
 from .kdpp import KDPPSampler
 from .resources import (SUBTRAIN_KINDS, Subtrainer, WholeFolds, _is_skorch, _last_step,
@@ -428,6 +428,11 @@ class MutantUCBSearch(BaseSelectionSearch):
         models that may be sub-trained again or bred from are kept: a failed
         model, or one at `max_subtrains` that no mutant can inherit
         (``mutation=False`` or ``inherit=False``), is dropped at once.
+        On a dask cluster (``joblib.parallel_config(backend="dask")``) the
+        models stay on the workers that trained them, as dask futures, and
+        the next sub-train of a model runs where its model is; `memory` is
+        not used there, dask's own workers spill to their disk as memory
+        runs short.
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
@@ -528,6 +533,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         "memory": [str, os.PathLike, None],
     }
 
+    #: A model between two sub-trains; on a dask cluster it stays on its worker.
+    _state_key = "model"
+
     def __init__(
         self,
         estimator,
@@ -599,7 +607,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         self : object
             Instance of fitted search.
         """
-        self._states = _ModelStates(self.memory)
+        # On dask, the states stay on the workers (see `_state_key`).
+        self._states = _ModelStates(None if runs_on_dask() else self.memory)
         self._lineage = {}
         try:
             super().fit(X, y, **params)

@@ -1,11 +1,17 @@
 """Many workers and a dask cluster: the guarantees that hold whatever the workers.
 
 No timing is asserted: these check what the searches decide and spend with
-32 threads and on an in-process dask cluster, against one worker.
+32 threads and on a dask cluster, against one worker, and that Mutant-UCB's
+models stay on the dask workers between sub-trains.
 """
+import os
+import pickle
+
+import numpy as np
 import pytest
 from joblib import parallel_config
 from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.model_selection import StratifiedKFold
@@ -75,3 +81,75 @@ def test_a_dask_cluster_gives_the_one_worker_results(name, iris):
           distributed.Client(cluster), parallel_config("dask")):
         remote = SEARCHES[name](n_jobs=2).fit(*iris)
     _same_results(one.cv_results_, remote.cv_results_)
+
+
+# ------------------------------------------------ states left on dask workers
+_CLIENT_PID = "SKSEL_TEST_CLIENT_PID"
+
+
+def _in_client():
+    return os.environ.get(_CLIENT_PID) == str(os.getpid())
+
+
+class ClientRefusingState:
+    """Learned state that cannot be pickled, nor unpickled, in the process running the search."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __reduce__(self):
+        if _in_client():
+            raise pickle.PicklingError("a model's state was pickled by the search's process")
+        return _state_on_a_worker, (self.data,)
+
+
+def _state_on_a_worker(data):
+    if _in_client():
+        raise pickle.UnpicklingError("a model's state came to the search's process")
+    return ClientRefusingState(data)
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """Trained by ``partial_fit``, with a state refusing the search's process; counts its calls."""
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def partial_fit(self, X, y, classes=None):
+        if not hasattr(self, "state_"):
+            self.classes_ = np.unique(y) if classes is None else np.asarray(classes)
+            self.state_ = ClientRefusingState(np.ones(1 << 20, dtype=np.uint8))
+            self.n_calls_ = 0
+        self.n_calls_ += 1
+        return self
+
+    def fit(self, X, y):
+        return self.partial_fit(X, y)
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+
+def _calls(estimator, X, y):
+    return estimator.n_calls_
+
+
+def test_mutant_ucb_on_dask_keeps_each_model_on_the_workers(iris, monkeypatch):
+    # Between two sub-trains a model stays on the worker that trained it:
+    # its state refuses to be pickled or unpickled here, so a sub-train whose
+    # model went through this process would fail (its score would be NaN).
+    # The score is the model's partial_fit calls: a model that did not go on
+    # from where it was would score 1.
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv(_CLIENT_PID, str(os.getpid()))
+    search = MutantUCBSearch(CountingClassifier(), {"alpha": stats.uniform(0, 1)}, budget=24,
+                             max_subtrains=4, scoring=_calls, cv=CV3, refit=False,
+                             error_score="raise", random_state=0, n_jobs=2)
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None) as cluster,
+          distributed.Client(cluster), parallel_config("dask")):
+        search.fit(*iris)
+    results = search.all_cv_results_
+    assert len(results["params"]) == 24
+    np.testing.assert_array_equal(results["mean_test_score"], results["n_resources_total"])
+    assert max(results["n_resources"]) == 4

@@ -31,6 +31,9 @@ the engine notes every SIGINT it receives, and once one came, it stops
 without reporting any output that arrives after it: a sub-train cut short
 is neither told to the policy nor checkpointed.
 
+A worker process whose first task asks for ``device="cuda"`` on a machine
+with several GPUs takes one of them for itself (``_devices``).
+
 On a dask cluster, the tasks of a search whose outputs hold state that later
 tasks take up (``state_key``: Mutant-UCB's model between two sub-trains) are
 submitted to dask directly (``_dask.StateOnWorkers``), so that the state stays
@@ -47,6 +50,7 @@ dask gives up on (``KilledWorker``, or its state lost with its worker) is a
 failed evaluation.
 """
 
+import os
 import signal
 import sys
 import threading
@@ -55,6 +59,7 @@ import warnings
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, nullcontext
+from uuid import uuid4
 
 from joblib import cpu_count, effective_n_jobs
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -62,6 +67,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from ._compat import ThreadingBackend, get_active_backend
 from ._dask import StateOnWorkers, dask_client, surviving_dead_workers
+from ._devices import on_own_gpu
 
 _IDLE_SECONDS = 0.005
 
@@ -97,14 +103,17 @@ def runs_on_dask():
     return dask_client(backend) is not None
 
 
-def _keyed(key, func, *args, **kwargs):
+def _keyed(key, search_id, func, *args, **kwargs):
+    """``(key, func(*args, **kwargs))``; in a worker process (`search_id` not None), on its own GPU."""
+    if search_id is not None:
+        on_own_gpu(search_id, [*args, *kwargs.values()])
     return key, func(*args, **kwargs)
 
 
-def _keyed_task(action, i, task):
+def _keyed_task(action, i, task, search_id):
     """Task `i` of `action`, a ``(func, args, kwargs)`` tuple, made to return its key too."""
     func, args, kwargs = task
-    return _keyed, ((action, i), func, *args), kwargs
+    return _keyed, ((action, i), search_id, func, *args), kwargs
 
 
 def _for_joblib(task):
@@ -199,6 +208,8 @@ class Engine:
             backend, "supports_retrieve_callback", False
         )
         client = dask_client(backend)
+        # Names this run for the worker processes sharing the GPUs (`_devices`).
+        self._search_id = None if runs_in_process(self.n_jobs) else f"{os.getpid()}-{uuid4().hex}"
         try:
             with (threads_within_cpus(self._n_workers) if runs_in_process(self.n_jobs)
                   else nullcontext(),
@@ -378,7 +389,7 @@ class Engine:
         """
         tasks = self.make_tasks(action)
         missing = (
-            _for_joblib(_keyed_task(action, i, tasks[i]))
+            _for_joblib(_keyed_task(action, i, tasks[i], self._search_id))
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
@@ -407,7 +418,8 @@ class Engine:
             action = actions[0]
             tasks = self.make_tasks(action)
             self._running[action] = [None] * len(tasks)
-            self._queue.extend(_keyed_task(action, i, task) for i, task in enumerate(tasks))
+            self._queue.extend(_keyed_task(action, i, task, self._search_id)
+                               for i, task in enumerate(tasks))
 
     def _receive(self, key, output):
         if self._interrupted:

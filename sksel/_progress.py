@@ -25,7 +25,7 @@ import time
 from .space import _STEP
 
 _STATUS_EVERY_S = 5.0
-_NAME_WIDTH = 40
+_NAME_WIDTH = 60
 _LINE_NAME_WIDTH = 48
 
 

@@ -170,9 +170,9 @@ def test_short_names():
     names = ShortNames(space.candidates, "")
     assert [names(c) for c in range(3)] == [
         "GaussianNB", "LogisticRegression(C=0.1)", "LogisticRegression(C=10)"]
-    long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i} for i in range(2)],
-                      "SomeEstimator")
-    assert len(long(0)) == 40 and long(0).endswith("...")
+    long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i, "a_third_one": i}
+                       for i in range(2)], "SomeEstimator")
+    assert len(long(0)) == 60 and long(0).endswith("...")
     assert ShortNames([{"C": 1.0}], "LogisticRegression")(0) == "LogisticRegression"
 
 

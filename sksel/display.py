@@ -445,7 +445,7 @@ class AllocationDisplay:
         ax.set_yticks(positions, labels, fontsize="small")
         ax.set_ylim(len(widths) - 0.5, -0.5)  # the highest on top
         ax.set_ylabel("Candidate")
-        ax.set_xlabel(f"{self.resource_name.removesuffix(' per fold')}, summed over folds")
+        ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
         ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
                      f"GridSearchCV's {grid_total:g}\n(dashed: GridSearchCV's "

@@ -21,7 +21,6 @@ scikit-learn classifiers and draws two of its displays:
 # for validation; DAUB hands out the other 15,000 in nested subsamples that
 # grow by ``r=2`` from ``b=100``.
 import matplotlib.pyplot as plt
-import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.ensemble import (
@@ -65,20 +64,13 @@ print("selected:", names[res["candidate_id"][search.best_index_]])
 # trained on; the selected one is thick. A dashed line goes from each
 # learner that stopped early to the accuracy DAUB projected for it on all
 # rows: once that upper bound fell below what the leader reached, the learner
-# was given no more data. The display draws the other learners in grey; here
-# they get a colour and a name each.
-display = SearchCurvesDisplay.from_search(search)
-colors = plt.cm.tab10.colors
-ids = display.candidate_ids
-for line, c, color in zip(display.lines_, ids, colors):
-    line.set_label(names[c])
-    line.set_color(color)
-    line.set_alpha(1.0)
+# was given no more data. The display colours and names the best ranked
+# learners (all seven here; ``top_k=10`` by default) in the legend; here
+# ``names=`` gives each the name of the dictionary above.
+display = SearchCurvesDisplay.from_search(search, names=names)
 ax = display.ax_
-ax.set_xscale("log")
 ax.set_ylabel("Validation accuracy")
 ax.set_title("DAUB: validation accuracy by training size")
-ax.legend(loc="lower right", fontsize="small")
 plt.show()
 
 # %%
@@ -90,12 +82,6 @@ plt.show()
 # the grid search's: the learners that stopped on a few hundred rows cost
 # next to nothing, while the ones trained on all rows cost a little more
 # than a grid search's single fit, for the smaller subsamples on the way.
-display = AllocationDisplay.from_search(search)
-order = np.argsort(-np.asarray(display.spent), kind="stable")
-labels = [names[display.candidate_ids[i]] for i in order]
-display.ax_.set_xticks(range(len(order)), labels, rotation=30,
-                       ha="right")
-display.ax_.set_xlabel("")
-display.ax_.set_ylabel("Training rows, summed over the search")
-display.figure_.tight_layout()
+display = AllocationDisplay.from_search(search, names=names)
+display.ax_.set_xlabel("Training rows, summed over the search")
 plt.show()

@@ -42,13 +42,9 @@ print(f"selected: {names[best]} ({search.best_score_:.3f})")
 # Blue: the posterior after the six evaluations (red stars). The evaluated
 # candidates' posteriors collapse onto their scores; the others move with
 # them as far as the prior correlates them, and their remaining spread says
-# how much an evaluation of them could still change the choice.
-display = PosteriorDisplay.from_search(search)
-display.ax_.set_xticks(range(len(names)), names, rotation=90)
-display.ax_.set_xlabel("")
-display.ax_.set_ylabel("Accuracy")
+# how much an evaluation of them could still change the choice. The rows are
+# ordered by posterior mean, named by the portfolio's names (``names=``); the
+# display draws the 20 highest by default, ``top_k=25`` all of them.
+display = PosteriorDisplay.from_search(search, names=list(names), top_k=25)
 display.ax_.set_title("GP-UCB on breast_cancer: 6 of 25 evaluated")
-display.ax_.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
-display.figure_.set_size_inches(9, 4.8)
-display.figure_.tight_layout()
 plt.show()

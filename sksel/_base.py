@@ -54,7 +54,7 @@ from ._compat import (
     _warn_or_raise_about_fit_failures,
 )
 from ._engine import Engine, threads_within_cpus
-from ._progress import Progress, ShortNames
+from ._progress import CandidateNames, Progress, ShortNames, estimator_name
 from .space import _STEP, SearchSpace, first_estimator
 
 # Metrics whose scores lie in [0, 1], higher is better.
@@ -212,6 +212,10 @@ class BaseSelectionSearch(BaseSearchCV):
         """Columns ``{name: value}`` the ``verbose=2`` line of a finished `action` adds, or None."""
         return None
 
+    def _parent_of(self, candidate):
+        """The ``candidate_id`` `candidate` was bred from, or -1: its name shows it."""
+        return -1
+
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, **params):
@@ -252,7 +256,8 @@ class BaseSelectionSearch(BaseSearchCV):
         policy, resource = self._make_policy(candidates, splits, y, n_classes, rng)
         fit_params = self._fit_params_by_candidate(candidates, routed)
         job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
-        progress = self._progress(job, len(candidates))
+        names = self._candidate_names(job)
+        progress = self._progress(names, len(candidates))
         run = _Run(self, job, policy, resource, progress, refit_metric,
                    self._open_checkpoint(X, y, params, candidates))
 
@@ -266,7 +271,8 @@ class BaseSelectionSearch(BaseSearchCV):
             progress.stop()
         self.stop_reason_ = engine.stop_reason_
 
-        last = self._store_results(candidates, resource, run.evaluations, policy.decisions_)
+        last = self._store_results(candidates, names, resource, run.evaluations,
+                                   policy.decisions_)
         self._set_best(run.refit_metric, last)
         progress.close(self.stop_reason_, self._progress_best())
         if self.refit:
@@ -276,7 +282,7 @@ class BaseSelectionSearch(BaseSearchCV):
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
-    def _store_results(self, candidates, resource, evaluations, decisions):
+    def _store_results(self, candidates, names, resource, evaluations, decisions):
         """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
 
         Returns the last decided evaluation of every candidate, which
@@ -297,13 +303,13 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        self.cv_results_ = self._results(candidates, last, resource)
+        self.cv_results_ = self._results(candidates, names, last, resource)
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
             warnings.filterwarnings("ignore", message="One or more of the test scores")
             warnings.filterwarnings("ignore", message="One or more of the train scores")
             self.all_cv_results_ = self._results(
-                candidates, decided + speculative, resource,
+                candidates, names, decided + speculative, resource,
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
@@ -315,10 +321,17 @@ class BaseSelectionSearch(BaseSearchCV):
             return None
         return Checkpoint(self.checkpoint, fingerprint(self, X, y, fit_params, candidates))
 
-    def _progress(self, job, n_candidates):
-        """The :class:`~sksel._progress.Progress` reporter of this fit."""
-        base = job.space.first_estimator
-        names = ShortNames(job.candidates, type(base).__name__ if base is not None else "")
+    def _candidate_names(self, job):
+        """The :class:`~sksel._progress.CandidateNames` of this fit's candidates.
+
+        The progress lines and the ``candidate_name`` column of the results
+        use these, so that a line and a row name a candidate alike.
+        """
+        short = ShortNames(job.candidates, estimator_name(job.space.first_estimator))
+        return CandidateNames(short, self._parent_of)
+
+    def _progress(self, names, n_candidates):
+        """The :class:`~sksel._progress.Progress` reporter of this fit, naming by `names`."""
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words)
@@ -454,7 +467,7 @@ class BaseSelectionSearch(BaseSearchCV):
                     give_up=give_up)
         return test
 
-    def _results(self, candidates, evaluations, resource, speculative=None):
+    def _results(self, candidates, names, evaluations, resource, speculative=None):
         """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
 
         An evaluation that ran on the first folds only has NaN in the
@@ -469,6 +482,7 @@ class BaseSelectionSearch(BaseSearchCV):
             outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
         more = {
             "candidate_id": [c for (c, _), _ in evaluations],
+            "candidate_name": [names(c) for (c, _), _ in evaluations],
             "n_resources": [n for (_, n), _ in evaluations],
             "iter": [resource.level(n) for (_, n), _ in evaluations],
             **self._extra_results([action for action, _ in evaluations]),

@@ -9,9 +9,10 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   install sksel[progress]``; ``tqdm.auto`` draws it in a terminal or in
   Jupyter), otherwise a plain status line every few seconds;
 - at ``verbose >= 2``, one line per finished evaluation instead of the bar,
-  in the order they finish: the candidate's short name, its resource, its
-  mean test score, any column the search adds (DAUB's bound) and the best
-  score so far;
+  in the order they finish: the candidate's name (:class:`CandidateNames`,
+  the ``candidate_name`` of its rows in ``cv_results_``), its resource, its
+  mean test score, any column the search adds (DAUB's bound) and the seconds
+  since the start;
 - at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
   passes the level on to ``_fit_and_score``; fits on joblib worker processes
   print in those processes).
@@ -24,7 +25,8 @@ import time
 from .space import _STEP
 
 _STATUS_EVERY_S = 5.0
-_NAME_WIDTH = 40
+_NAME_WIDTH = 60
+_LINE_NAME_WIDTH = 48
 
 
 def _tqdm():
@@ -41,6 +43,11 @@ def _final_step(estimator):
     while hasattr(estimator, "steps"):
         estimator = estimator.steps[-1][1]
     return estimator
+
+
+def estimator_name(estimator):
+    """The class name of `estimator`, of its final step for a ``Pipeline``; "" for None."""
+    return "" if estimator is None else type(_final_step(estimator)).__name__
 
 
 def _differing_estimator_params(candidates):
@@ -78,7 +85,8 @@ class ShortNames:
         The candidates' parameters; the list may grow during the search
         (MutantUCBSearch's mutants), names are made when asked.
     estimator_name : str
-        Class name of the estimator of a single-estimator space.
+        Class name of the estimator of a single-estimator space, of its final
+        step for a ``Pipeline`` (:func:`estimator_name`).
     """
 
     def __init__(self, candidates, estimator_name):
@@ -116,6 +124,32 @@ class ShortNames:
         return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
 
 
+class CandidateNames:
+    """Names of candidates: one rule for the progress lines, the results and the displays.
+
+    A candidate's name is ``#`` and its ``candidate_id``, then, for a mutant,
+    ``(from #`` and its parent's id ``)``, then its short name
+    (:class:`ShortNames`): ``#12 (from #3) SGDClassifier(alpha=0.0017)``.
+
+    Parameters
+    ----------
+    short_names : callable
+        ``short_names(candidate) -> str`` (:class:`ShortNames`).
+    parent_of : callable, default=None
+        ``parent_of(candidate) -> int``, the candidate's parent id, or -1 for
+        a candidate that has none; None: no candidate has a parent.
+    """
+
+    def __init__(self, short_names, parent_of=None):
+        self.short_names = short_names
+        self.parent_of = parent_of
+
+    def __call__(self, candidate):
+        parent = -1 if self.parent_of is None else self.parent_of(candidate)
+        lineage = f" (from #{parent})" if parent >= 0 else ""
+        return f"#{candidate}{lineage} {self.short_names(candidate)}"
+
+
 class Progress:
     """Print a search's progress at its `verbose` level (see the module).
 
@@ -126,7 +160,7 @@ class Progress:
     search : str
         Name of the search, opening every line.
     names : callable
-        ``names(candidate) -> str``, a short name (:class:`ShortNames`).
+        ``names(candidate) -> str``, the candidate's name (:class:`CandidateNames`).
     n_candidates, n_splits : int
         Candidates and cross-validation splits.
     planned : int or None
@@ -196,8 +230,8 @@ class Progress:
         elif self.verbose >= 2:
             columns = "".join(f"  {key}={value:.4f}" if isinstance(value, float) else
                               f"  {key}={value}" for key, value in (extra or {}).items())
-            self._print(f"{self._count():>7} {self.names(candidate):<{_NAME_WIDTH}} "
-                        f"id={candidate}  resource={resource}  score={score:.4f}{columns}  "
+            self._print(f"{self._count():>7} {self.names(candidate):<{_LINE_NAME_WIDTH}} "
+                        f"resource={resource}  score={score:.4f}{columns}  "
                         f"({now - self._start:.1f}s)")
         elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
             self._last_status = now

@@ -765,8 +765,10 @@ class DAUBSearch(BaseSelectionSearch):
     cv_results_ : dict of numpy (masked) ndarrays
         One row per candidate, at the largest subsample the policy used it on,
         with the keys of :class:`~sklearn.model_selection.GridSearchCV` plus
-        ``candidate_id``, ``n_resources`` (training rows per fold) and ``iter``
-        (position of ``n_resources`` in :attr:`sizes_`). Ranks order finite
+        ``candidate_id``, ``candidate_name`` (``#id`` and the short name
+        ``verbose=2`` prints and the displays draw), ``n_resources`` (training
+        rows per fold) and ``iter`` (position of ``n_resources`` in
+        :attr:`sizes_`). Ranks order finite
         scores first, then by ``n_resources``, then score, so the selected
         candidate is rank 1 and failed rows share the last rank.
 

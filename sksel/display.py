@@ -10,10 +10,11 @@ attributes, and draws them with ``plot(ax=None, ...)``, which sets ``ax_``,
 import numbers
 
 import numpy as np
+from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import check_matplotlib_support
-from ._progress import ShortNames
+from ._progress import CandidateNames, ShortNames, estimator_name
 from .space import SearchSpace, first_estimator
 
 __all__ = [
@@ -31,10 +32,12 @@ class SearchCurvesDisplay:
 
     One line per candidate through its scores at the resources it received
     (training rows per fold for :class:`~sksel.DAUBSearch`, sub-trains for
-    :class:`~sksel.MutantUCBSearch`). The selected candidate's line is
-    highlighted. For DAUB, a dashed line goes from the last point of every
-    candidate that did not reach the full size to its projected upper bound
-    at that size, the bound that decided its allocation.
+    :class:`~sksel.MutantUCBSearch`). The `top_k` best ranked candidates are
+    drawn in colour and named in the legend, right of the axes, the selected
+    one highlighted; the others are grey, one legend entry for all of them.
+    For DAUB, a dashed line goes from the last point of every candidate that
+    did not reach the full size to its projected upper bound at that size,
+    the bound that decided its allocation.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -54,6 +57,10 @@ class SearchCurvesDisplay:
     selected : int
         The selected candidate, one of `candidate_ids`.
 
+    ranks : array-like of shape (n_candidates,), default=None
+        The rank of each candidate (1 is the best), which orders the named
+        ones; None ranks by the last score, the selected candidate first.
+
     bounds : array-like of shape (n_candidates,), default=None
         Projected score at `max_resource` of each candidate (DAUB's upper
         bounds); a candidate whose last point is at `max_resource`, or whose
@@ -69,10 +76,9 @@ class SearchCurvesDisplay:
         Label of the y-axis.
 
     names : list of str, default=None
-        Short names of the candidates, in the order of `candidate_ids`, for
-        the legend; None names them by id. :meth:`from_search` gives the
-        names ``verbose=2`` prints: the estimator and the parameters that
-        vary.
+        Names of the candidates, in the order of `candidate_ids`, for the
+        legend; None names them ``#id``. :meth:`from_search` gives the names
+        of ``cv_results_["candidate_name"]``, those ``verbose=2`` prints.
 
     Attributes
     ----------
@@ -111,13 +117,14 @@ class SearchCurvesDisplay:
     2
     """
 
-    def __init__(self, *, candidate_ids, resources, scores, selected, bounds=None,
+    def __init__(self, *, candidate_ids, resources, scores, selected, ranks=None, bounds=None,
                  max_resource=None, resource_name="Resource", score_name="Score",
                  names=None):
         self.candidate_ids = candidate_ids
         self.resources = resources
         self.scores = scores
         self.selected = selected
+        self.ranks = ranks
         self.bounds = bounds
         self.max_resource = max_resource
         self.resource_name = resource_name
@@ -129,8 +136,9 @@ class SearchCurvesDisplay:
         """Plot the learning curves a fitted search drew.
 
         The rows of ``all_cv_results_`` the search used (not the speculative
-        ones) give the points; for a :class:`~sksel.DAUBSearch`, its
-        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
+        ones) give the points, the ranks of ``cv_results_`` the order of the
+        names; for a :class:`~sksel.DAUBSearch`, its ``policy_.upper_bound``
+        gives the bounds at ``sizes_[-1]``.
 
         Parameters
         ----------
@@ -140,7 +148,10 @@ class SearchCurvesDisplay:
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
             a callable taking a candidate's ``params`` (a dict) and returning
-            its label. None: the short names ``verbose=2`` prints.
+            its label; drawn as given. None: ``cv_results_["candidate_name"]``,
+            the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
+            the id, the estimator, a ``Pipeline`` named by its final step, and
+            the parameters that differ between candidates).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -166,19 +177,29 @@ class SearchCurvesDisplay:
             candidate_ids=candidate_ids,
             resources=[results["n_resources"][ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
-            selected=_selected(search), bounds=bounds, max_resource=max_resource,
+            selected=_selected(search), ranks=_ranks(search, candidate_ids), bounds=bounds, max_resource=max_resource,
             resource_name=_resource_name(search), score_name=_score_name(search),
             names=_names(search, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, line_kw=None, selected_kw=None, bound_kw=None):
+    def plot(self, ax=None, *, top_k=10, log_scale="auto", line_kw=None, selected_kw=None,
+             bound_kw=None):
         """Plot the curves.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
+
+        top_k : int, default=10
+            The best ranked candidates drawn in colour and named, the
+            selected one included; the others are drawn in grey under one
+            legend entry. Beyond ten, colours repeat.
+
+        log_scale : "auto" or bool, default="auto"
+            Log scale on the resource axis; ``"auto"`` puts it on a log scale
+            when the resources span more than two decades (DAUB's sizes).
 
         line_kw : dict, default=None
             Keyword arguments of ``ax.plot`` for every curve.
@@ -194,27 +215,53 @@ class SearchCurvesDisplay:
         -------
         display : SearchCurvesDisplay
         """
-        ax = _start_plot(self, ax)
-        line_kw = {"marker": "o", "color": "tab:gray", "alpha": 0.6, "linewidth": 1,
-                   **(line_kw or {})}
-        selected_kw = {**line_kw, "color": "tab:red", "alpha": 1.0, "linewidth": 2.5,
-                       "zorder": 3, "label": f"selected: {self._name(self.selected)}",
+        ax = _start_plot(self, ax, named=True)
+        line_kw = {"marker": "o", "markersize": 4, "linewidth": 1.5, **(line_kw or {})}
+        other_kw = {**line_kw, "color": "tab:gray", "alpha": 0.5, "linewidth": 1, "zorder": 1}
+        selected_kw = {**line_kw, "color": "tab:red", "linewidth": 2.5, "zorder": 3,
                        **(selected_kw or {})}
+        ids = list(self.candidate_ids)
+        named = _top_k(self._order(), top_k)
+        runners_up = [c for c in named if c != self.selected]
+        styles = {c: {**line_kw, "color": colour, "zorder": 2}
+                  for c, colour in zip(runners_up, _colours(len(runners_up)))}
+        styles[self.selected] = selected_kw
         self.lines_ = [
-            ax.plot(x, y, **(selected_kw if c == self.selected else line_kw))[0]
-            for c, x, y in zip(self.candidate_ids, self.resources, self.scores)
+            ax.plot(x, y, **styles.get(c, other_kw))[0]
+            for c, x, y in zip(ids, self.resources, self.scores)
         ]
-        self.selected_line_ = self.lines_[list(self.candidate_ids).index(self.selected)]
+        self.selected_line_ = self.lines_[ids.index(self.selected)]
+        for c in named:
+            label = _name(self.names, ids, c)
+            self.lines_[ids.index(c)].set_label(
+                f"selected: {label}" if c == self.selected else label)
+        others = [line for c, line in zip(ids, self.lines_) if c not in named]
+        if others:
+            others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
+        from matplotlib.ticker import MaxNLocator
+
+        resources = np.concatenate([np.asarray(x, dtype=float) for x in self.resources])
+        if log_scale is True or log_scale == "auto" and _spans_decades(resources):
+            ax.set_xscale("log")
+        elif np.all(resources == np.round(resources)):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
-        ax.legend()
+        handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
+            self.bound_lines_ or [])[:1]
+        _legend_outside(ax, handles=handles)
         return self
 
-    def _name(self, candidate):
-        if self.names is None:
-            return str(candidate)
-        return self.names[list(self.candidate_ids).index(candidate)]
+    def _order(self):
+        """`candidate_ids` by rank, or by last score: the selected one first."""
+        ids = list(self.candidate_ids)
+        if self.ranks is not None:
+            key = dict(zip(ids, self.ranks)).get
+        else:
+            last = {c: -np.nan_to_num(y[-1], nan=-np.inf) for c, y in zip(ids, self.scores)}
+            key = last.get
+        return sorted(ids, key=lambda c: (c != self.selected, key(c)))
 
     def _plot_bounds(self, ax, bound_kw):
         """The dashed line from each curve's last point to its bound at `max_resource`."""
@@ -231,13 +278,15 @@ class SearchCurvesDisplay:
 class AllocationDisplay:
     """Resource spent per candidate, sorted, against GridSearchCV's spending.
 
-    A bar per candidate, highest first: the resource it was trained on,
-    summed over its evaluations and the folds each ran on (training rows for
-    :class:`~sksel.DAUBSearch`, sub-trains for
-    :class:`~sksel.MutantUCBSearch`, which continue a model: each sub-train
-    counts once). A dashed line marks what
+    A horizontal bar per candidate, named on its left, highest on top: the
+    resource it was trained on, summed over its evaluations and the folds
+    each ran on (training rows for :class:`~sksel.DAUBSearch`, sub-trains
+    for :class:`~sksel.MutantUCBSearch`, which continue a model: each
+    sub-train counts once). The `top_k` highest get a bar each; the others
+    share one grey bar, at their mean. A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
-    the full resource on every fold.
+    the full resource on every fold; the title says so, and gives the total
+    as a share of GridSearchCV's.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -257,17 +306,19 @@ class AllocationDisplay:
         The candidates GridSearchCV would train, for the total in the title.
 
     resource_name : str, default="Resource"
-        Label of the y-axis.
+        The resource, for the label of the x-axis.
 
     names : list of str, default=None
-        Short names of the candidates, in the order of `candidate_ids`, under
-        the bars; None names them by id. :meth:`from_search` gives the names
-        ``verbose=2`` prints.
+        Names of the candidates, in the order of `candidate_ids`, left of
+        the bars; None names them ``#id``. :meth:`from_search` gives the
+        names of ``cv_results_["candidate_name"]``, those ``verbose=2``
+        prints.
 
     Attributes
     ----------
     bars_ : matplotlib BarContainer
-        The bars, highest first.
+        The bars, highest first; with more than `top_k` candidates, the last
+        is the others' mean.
 
     grid_line_ : matplotlib Line2D
         GridSearchCV's spending on one candidate.
@@ -289,7 +340,7 @@ class AllocationDisplay:
     >>> from sksel import AllocationDisplay
     >>> display = AllocationDisplay(candidate_ids=[0, 1, 2], spent=[300, 1200, 600],
     ...                             grid_spent=1200, n_grid_candidates=3).plot()
-    >>> [float(bar.get_height()) for bar in display.bars_]
+    >>> [float(bar.get_width()) for bar in display.bars_]
     [1200.0, 600.0, 300.0]
     """
 
@@ -323,7 +374,10 @@ class AllocationDisplay:
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
             a callable taking a candidate's ``params`` (a dict) and returning
-            its label. None: the short names ``verbose=2`` prints.
+            its label; drawn as given. None: ``cv_results_["candidate_name"]``,
+            the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
+            the id, the estimator, a ``Pipeline`` named by its final step, and
+            the parameters that differ between candidates).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -350,7 +404,7 @@ class AllocationDisplay:
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, bar_kw=None, grid_kw=None):
+    def plot(self, ax=None, *, top_k=20, bar_kw=None, grid_kw=None):
         """Plot the bars.
 
         Parameters
@@ -358,36 +412,44 @@ class AllocationDisplay:
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
 
+        top_k : int, default=20
+            The candidates that spent most, a named bar each; the others
+            share one grey bar, at their mean.
+
         bar_kw : dict, default=None
-            Keyword arguments of ``ax.bar``.
+            Keyword arguments of ``ax.barh``.
 
         grid_kw : dict, default=None
-            Keyword arguments of ``ax.axhline`` for GridSearchCV's spending.
+            Keyword arguments of ``ax.axvline`` for GridSearchCV's spending.
 
         Returns
         -------
         display : AllocationDisplay
         """
-        ax = _start_plot(self, ax)
+        ax = _start_plot(self, ax, named=True)
         spent = np.asarray(self.spent, dtype=float)
         order = np.argsort(-spent, kind="stable")
-        positions = np.arange(len(order))
-        self.bars_ = ax.bar(positions, spent[order], **{"color": "tab:blue", **(bar_kw or {})})
-        self.grid_line_ = ax.axhline(
+        shown = _top_k(order, top_k)
+        rest = order[len(shown):]
+        widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
+        labels = [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown] + (
+            [f"{len(rest)} others, mean"] if len(rest) else [])
+        colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
+        positions = np.arange(len(widths))
+        self.bars_ = ax.barh(positions, widths, **{"color": colours, **(bar_kw or {})})
+        self.grid_line_ = ax.axvline(
             self.grid_spent,
             **{"linestyle": "--", "color": "black", "label": "GridSearchCV, per candidate",
                **(grid_kw or {})},
         )
-        labels = np.asarray(self.candidate_ids if self.names is None else self.names)[order]
-        ax.set_xticks(positions, [str(label) for label in labels],
-                      rotation=0 if self.names is None else 45,
-                      ha="center" if self.names is None else "right")
-        ax.set_xlabel("Candidate")
-        ax.set_ylabel(f"{self.resource_name.removesuffix(' per fold')}, summed over folds")
+        ax.set_yticks(positions, labels, fontsize="small")
+        ax.set_ylim(len(widths) - 0.5, -0.5)  # the highest on top
+        ax.set_ylabel("Candidate")
+        ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
         ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
-                     f"GridSearchCV's {grid_total:g}")
-        ax.legend()
+                     f"GridSearchCV's {grid_total:g}\n(dashed: GridSearchCV's "
+                     f"{self.grid_spent:g} per candidate)", fontsize="medium")
         return self
 
 
@@ -511,12 +573,17 @@ class BestScoreDisplay:
         ax.set_xlabel("Training and scoring seconds, summed")
         ax.set_ylabel(self.score_name)
         if label is not None:
-            ax.legend()
+            _legend_outside(ax)
         return self
 
 
 class PosteriorDisplay:
     """GP-UCB's prior and posterior mean ± one standard deviation per candidate.
+
+    A row per candidate, named on its left, the highest posterior mean on
+    top: the prior just above the row, the posterior just below, a star at
+    the score of an evaluated candidate. The `top_k` highest posterior means
+    are drawn; the y-axis label says how many others are not.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -536,18 +603,28 @@ class PosteriorDisplay:
         Their mean test scores.
 
     score_name : str, default="Score"
-        Label of the y-axis.
+        Label of the x-axis.
+
+    names : list of str, default=None
+        Names of the candidates, in the order of `prior_mean` (by
+        ``candidate_id``), left of the rows; None names them ``#id``.
+        :meth:`from_search` gives the names of
+        ``cv_results_["candidate_name"]``, by the same rule for those not
+        evaluated.
 
     Attributes
     ----------
+    candidate_ids_ : ndarray
+        The candidates drawn, top row first.
+
     prior_errorbar_ : matplotlib ErrorbarContainer
-        The prior, drawn just left of each candidate.
+        The prior, drawn just above each candidate's row.
 
     posterior_errorbar_ : matplotlib ErrorbarContainer
-        The posterior, drawn just right of each candidate.
+        The posterior, drawn just below each candidate's row.
 
     evaluated_ : matplotlib PathCollection
-        The scores of the evaluated candidates, at the candidates' positions.
+        The scores of the evaluated candidates drawn, on their rows.
 
     ax_ : matplotlib Axes
         Axes with the posterior.
@@ -564,11 +641,11 @@ class PosteriorDisplay:
     ...     prior_mean=[0.8, 0.8], prior_std=[0.1, 0.1], posterior_mean=[0.9, 0.85],
     ...     posterior_std=[0.01, 0.05], evaluated=[0], scores=[0.9]).plot()
     >>> display.evaluated_.get_offsets().tolist()
-    [[0.0, 0.9]]
+    [[0.9, 0.0]]
     """
 
     def __init__(self, *, prior_mean, prior_std, posterior_mean, posterior_std, evaluated,
-                 scores, score_name="Score"):
+                 scores, score_name="Score", names=None):
         self.prior_mean = prior_mean
         self.prior_std = prior_std
         self.posterior_mean = posterior_mean
@@ -576,9 +653,10 @@ class PosteriorDisplay:
         self.evaluated = evaluated
         self.scores = scores
         self.score_name = score_name
+        self.names = names
 
     @classmethod
-    def from_search(cls, search, *, ax=None, **kwargs):
+    def from_search(cls, search, *, names=None, ax=None, **kwargs):
         """Plot a fitted :class:`~sksel.GPUCBSelector`'s prior and posterior.
 
         The prior is ``policy_.prior()`` (with ``prior="kernel"``, fitted to
@@ -590,6 +668,14 @@ class PosteriorDisplay:
         ----------
         search : GPUCBSelector
             A fitted selector.
+
+        names : list of str or callable, default=None
+            Labels of the candidates: a list indexed by ``candidate_id``, or
+            a callable taking a candidate's ``params`` (a dict) and returning
+            its label; drawn as given. None: ``cv_results_["candidate_name"]``,
+            the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
+            the id, the estimator, a ``Pipeline`` named by its final step, and
+            the parameters that differ between candidates).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -609,10 +695,11 @@ class PosteriorDisplay:
             posterior_mean=search.posterior_mean_, posterior_std=search.posterior_std_,
             evaluated=results["candidate_id"], scores=results[f"mean_test_{_metric(search)}"],
             score_name=_score_name(search),
+            names=_names(search, np.arange(len(prior_mean)), names),
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, offset=0.15):
+    def plot(self, ax=None, *, top_k=20, offset=0.15):
         """Plot the prior, the posterior and the evaluated scores.
 
         Parameters
@@ -620,27 +707,41 @@ class PosteriorDisplay:
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
 
+        top_k : int, default=20
+            The candidates of highest posterior mean drawn.
+
         offset : float, default=0.15
-            Horizontal shift of the prior (left) and posterior (right) from
-            each candidate's position.
+            Vertical shift of the prior (up) and posterior (down) from each
+            candidate's row.
 
         Returns
         -------
         display : PosteriorDisplay
         """
-        ax = _start_plot(self, ax)
-        positions = np.arange(len(self.prior_mean))
-        self.prior_errorbar_ = ax.errorbar(positions - offset, self.prior_mean,
-                                           yerr=self.prior_std, fmt="o", color="tab:gray",
-                                           label="prior")
-        self.posterior_errorbar_ = ax.errorbar(positions + offset, self.posterior_mean,
-                                               yerr=self.posterior_std, fmt="o",
-                                               color="tab:blue", label="posterior")
-        self.evaluated_ = ax.scatter(self.evaluated, self.scores, marker="*", s=120,
+        ax = _start_plot(self, ax, named=True)
+        posterior_mean = np.asarray(self.posterior_mean, dtype=float)
+        shown = np.array(_top_k(np.argsort(-posterior_mean, kind="stable"), top_k))
+        self.candidate_ids_ = shown
+        rows = np.arange(len(shown))
+        self.prior_errorbar_ = ax.errorbar(
+            np.asarray(self.prior_mean)[shown], rows - offset,
+            xerr=np.asarray(self.prior_std)[shown], fmt="o", color="tab:gray", label="prior")
+        self.posterior_errorbar_ = ax.errorbar(
+            posterior_mean[shown], rows + offset, xerr=np.asarray(self.posterior_std)[shown],
+            fmt="o", color="tab:blue", label="posterior")
+        row_of = {c: r for r, c in enumerate(shown)}
+        evaluated = [(score, row_of[c]) for c, score in zip(self.evaluated, self.scores)
+                     if c in row_of]
+        self.evaluated_ = ax.scatter(*np.reshape(evaluated, (-1, 2)).T, marker="*", s=120,
                                      color="tab:red", zorder=3, label="evaluated")
-        ax.set_xlabel("Candidate")
-        ax.set_ylabel(self.score_name)
-        ax.legend()
+        ids = range(len(posterior_mean))
+        ax.set_yticks(rows, [_name(self.names, ids, c) for c in shown], fontsize="small")
+        ax.set_ylim(len(rows) - 0.5, -0.5)  # the highest posterior mean on top
+        hidden = len(posterior_mean) - len(shown)
+        ax.set_ylabel("Candidate, by posterior mean" + (
+            f" ({hidden} lower not shown)" if hidden else ""))
+        ax.set_xlabel(self.score_name)
+        _legend_outside(ax)
         return self
 
 
@@ -766,7 +867,7 @@ class DiversityDisplay:
                 set_scale("log")
         ax.set_xlabel(self.x_name)
         ax.set_ylabel(self.y_name)
-        ax.legend()
+        _legend_outside(ax)
         return self
 
 
@@ -774,10 +875,10 @@ class FamilyTreeDisplay:
     """Mutant-UCB's lineage of one model: its ancestors, their mutations and scores.
 
     A node per model, from the first ancestor (an initial model) to the
-    model, at its generation (x) and its score (y), labelled with its id,
-    score and the parameters its mutation changed (named by their last
-    ``__`` component: ``alpha`` for ``sgdclassifier__alpha``); an arrow goes
-    from each parent to its mutant.
+    model, at its generation (x) and its score (y), labelled with its id (or
+    name), score and the parameters its mutation changed (named by their
+    last ``__`` component: ``alpha`` for ``sgdclassifier__alpha``); an arrow
+    goes from each parent to its mutant. The title names the model.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -795,6 +896,14 @@ class FamilyTreeDisplay:
 
     score_name : str, default="Score"
         Label of the y-axis.
+
+    names : list of str, default=None
+        Labels of the models of `lineage`, first ancestor first; None labels
+        them ``#id``.
+
+    model_name : str, default=None
+        Name of the last model of `lineage`, for the title; None: its
+        ``#id``.
 
     Attributes
     ----------
@@ -824,14 +933,17 @@ class FamilyTreeDisplay:
     ([0.8, 0.9], 1)
     """
 
-    def __init__(self, *, lineage, scores, changes, score_name="Score"):
+    def __init__(self, *, lineage, scores, changes, score_name="Score", names=None,
+                 model_name=None):
         self.lineage = lineage
         self.scores = scores
         self.changes = changes
         self.score_name = score_name
+        self.names = names
+        self.model_name = model_name
 
     @classmethod
-    def from_search(cls, search, *, candidate=None, ax=None, **kwargs):
+    def from_search(cls, search, *, candidate=None, names=None, ax=None, **kwargs):
         """Plot the lineage of a model of a fitted :class:`~sksel.MutantUCBSearch`.
 
         Ancestors follow ``cv_results_["parent_id"]``; each model's score is
@@ -846,6 +958,14 @@ class FamilyTreeDisplay:
 
         candidate : int, default=None
             The model (a ``candidate_id``); None is the selected one.
+
+        names : list of str or callable, default=None
+            Labels of the models: a list indexed by ``candidate_id``, or a
+            callable taking a model's ``params`` (a dict) and returning its
+            label; drawn as given, on the nodes and in the title. None: the
+            nodes are labelled ``#id`` and the title gives the model's
+            ``cv_results_["candidate_name"]``, the name ``verbose=2`` prints
+            (``#12 (from #3) SGDClassifier(alpha=0.0017)``).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -871,6 +991,8 @@ class FamilyTreeDisplay:
             scores=results[f"mean_test_{_metric(search)}"][rows],
             changes=[{}] + [_changed(parent, child) for parent, child in zip(params, params[1:])],
             score_name=_score_name(search),
+            names=None if names is None else _names(search, results["candidate_id"][rows], names),
+            model_name=_names(search, [candidate], names)[0],
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -896,11 +1018,14 @@ class FamilyTreeDisplay:
             for g, (parent, child) in enumerate(zip(self.scores, self.scores[1:]))
         ]
         self.labels_ = [
-            ax.annotate(_node_label(model, score, change), (g, score),
-                        textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8)
+            ax.annotate(_node_label(_name(self.names, self.lineage, model), score, change),
+                        (g, score), textcoords="offset points", xytext=(0, 10), ha="center",
+                        fontsize=8)
             for g, (model, score, change) in enumerate(
                 zip(self.lineage, self.scores, self.changes))
         ]
+        model = self.model_name or _name(None, self.lineage, self.lineage[-1])
+        ax.set_title(f"Lineage of {model}", fontsize="medium")
         ax.set_xticks(generations)
         ax.set_xlim(-0.5, len(generations) - 0.5)
         # room above the top node for its label, which is in points, not data
@@ -911,40 +1036,103 @@ class FamilyTreeDisplay:
 
 
 # ---------------------------------------------------------------- helpers
-def _start_plot(display, ax):
-    """The axes to plot `display` on, set as its ``ax_`` with its ``figure_``."""
+def _start_plot(display, ax, named=False):
+    """The axes to plot `display` on, set as its ``ax_`` with its ``figure_``.
+
+    A figure made here has constrained layout, which keeps the labels and a
+    legend outside the axes in the figure; one that draws candidates'
+    `named` labels is wider than matplotlib's default, for the names.
+    """
     check_matplotlib_support(f"{type(display).__name__}.plot")
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots()
+        figsize = (9.6, 4.8) if named else None
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
     display.ax_, display.figure_ = ax, ax.figure
     return ax
 
 
+def _legend_outside(ax, **kwargs):
+    """The legend of `ax`, right of its axes, so that it covers no data."""
+    return ax.legend(**{"loc": "upper left", "bbox_to_anchor": (1.02, 1), "borderaxespad": 0,
+                        "fontsize": "small", **kwargs})
+
+
 def _names(search, candidate_ids, names):
-    """Labels of `candidate_ids`: from `names` (a list or a callable), or the short names."""
+    """Labels of `candidate_ids`: from `names` (a list or a callable), or the results' names.
+
+    `names` is checked here, for every display: a list (or tuple, or array)
+    needs an entry for every ``candidate_id``; anything else must be callable.
+    """
     if names is None:
-        return _short_names(search, candidate_ids)
+        default = _candidate_names(search)
+        return [default[int(c)] for c in candidate_ids]
     if callable(names):
         params = _params_by_id(search)
         return [str(names(params[int(c)])) for c in candidate_ids]
+    if not isinstance(names, (list, tuple, np.ndarray)):
+        raise TypeError(f"names must be a list of labels indexed by candidate_id, or a "
+                        f"callable of a candidate's params; got {type(names).__name__}.")
+    n_candidates = max(_candidate_names(search)) + 1
+    if len(names) < n_candidates:
+        raise ValueError(f"names has {len(names)} labels; the search has {n_candidates} "
+                         f"candidates (candidate_id 0 to {n_candidates - 1}), one label each.")
     return [str(names[int(c)]) for c in candidate_ids]
 
 
-def _params_by_id(search):
-    """``candidate_id -> params`` of the rows of ``all_cv_results_``."""
+def _candidate_names(search):
+    """``candidate_id -> name``: the ``candidate_name`` column of the results.
+
+    A search with ``candidates_`` (:class:`~sksel.GPUCBSelector`) has
+    candidates it never evaluated; every one of them is named by the same
+    rule (:class:`~sksel._progress.CandidateNames`).
+    """
     results = search.all_cv_results_
-    return {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
+    names = {int(c): str(n) for c, n in zip(results["candidate_id"], results["candidate_name"])}
+    candidates = getattr(search, "candidates_", None)
+    if candidates is not None:
+        rule = CandidateNames(ShortNames(candidates, estimator_name(
+            first_estimator(search.estimator))))
+        names = {c: rule(c) for c in range(len(candidates))} | names
+    return names
 
 
-def _short_names(search, candidate_ids):
-    """Short names of `candidate_ids`, as ``verbose=2`` prints them."""
-    params = {c: _configuration(search, p) for c, p in _params_by_id(search).items()}
-    ids = sorted(params)
-    base = first_estimator(search.estimator)
-    names = ShortNames([params[c] for c in ids], type(base).__name__)
-    return [names(ids.index(int(c))) for c in candidate_ids]
+def _name(names, candidate_ids, candidate):
+    """The label of `candidate`: its entry of `names` (by `candidate_ids`), or ``#id``."""
+    if names is None:
+        return f"#{candidate}"
+    return names[list(candidate_ids).index(candidate)]
+
+
+def _top_k(ordered, top_k):
+    """The first `top_k` of `ordered`, once `top_k` is checked."""
+    if not isinstance(top_k, numbers.Integral) or isinstance(top_k, bool) or top_k < 1:
+        raise ValueError(f"top_k must be a positive integer; got top_k={top_k!r}.")
+    return list(ordered)[:top_k]
+
+
+def _colours(n):
+    """`n` colours of the tab10 cycle, red (the selected candidate's) left out, repeating."""
+    import matplotlib
+
+    cycle = [c for c in matplotlib.colormaps["tab10"].colors
+             if matplotlib.colors.to_hex(c) != matplotlib.colors.to_hex("tab:red")]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def _ranks(search, candidate_ids):
+    """The rank in ``cv_results_`` of each of `candidate_ids` (1 is the selected one)."""
+    results = search.cv_results_
+    rank = dict(zip(results["candidate_id"], results[f"rank_test_{_metric(search)}"]))
+    return np.array([rank[c] for c in candidate_ids])
+
+
+def _params_by_id(search):
+    """``candidate_id -> params`` of the rows of ``all_cv_results_``, or of ``candidates_``."""
+    results = search.all_cv_results_
+    params = dict(enumerate(getattr(search, "candidates_", [])))
+    return params | {int(c): p for c, p in zip(results["candidate_id"], results["params"])}
 
 
 def _configuration(search, params):
@@ -980,9 +1168,13 @@ def _metric(search):
 
 
 def _score_name(search):
-    """Label of a score axis: the scoring's name, or "Score"."""
+    """Label of a score axis: the scoring's name, the estimators' own score's, or "Score"."""
     name = search.refit if search.multimetric_ else search.scoring
-    return name.replace("_", " ").capitalize() if isinstance(name, str) else "Score"
+    if isinstance(name, str):
+        return name.replace("_", " ").capitalize()
+    if name is None and is_classifier(search):
+        return "Accuracy"
+    return "R²" if name is None and is_regressor(search) else "Score"
 
 
 def _resource_name(search):
@@ -1066,10 +1258,10 @@ def _changed(parent, child):
     return {k: v for k, v in child.items() if k not in parent or parent[k] != v}
 
 
-def _node_label(model, score, change):
-    """``#model: score`` and a line per changed parameter, named without its step prefixes."""
+def _node_label(label, score, change):
+    """``label: score`` and a line per changed parameter, named without its step prefixes."""
     changes = "\n".join(
         f"{k.rsplit('__', 1)[-1]}={v:.3g}" if isinstance(v, numbers.Real)
         else f"{k.rsplit('__', 1)[-1]}={v}"
         for k, v in change.items())
-    return f"#{model}: {score:.3f}" + (f"\n{changes}" if changes else "")
+    return f"{label}: {score:.3f}" + (f"\n{changes}" if changes else "")

@@ -178,7 +178,8 @@ class GPUCBSelector(BaseSelectionSearch):
     cv_results_ : dict of numpy (masked) ndarrays
         One row per evaluated candidate, with the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
-        ``n_resources``, ``iter``, and ``posterior_mean`` / ``posterior_std``
+        ``candidate_name`` (``#id`` and the short name ``verbose=2`` prints
+        and the displays draw), ``n_resources``, ``iter``, and ``posterior_mean`` / ``posterior_std``
         (after the last evaluation).
 
     posterior_mean_, posterior_std_ : ndarray of shape (K,)

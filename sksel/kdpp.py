@@ -355,8 +355,9 @@ class KDPPSearch(BaseSelectionSearch):
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
         As :class:`~sklearn.model_selection.RandomizedSearchCV`'s, one row per
-        configuration evaluated, plus ``candidate_id``, ``n_resources``
-        (training rows per fold) and ``iter`` (0).
+        configuration evaluated, plus ``candidate_id``, ``candidate_name``
+        (``#id`` and the short name ``verbose=2`` prints and the displays
+        draw), ``n_resources`` (training rows per fold) and ``iter`` (0).
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same rows (every configuration is evaluated once).

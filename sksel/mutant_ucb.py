@@ -452,7 +452,9 @@ class MutantUCBSearch(BaseSelectionSearch):
     cv_results_ : dict of numpy (masked) ndarrays
         One row per model, with its last score, the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
-        ``parent_id`` (-1 for an initial model), ``n_resources`` (sub-trains
+        ``parent_id`` (-1 for an initial model), ``candidate_name``
+        (``#12 (from #3) SGDClassifier(alpha=0.0017)``: the ids and the short
+        name ``verbose=2`` prints and the displays draw), ``n_resources`` (sub-trains
         the model received itself), ``n_resources_total`` (those and the
         sub-trains it inherited from its ancestors) and ``iter``. Each row's
         ``params`` state the training length as well: ``length_param_`` set
@@ -670,8 +672,8 @@ class MutantUCBSearch(BaseSelectionSearch):
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
 
-    def _progress_extra(self, action):
-        return {"parent": self.policy_.parents_[action[0]]}
+    def _parent_of(self, candidate):
+        return int(self.policy_.parents_[candidate])
 
     def _display_info(self):
         return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)

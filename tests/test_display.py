@@ -1,5 +1,7 @@
 """The displays draw what the searches recorded."""
 
+import re
+
 import numpy as np
 import pytest
 from scipy.stats import loguniform
@@ -140,10 +142,10 @@ def test_allocation_bars_are_the_spends_sorted(daub):
     spent = np.array([cost[results["candidate_id"] == c].sum() for c in ids])
     # Below N, DAUB evaluates on one fold only.
     assert (_folds_run(daub, results)[results["n_resources"] < daub.sizes_[-1]] == 1).all()
-    heights = [bar.get_height() for bar in display.bars_]
-    np.testing.assert_array_equal(heights, np.sort(spent)[::-1])
+    widths = [bar.get_width() for bar in display.bars_]
+    np.testing.assert_array_equal(widths, np.sort(spent)[::-1])
     np.testing.assert_array_equal(display.spent, spent)
-    assert display.grid_line_.get_ydata()[0] == daub.sizes_[-1] * daub.n_splits_
+    assert display.grid_line_.get_xdata()[0] == daub.sizes_[-1] * daub.n_splits_
     assert "GridSearchCV" in display.ax_.get_title()
 
 
@@ -186,20 +188,28 @@ def test_several_searches_on_one_axes(daub, kdpp):
 def test_posterior_points_are_the_policy_numbers(gpucb):
     display = PosteriorDisplay.from_search(gpucb)
     prior_mean, prior_std = gpucb.policy_.prior()
-    positions = np.arange(13)
+    # A row per candidate, the highest posterior mean on top (row 0).
+    order = np.argsort(-gpucb.posterior_mean_, kind="stable")
+    np.testing.assert_array_equal(display.candidate_ids_, order)
+    rows = np.arange(13)
     line, _, (bars,) = display.prior_errorbar_.lines
-    np.testing.assert_array_equal(line.get_xdata() + 0.15, positions)
-    np.testing.assert_array_equal(line.get_ydata(), prior_mean)
-    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars.get_segments()],
-                               2 * prior_std)
+    np.testing.assert_array_equal(line.get_ydata() + 0.15, rows)
+    np.testing.assert_array_equal(line.get_xdata(), prior_mean[order])
+    np.testing.assert_allclose([seg[1, 0] - seg[0, 0] for seg in bars.get_segments()],
+                               2 * prior_std[order])
     line, _, (bars,) = display.posterior_errorbar_.lines
-    np.testing.assert_array_equal(line.get_ydata(), gpucb.posterior_mean_)
-    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars.get_segments()],
-                               2 * gpucb.posterior_std_)
+    np.testing.assert_array_equal(line.get_xdata(), gpucb.posterior_mean_[order])
+    np.testing.assert_allclose([seg[1, 0] - seg[0, 0] for seg in bars.get_segments()],
+                               2 * gpucb.posterior_std_[order])
+    row_of = {c: r for r, c in enumerate(order)}
     np.testing.assert_array_equal(
         display.evaluated_.get_offsets(),
-        np.c_[gpucb.cv_results_["candidate_id"], gpucb.cv_results_["mean_test_score"]],
+        np.c_[gpucb.cv_results_["mean_test_score"],
+              [row_of[c] for c in gpucb.cv_results_["candidate_id"]]],
     )
+    labels = [t.get_text() for t in display.ax_.get_yticklabels()]
+    assert labels == [f"#{c} LogisticRegression(C={gpucb.candidates_[c]['C']:.3g})"
+                      for c in order]
 
 
 def test_prior_is_what_the_posterior_conditions_on(gpucb):
@@ -301,20 +311,21 @@ def test_importing_sksel_does_not_import_matplotlib():
 
 
 def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, capsys):
-    """Legend and bar labels: the short names verbose=2 prints, not ids."""
-    classes = ["GaussianNB", "DecisionTreeClassifier", "LogisticRegression"]
+    """Legend and bar labels: the names verbose=2 prints and cv_results_ holds."""
+    classes = ["#0 GaussianNB", "#1 DecisionTreeClassifier", "#2 LogisticRegression"]
     curves = SearchCurvesDisplay.from_search(daub)
     assert curves.names == classes
-    selected = daub.cv_results_["params"][daub.best_index_]["estimator"]
-    assert curves.selected_line_.get_label() == f"selected: {type(selected).__name__}"
+    best = daub.cv_results_["candidate_id"][daub.best_index_]
+    assert curves.selected_line_.get_label() == f"selected: {classes[best]}"
     bars = AllocationDisplay.from_search(daub)
     order = np.argsort(-np.asarray(bars.spent, dtype=float), kind="stable")
-    assert [t.get_text() for t in bars.ax_.get_xticklabels()] == [classes[i] for i in order]
+    assert [t.get_text() for t in bars.ax_.get_yticklabels()] == [classes[i] for i in order]
     # A search over one estimator: the parameter that varies, as verbose=2 prints it.
     names = SearchCurvesDisplay.from_search(mutant).names
     search = clone(mutant).set_params(verbose=2).fit(*load_iris(return_X_y=True))
     printed = capsys.readouterr().out
-    assert all(name.startswith("SGDClassifier(alpha=") and name in printed for name in names)
+    assert all(re.match(r"#\d+ (\(from #\d+\) )?SGDClassifier\(alpha=", name)
+               and name in printed for name in names)
     assert search.cv_results_["params"] == mutant.cv_results_["params"]
 
 
@@ -380,3 +391,165 @@ def test_displays_take_names_as_a_list_or_a_callable(daub):
         daub, names=lambda params: type(params["estimator"]).__name__.lower())
     by_id = ["gaussiannb", "decisiontreeclassifier", "logisticregression"]
     assert allocation.names == [by_id[c] for c in allocation.candidate_ids]
+
+
+def test_posterior_and_family_tree_take_names_too(gpucb, mutant):
+    given = [f"C number {c}" for c in range(13)]
+    posterior = PosteriorDisplay.from_search(gpucb, names=given)
+    assert [t.get_text() for t in posterior.ax_.get_yticklabels()] == [
+        given[c] for c in posterior.candidate_ids_]
+    tree = FamilyTreeDisplay.from_search(mutant, names=lambda p: f"alpha {p['alpha']:.1e}")
+    rows = [list(mutant.cv_results_["candidate_id"]).index(c) for c in tree.lineage]
+    alphas = [mutant.cv_results_["params"][i]["alpha"] for i in rows]
+    assert [label.get_text().split(":")[0] for label in tree.labels_] == [
+        f"alpha {a:.1e}" for a in alphas]
+    assert tree.ax_.get_title() == f"Lineage of alpha {alphas[-1]:.1e}"
+
+
+def test_family_tree_title_is_the_model_name(mutant):
+    tree = FamilyTreeDisplay.from_search(mutant)
+    best = mutant.best_index_
+    assert tree.ax_.get_title() == f"Lineage of {mutant.cv_results_['candidate_name'][best]}"
+    assert tree.labels_[-1].get_text().startswith(
+        f"#{mutant.cv_results_['candidate_id'][best]}: ")
+
+
+def test_posterior_names_every_candidate_by_the_results_rule(gpucb):
+    names = PosteriorDisplay.from_search(gpucb).names
+    results = gpucb.cv_results_
+    assert [names[c] for c in results["candidate_id"]] == list(results["candidate_name"])
+    assert names == [f"#{c} LogisticRegression(C={p['C']:.3g})"
+                     for c, p in enumerate(gpucb.candidates_)]
+
+
+@pytest.mark.parametrize("names, error, match", [
+    ({0: "a"}, TypeError, "names must be a list of labels indexed by candidate_id, or a "
+                          "callable"),
+    ("abc", TypeError, "names must be a list"),
+    (["a", "b"], ValueError, r"names has 2 labels; the search has 3 candidates"),
+])
+def test_bad_names_are_refused_by_every_display(daub, names, error, match):
+    for display in (SearchCurvesDisplay, AllocationDisplay):
+        with pytest.raises(error, match=match):
+            display.from_search(daub, names=names)
+
+
+@pytest.mark.parametrize("top_k", [0, 2.5, True])
+def test_top_k_must_be_a_positive_integer(daub, top_k):
+    with pytest.raises(ValueError, match=f"top_k must be a positive integer; got top_k={top_k}"):
+        AllocationDisplay.from_search(daub, top_k=top_k)
+
+
+def test_top_k_groups_the_others(daub):
+    bars = AllocationDisplay.from_search(daub, top_k=1)
+    spent = np.sort(np.asarray(bars.spent, dtype=float))[::-1]
+    assert [bar.get_width() for bar in bars.bars_] == [spent[0], spent[1:].mean()]
+    assert bars.ax_.get_yticklabels()[-1].get_text() == "2 others, mean"
+    curves = SearchCurvesDisplay.from_search(daub, top_k=1)
+    labels = [t.get_text() for t in curves.ax_.get_legend().get_texts()]
+    assert labels[0].startswith("selected: ") and labels[1] == "2 others"
+
+
+# ------------------------------------------- readable with 5, 25, 100 candidates
+from matplotlib.transforms import Bbox  # noqa: E402
+from sklearn.datasets import make_classification  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+
+RULE = re.compile(r"#(\d+)( \(from #(\d+)\))? (SGDClassifier|DecisionTreeClassifier|"
+                  r"LogisticRegression)\(\w+=")
+
+
+@pytest.fixture(scope="module", params=[5, 25, 100])
+def many(request):
+    """Searches of about n candidates on 60 rows: DAUB, Mutant-UCB and GP-UCB, each a Pipeline."""
+    n = request.param
+    X, y = make_classification(n_samples=60, random_state=0)
+    tree = make_pipeline(StandardScaler(), DecisionTreeClassifier(random_state=0))
+    daub = DAUBSearch(tree, {"decisiontreeclassifier__max_depth": list(range(1, n + 1))},
+                      b=5, r=2, cv=3, cost="rows", random_state=0).fit(X, y)
+    sgd = make_pipeline(StandardScaler(), SGDClassifier(random_state=0))
+    mutant = MutantUCBSearch(sgd, {"sgdclassifier__alpha": loguniform(1e-6, 1e-1)},
+                             budget=3 * n, max_subtrains=4, n_initial=max(2, n // 2), cv=3,
+                             random_state=0).fit(X, y)
+    logistic = make_pipeline(StandardScaler(), LogisticRegression())
+    gpucb = GPUCBSelector(logistic, {"logisticregression__C": np.logspace(-4, 4, n).tolist()},
+                          n_iter=3, cv=3, random_state=0).fit(X, y)
+    return n, {"daub": daub, "mutant": mutant, "gpucb": gpucb}
+
+
+def _drawn_names(display):
+    """The candidates' labels a display drew, as Text artists."""
+    if isinstance(display, (AllocationDisplay, PosteriorDisplay)):
+        return _drawn_tick_labels(display.ax_.yaxis)
+    if isinstance(display, SearchCurvesDisplay):
+        return list(display.ax_.get_legend().get_texts())
+    return list(display.labels_) + [display.ax_.title]
+
+
+def _drawn_tick_labels(axis):
+    """The tick labels with text at ticks within the axis' view."""
+    low, high = sorted(axis.get_view_interval())
+    return [label for which in (False, True)
+            for loc, label in zip(axis.get_ticklocs(minor=which),
+                                  axis.get_ticklabels(minor=which))
+            if low <= loc <= high and label.get_visible() and label.get_text()]
+
+
+def _no_two_overlap(texts, renderer):
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            assert not a.overlaps(boxes[j]), (texts[i].get_text(), texts[j].get_text())
+
+
+@pytest.mark.parametrize("display, search", [
+    (SearchCurvesDisplay, "daub"), (SearchCurvesDisplay, "mutant"),
+    (AllocationDisplay, "daub"), (AllocationDisplay, "mutant"), (AllocationDisplay, "gpucb"),
+    (PosteriorDisplay, "gpucb"), (FamilyTreeDisplay, "mutant"),
+])
+def test_displays_are_readable_with_many_candidates(many, display, search):
+    """Labels apart and inside the figure, the legend off the data, names by the rule."""
+    n, searches = many
+    search = searches[search]
+    shown = display.from_search(search)
+    figure, ax = shown.figure_, shown.ax_
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    texts = _drawn_names(shown)
+    ticks = [t for axis in (ax.xaxis, ax.yaxis) for t in _drawn_tick_labels(axis)]
+    _no_two_overlap(ticks, renderer)
+    _no_two_overlap(texts, renderer)
+    inside = Bbox.from_bounds(0, 0, *figure.canvas.get_width_height())
+    for text in texts + ticks + [ax.xaxis.label, ax.yaxis.label]:
+        box = text.get_window_extent(renderer)
+        assert inside.containsx(box.x0) and inside.containsx(box.x1), text.get_text()
+    assert ax.get_xlabel() and ax.get_ylabel()
+    legend = ax.get_legend()
+    if legend is not None:
+        assert not legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    # At most top_k names, and the others grouped, when there are more.
+    names = [t.get_text().removeprefix("selected: ").removeprefix("Lineage of ")
+             for t in texts]
+    named = [name for name in names if RULE.match(name)]
+    ids = {int(RULE.match(name).group(1)) for name in named}
+    assert len(named) >= min(n, 3) if display is not FamilyTreeDisplay else named
+    assert all("Pipeline" not in name for name in names)
+    results = search.all_cv_results_
+    row_name = dict(zip(results["candidate_id"], results["candidate_name"]))
+    assert all(name == row_name[int(RULE.match(name).group(1))] for name in named
+               if int(RULE.match(name).group(1)) in row_name)
+    if display is SearchCurvesDisplay:
+        others = len(np.unique(_used_ids(search))) - len(ids)
+        assert len(ids) <= 10 and (others == 0 or f"{others} others" in names)
+    elif display is AllocationDisplay:
+        others = len(np.unique(results["candidate_id"])) - len(ids)
+        assert len(ids) <= 20 and (others == 0 or f"{others} others, mean" in names)
+    elif display is PosteriorDisplay:
+        assert len(ids) == min(n, 20)
+        assert (n <= 20) == ("not shown" not in ax.get_ylabel())
+
+
+def _used_ids(search):
+    results = search.all_cv_results_
+    return results["candidate_id"][_used(results)]

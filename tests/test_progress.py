@@ -2,11 +2,14 @@
 
 import re
 
+import numpy as np
 import pytest
 from sklearn.datasets import make_classification
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import sksel._progress as progress
@@ -16,7 +19,7 @@ from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
-LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (.+?)\s+id=(\d+)\s+resource=(\d+)\s+score=(\S+)"
+LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (#(\d+) .+?)\s+resource=(\d+)\s+score=(\S+)"
                   r"\s+bound=(\S+)\s+\(\d+\.\ds\)$")
 
 
@@ -58,11 +61,11 @@ def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
     best = search.best_params_["C"]
     assert re.fullmatch(
         rf"\[DAUBSearch\] done: {n_evals} evaluations in \d+\.\ds \(stopped: done\); selected "
-        rf"LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
+        rf"#\d LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     # Plain status lines between them: the first evaluation, then every few seconds.
     assert all(re.match(r"\[DAUBSearch\] \d+/<=\d+ evaluations, \d+\.\ds, best 0\.\d{4} "
-                        r"LogisticRegression\(C=", line) for line in lines[1:-1])
+                        r"#\d LogisticRegression\(C=", line) for line in lines[1:-1])
     assert len(lines) >= 3
 
 
@@ -89,9 +92,10 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
         assert match, line
         done, n_max, name, candidate, n, score, bound = match.groups()
         assert int(done) == k and int(n_max) == 4 * len(search.sizes_)
-        # The line's id is the row's candidate_id, and its name says that candidate.
+        # The line's id is the row's candidate_id, and its name is the row's candidate_name.
         row = rows[int(candidate), int(n)]
-        assert name == f"LogisticRegression(C={C_GRID['C'][int(candidate)]:.3g})"
+        assert name == f"#{candidate} LogisticRegression(C={C_GRID['C'][int(candidate)]:.3g})"
+        assert name == results["candidate_name"][row]
         assert float(score) == pytest.approx(results["mean_test_score"][row], abs=5e-5)
         last_bound[row] = float(bound)
     # The bound printed after a candidate's last evaluation is the policy's final one.
@@ -107,7 +111,7 @@ def test_bound_printed_is_the_same_whatever_n_jobs(data, capsys):
     for n_jobs in (1, 2):
         _daub(2, n_jobs=n_jobs).fit(*data)
         matches = [LINE.match(line) for line in _lines(capsys)[1:-1]]
-        printed[n_jobs] = {(m.group(3), m.group(4)): m.group(6) for m in matches}
+        printed[n_jobs] = {(m.group(4), m.group(5)): m.group(7) for m in matches}
     assert printed[1].keys() <= printed[2].keys()  # n_jobs=2 ran every one n_jobs=1 ran
     assert "pending" not in printed[1].values()
     known = {k: v for k, v in printed[2].items() if k in printed[1] and v != "pending"}
@@ -166,9 +170,9 @@ def test_short_names():
     names = ShortNames(space.candidates, "")
     assert [names(c) for c in range(3)] == [
         "GaussianNB", "LogisticRegression(C=0.1)", "LogisticRegression(C=10)"]
-    long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i} for i in range(2)],
-                      "SomeEstimator")
-    assert len(long(0)) == 40 and long(0).endswith("...")
+    long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i, "a_third_one": i}
+                       for i in range(2)], "SomeEstimator")
+    assert len(long(0)) == 60 and long(0).endswith("...")
     assert ShortNames([{"C": 1.0}], "LogisticRegression")(0) == "LogisticRegression"
 
 
@@ -186,3 +190,35 @@ def test_short_names_follow_the_rule_for_pipelines_and_lists():
     assert [names(c) for c in range(4)] == [
         "SGDClassifier(alpha=0.0001)", "SGDClassifier(alpha=0.001)",
         "GaussianNB(var_smoothing=1e-09)", "GaussianNB(var_smoothing=1e-08)"]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: _daub(2),
+    lambda: MutantUCBSearch(make_pipeline(StandardScaler(), SGDClassifier(random_state=0)),
+                            {"sgdclassifier__alpha": [1e-4, 1e-3, 1e-2]}, budget=12,
+                            max_subtrains=3, cv=CV3, random_state=0, verbose=2),
+    lambda: KDPPSearch(LogisticRegression(), {"C": [0.01, 0.1, 1, 10, 100]}, n_iter=3, cv=CV3,
+                       random_state=0, verbose=2),
+    lambda: GPUCBSelector([GaussianNB(), make_pipeline(StandardScaler(), LogisticRegression())],
+                          n_iter=2, cv=CV3, random_state=0, verbose=2),
+], ids=["daub", "mutant_ucb", "kdpp", "gpucb"])
+def test_verbose_two_lines_and_results_rows_name_candidates_alike(data, capsys, make):
+    """A line's name is the candidate_name of the row of its id: #id, (from #parent), name."""
+    search = make().fit(*data)
+    results = search.all_cv_results_
+    row_name = {(int(c), int(n)): name for c, n, name in zip(
+        results["candidate_id"], results["n_resources"], results["candidate_name"])}
+    parents = results.get("parent_id", np.full(len(results["params"]), -1))
+    printed = [re.search(r"\] +\d+/\S+ (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +resource=(\d+) ",
+                         line) for line in _lines(capsys)[1:-1]]
+    assert len(printed) == len(results["params"]) and all(printed)
+    for match in printed:
+        name, candidate, parent, estimator, n = match.groups()
+        assert name == row_name[int(candidate), int(n)]
+        row = list(results["candidate_id"]).index(int(candidate))
+        assert int(parent or -1) == parents[row]
+        assert "Pipeline" not in name
+        step = search.all_cv_results_["params"][row].get("estimator", search.estimator)
+        while hasattr(step, "steps"):
+            step = step.steps[-1][1]
+        assert estimator == type(step).__name__

@@ -4,8 +4,8 @@ Every candidate's training is a ``time.sleep`` (0.5 s by default, whatever the
 number of rows), so it needs no CPU: the seconds of the workers measure the
 search and its engine (scheduling, idle workers waiting for a decision,
 speculative work, moving models between processes), not the cores. A fitted
-candidate carries a learned state of 4 MB (a numpy array) that loky and dask
-move between processes; its accuracy on the validation rows rises with its
+candidate carries a learned state of 4 MB (``--state-mb``; a numpy array) that
+loky and dask move between processes; its accuracy on the validation rows rises with its
 ``quality`` (distinct for every candidate, so there is a unique best) and
 with the rows it was trained on, ``quality * (1 - 0.3 * 500 / (500 + rows))``
 (deterministic: the same rows are wrong on every run).
@@ -21,7 +21,10 @@ searches (``--searches``):
 - ``kdpp``: KDPPSearch, ``n_iter=32`` over a uniform ``quality``;
 - ``mutant-ucb``: MutantUCBSearch of a sleeping incremental learner, whose
   sub-train, one ``partial_fit`` call, sleeps once and adds the rows to those
-  it was trained on, ``budget=400`` (``--budget``), ``max_subtrains=10``.
+  it was trained on, ``budget=400`` (``--budget``), ``max_subtrains=10``;
+- ``mucb-client``: the same, its models sent to the search's process and back
+  at every sub-train on dask too, as sksel did before models stayed on the
+  dask workers (on threads and loky both run the same way).
 
 Each search is fitted once per backend (``--backends``, under
 ``joblib.parallel_config``) and number of workers w (``--workers``,
@@ -49,7 +52,7 @@ single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
 
     python benchmarks/bench_parallel.py [--searches daub gpucb ...]
         [--workers 1 2 8] [--backends threading loky] [--dask]
-        [--seconds 0.5] [--budget 400]
+        [--seconds 0.5] [--budget 400] [--state-mb 4]
 
 The default run (0.5 s, w = 1, 2, 8, both backends) takes about 50 minutes
 on 2 cores (estimated from ``--seconds 0.05``: 45 to 60), three quarters of it
@@ -140,36 +143,46 @@ class SleepingIncrementalClassifier(SleepingClassifier):
 COMMON = dict(cv=3, refit=False, random_state=0)
 
 
-def daub(seconds, budget):
-    return DAUBSearch([SleepingClassifier(q, seconds) for q in QUALITIES], **COMMON)
+def daub(seconds, budget, state_mb):
+    return DAUBSearch([SleepingClassifier(q, seconds, state_mb) for q in QUALITIES], **COMMON)
 
 
-def daub_rows(seconds, budget):
-    return daub(seconds, budget).set_params(cost="rows")
+def daub_rows(seconds, budget, state_mb):
+    return daub(seconds, budget, state_mb).set_params(cost="rows")
 
 
-def gpucb(seconds, budget):
-    return GPUCBSelector(SleepingClassifier(seconds=seconds), {"quality": QUALITIES},
-                         prior="kernel", n_iter=16, **COMMON)
+def gpucb(seconds, budget, state_mb):
+    return GPUCBSelector(SleepingClassifier(seconds=seconds, state_mb=state_mb),
+                         {"quality": QUALITIES}, prior="kernel", n_iter=16, **COMMON)
 
 
-def gpucb_async(seconds, budget):
-    return gpucb(seconds, budget).set_params(asynchronous=True)
+def gpucb_async(seconds, budget, state_mb):
+    return gpucb(seconds, budget, state_mb).set_params(asynchronous=True)
 
 
-def kdpp(seconds, budget):
-    return KDPPSearch(SleepingClassifier(seconds=seconds), {"quality": QUALITY_DISTRIBUTION},
-                      n_iter=32, **COMMON)
+def kdpp(seconds, budget, state_mb):
+    return KDPPSearch(SleepingClassifier(seconds=seconds, state_mb=state_mb),
+                      {"quality": QUALITY_DISTRIBUTION}, n_iter=32, **COMMON)
 
 
-def mutant_ucb(seconds, budget):
-    return MutantUCBSearch(SleepingIncrementalClassifier(seconds=seconds),
+def mutant_ucb(seconds, budget, state_mb):
+    return MutantUCBSearch(SleepingIncrementalClassifier(seconds=seconds, state_mb=state_mb),
                            {"quality": QUALITY_DISTRIBUTION}, budget=budget,
                            max_subtrains=10, **COMMON)
 
 
+class _MutantUCBStatesThroughClient(MutantUCBSearch):
+    """MutantUCBSearch with its models sent to the search's process after every sub-train."""
+
+    _state_key = None
+
+
+def mucb_client(seconds, budget, state_mb):
+    return _MutantUCBStatesThroughClient(**mutant_ucb(seconds, budget, state_mb).get_params(deep=False))
+
+
 SEARCHES = {"daub": daub, "daub-rows": daub_rows, "gpucb": gpucb, "gpucb-async": gpucb_async,
-            "kdpp": kdpp, "mutant-ucb": mutant_ucb}
+            "kdpp": kdpp, "mutant-ucb": mutant_ucb, "mucb-client": mucb_client}
 
 
 # ----------------------------------------------------------------------- measures
@@ -255,7 +268,7 @@ def settings(args, stack):
 
 def run_search(name, args, pairs, X, y):
     """Fit search `name` at every backend and number of workers, printing a row each."""
-    make = partial(SEARCHES[name], args.seconds, args.budget)
+    make = partial(SEARCHES[name], args.seconds, args.budget, args.state_mb)
     serial = {}  # backend -> (wall, quality) at w=1; None -> the search's first w=1
     for backend, workers in pairs:
         for n_workers in workers:
@@ -271,11 +284,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--searches", nargs="+", choices=list(SEARCHES), default=list(SEARCHES))
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2, 8])
-    parser.add_argument("--backends", nargs="+", default=["threading", "loky"])
+    parser.add_argument("--backends", nargs="*", default=["threading", "loky"])
     parser.add_argument("--dask", action="store_true",
                         help=f"also run on a LocalCluster of {DASK_WORKERS} workers")
     parser.add_argument("--seconds", type=float, default=0.5, help="sleep of one training")
     parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
+    parser.add_argument("--state-mb", type=int, default=4,
+                        help="megabytes of learned state of a fitted candidate")
     args = parser.parse_args()
     # joblib's note that the speculative fits still running were cancelled at the end.
     warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed")

@@ -326,7 +326,8 @@ def test_cv_results_frame(clf_data):
                         return_train_score=True).fit(X, y)
     gs = _grid_search(LogisticRegression(), C_GRID, CV3, X, y, return_train_score=True)
     frame = pd.DataFrame(search.cv_results_)
-    assert set(frame.columns) == set(gs.cv_results_) | {"candidate_id", "n_resources", "iter"}
+    assert set(frame.columns) == set(gs.cv_results_) | {"candidate_id", "candidate_name",
+                                                        "n_resources", "iter"}
     assert len(frame) == 4
     assert list(frame["candidate_id"]) == [0, 1, 2, 3]
     assert frame.loc[search.best_index_, "rank_test_score"] == 1

@@ -12,6 +12,7 @@ folder you trust.
 
 import os
 import pickle
+import sys
 import tempfile
 from collections import defaultdict, deque
 
@@ -87,8 +88,13 @@ class Checkpoint:
         return left.popleft() if left else None
 
     def record(self, action, outputs, give_up):
-        """Write the `outputs` of the finished `action`, after those recorded so far."""
-        self._write(f"{self.n_recorded:06d}{_SUFFIX}", (action, outputs, give_up))
+        """Write the `outputs` of the finished `action`, after those recorded so far.
+
+        A model left on a dask worker (a future among the outputs) is fetched
+        to be written: a resumed search needs the model, not the future.
+        """
+        self._write(f"{self.n_recorded:06d}{_SUFFIX}",
+                    (action, _fetched(outputs), give_up))
         self.n_recorded += 1
 
     def _record_names(self):
@@ -139,3 +145,12 @@ def _check_same_input(recorded, current, folder):
             f"input (different {', '.join(differ)}). Fit with the same data and parameters "
             "to resume, or give another (or an empty) folder to start afresh."
         )
+
+
+def _fetched(outputs):
+    """`outputs` (dicts), their dask futures replaced by the values they stand for."""
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return outputs
+    return [{key: value.result() if isinstance(value, distributed.Future) else value
+             for key, value in output.items()} for output in outputs]

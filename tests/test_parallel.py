@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from joblib import parallel_config
 from scipy import stats
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.model_selection import StratifiedKFold
@@ -153,3 +153,29 @@ def test_mutant_ucb_on_dask_keeps_each_model_on_the_workers(iris, monkeypatch):
     assert len(results["params"]) == 24
     np.testing.assert_array_equal(results["mean_test_score"], results["n_resources_total"])
     assert max(results["n_resources"]) == 4
+
+
+def test_mutant_ucb_checkpointed_on_dask_resumes_anywhere(iris, tmp_path):
+    # The checkpoint holds the models, not the futures of the cluster that
+    # trained them, so a fit in this process resumes from it: its first
+    # evaluations (the initial models' first sub-trains, which do not depend
+    # on timing) are the recorded ones, replayed.
+    distributed = pytest.importorskip("distributed")
+    folder = tmp_path / "checkpoint"
+    search = MutantUCBSearch(SGDClassifier(loss="log_loss", random_state=0),
+                             {"alpha": stats.loguniform(1e-5, 1e-1)}, budget=20,
+                             max_subtrains=4, cv=CV3, random_state=0, n_jobs=2,
+                             checkpoint=folder)
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                   dashboard_address=None) as cluster,
+          distributed.Client(cluster), parallel_config("dask")):
+        search.fit(*iris)
+    records = [pickle.loads(path.read_bytes()) for path in sorted(folder.glob("[0-9]*.pkl"))]
+    assert len(records) == 20
+    for _, outputs, _ in records:
+        assert all(isinstance(output["model"], SGDClassifier) for output in outputs)
+    resumed = clone(search).set_params(n_jobs=1).fit(*iris)
+    first = slice(0, search.policy_.n_initial)
+    for key in ("params", "mean_test_score", "n_resources"):
+        assert list(resumed.all_cv_results_[key][first]) == list(
+            search.all_cv_results_[key][first])

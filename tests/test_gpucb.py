@@ -426,7 +426,7 @@ def test_selector_cost_from_earlier_cv_results_and_reproducible():
     est = LogisticRegression(max_iter=1000)
     earlier = [GridSearchCV(est, GRID, cv=3).fit(X[rows], y[rows]).cv_results_
                for rows in (np.arange(0, 150, 2), np.arange(1, 150, 2))]
-    searches = [GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3,
+    searches = [GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3, cost="prior",
                               random_state=0).fit(X, y) for _ in range(2)]
     times = np.array([r["mean_fit_time"] for r in earlier])
     np.testing.assert_allclose(searches[0].cost_, cost_prior_from_times(times))
@@ -448,7 +448,7 @@ def test_shipped_priors_come_with_their_costs():
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in lcdb_portfolio()]
     search = GPUCBSelector(learners, prior="lcdb", n_iter=2, cv=CV3, beta_scale=0.1,
-                           random_state=0).fit(X, y)
+                           cost="prior", random_state=0).fit(X, y)
     np.testing.assert_allclose(search.cost_, cost_prior_from_times(lcdb_cost()[1]))
     assert search.policy_.cost is search.cost_
 

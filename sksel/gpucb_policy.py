@@ -73,7 +73,8 @@ class GPUCBPolicy(SequentialPolicy):
         Treat `mean` as unknown and `cov` as a correlation known up to a
         scale: after each observation the prior becomes the constant mean of
         the observed scores and ``s^2 * cov``, with ``s^2`` the maximum
-        likelihood estimate from them (a kernel prior without history).
+        likelihood estimate from them, at least ``noise^2`` (a kernel prior
+        without history).
     random_state : int, RandomState instance or None, default=None
         Breaks ties between equal upper bounds (e.g. the first pick of a
         kernel prior), by one random order of the candidates drawn up front.
@@ -388,7 +389,9 @@ class GPUCBPolicy(SequentialPolicy):
         if len(y) >= 2:
             C = self.cov[np.ix_(observed, observed)] + 1e-8 * np.eye(len(y))
             r = y - level
-            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), 1e-12)
+            # Scores that differ by less than their noise say nothing of the spread:
+            # an estimate below the noise would stop the search on a plateau.
+            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), self.noise**2)
         return np.full(self.n_candidates, level), scale2 * self.cov
 
 

@@ -157,6 +157,22 @@ def test_stops_exactly_when_the_closed_form_condition_holds(seed):
     assert order[:len(observed)] == observed and len(order) == K
 
 
+def test_kernel_prior_does_not_stop_on_a_plateau():
+    # Two neighbours score the same (e.g. both predict the majority class): the
+    # spread fitted from them is not below the noise, so the 8 candidates left,
+    # some far from the plateau, are still worth more than tol.
+    from sksel.gpucb import kernel_prior
+
+    corr = kernel_prior([{"C": c} for c in np.logspace(-3, 3, 10)])
+    policy = GPUCBPolicy(np.zeros(10), corr, fit_scale=True, noise=0.01, tol=0.01,
+                         random_state=0)
+    for score in (0.55, 0.55):
+        (c, r), = policy.ask()
+        policy.tell(c, r, score)
+    assert policy.prior()[1].min() == pytest.approx(0.01)
+    assert not policy.done and policy.expected_improvement_left() > 0.01
+
+
 def test_wide_prior_never_stops_before_the_cap():
     rng = np.random.RandomState(0)
     policy = GPUCBPolicy(np.zeros(8), np.eye(8), noise=0.01, tol=0.01, n_iter=5,

@@ -819,8 +819,22 @@ SHORT = {"gp-ucb kernel prior, beta x 1": "rbf 1", "gp-ucb kernel prior, beta x 
          "gp-ucb arc kernel prior, beta x 1": "arc 1", RANDOM: "random"}
 
 
-def kernel_part(args):
-    """Fit the candidate sets on small datasets, then replay kernel-prior GP-UCB on them."""
+def _stop_run(policy, scores):
+    """Evaluations and regret (points) where `policy` (with ``tol``) stops on `scores`."""
+    order = []
+    while not policy.done:
+        (candidate, resource), = policy.ask(1)
+        policy.tell(candidate, resource, scores[candidate])
+        order.append(candidate)
+    return {"evals_stop": len(order), "regret_stop": 100 * (scores.max() - scores[order].max())}
+
+
+def kernel_part(args, tol=None):
+    """Fit the candidate sets on small datasets, then replay kernel-prior GP-UCB on them.
+
+    With `tol`, each GP-UCB run is also stopped by it (``n_iter="auto"``):
+    columns ``evals_stop`` and ``regret_stop``.
+    """
     start = time.perf_counter()
     sets = candidate_sets()
     corr = {(s, kernel): kernel_prior(candidates, kernel=kernel)
@@ -842,10 +856,13 @@ def kernel_part(args):
             for name, (kernel, scale) in KERNEL_POLICIES.items():
                 runs = []
                 for rep in range(args.reps):
-                    policy = GPUCBPolicy(np.zeros(len(scores)), corr[s, kernel], fit_scale=True,
-                                         noise=NOISE, delta=DELTA, beta_scale=scale,
-                                         random_state=rep)
+                    gp = dict(fit_scale=True, noise=NOISE, delta=DELTA, beta_scale=scale,
+                              random_state=rep)
+                    policy = GPUCBPolicy(np.zeros(len(scores)), corr[s, kernel], **gp)
                     runs.append(order_metrics(run_order(policy, scores, t_max), scores))
+                    if tol is not None:
+                        runs[-1].update(_stop_run(GPUCBPolicy(
+                            np.zeros(len(scores)), corr[s, kernel], tol=tol, **gp), scores))
                 results.append({**base, "policy": name, "beta_scale": scale,
                                 **pd.DataFrame(runs).mean().to_dict()})
             results.append({**base, "policy": RANDOM,
@@ -869,6 +886,9 @@ def kernel_part(args):
                         evals_median=("evals_to_best", "median"))
     for t in (1, 5, 10):
         table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
+    if tol is not None:
+        table[f"evals_stop@tol={tol:g}"] = grouped["evals_stop"].mean()
+        table["regret_stop"] = grouped["regret_stop"].mean()
     print()
     with pd.option_context("display.width", 200):
         print(table.to_string(float_format="%.2f"))
@@ -925,7 +945,7 @@ def main(argv=None):
         if args.stop:
             frames.append(report_stops("default", M, T, rows, args, tol=tol)[0])
     if "kernel" in args.parts:
-        frames.append(kernel_part(args))
+        frames.append(kernel_part(args, (tol or args.stop_tol) if args.stop else None))
     if args.out and frames:
         results = pd.concat(frames, ignore_index=True)
         first = [c for c in ("part", "set", "dataset", "policy") if c in results]

@@ -119,8 +119,8 @@ class GPUCBSelector(BaseSelectionSearch):
           best one evaluated by at most `tol`, summed over them (see `tol`):
           it spends evaluations where the posterior is uncertain, few when
           the prior and the first scores leave no doubt;
-        - an int T <= K: exactly T evaluations (fewer only when all
-          candidates are tried), whatever the posterior says.
+        - an int T <= K: exactly T evaluations (failed ones included),
+          whatever the posterior says.
 
     tol : float, default=0.01
         With ``n_iter="auto"``, how much score the search may leave on the

@@ -61,7 +61,7 @@ class GPUCBPolicy(SequentialPolicy):
         posterior mean.
     n_iter : int, default=None
         Most evaluations, T <= K; None means K. Without `tol`, the policy
-        makes exactly `n_iter` evaluations (fewer only when candidates fail).
+        makes exactly `n_iter` evaluations (failed ones included).
     tol : float, default=None
         Stop before `n_iter` once the answer is known: once the candidates
         left, summed, are expected to beat the best one observed by at most

@@ -61,9 +61,11 @@ class GPUCBSelector(BaseSelectionSearch):
     candidates' configurations (``prior="kernel"``). Each step evaluates one
     candidate fully (all cross-validation folds, all training rows), updates
     the posterior of every candidate, and evaluates next the candidate with
-    the highest upper confidence bound. After `n_iter` evaluations the best
-    evaluated candidate is selected and refitted. Correlated candidates are
-    what makes it pay: one evaluation tells about many.
+    the highest upper confidence bound. It stops once the candidates left
+    are not expected to beat the best one evaluated by more than `tol`
+    (or after `n_iter` evaluations when it is an int); the best evaluated
+    candidate is selected and refitted. Correlated candidates are what makes
+    it pay: one evaluation tells about many, and about when to stop.
 
     Read more in the :ref:`User Guide <gpucb>`.
 
@@ -109,8 +111,31 @@ class GPUCBSelector(BaseSelectionSearch):
           candidates' featurized configurations (``kernel``), scaled, and the
           mean constant, both fitted to the scores as they come.
 
-    n_iter : int, default=None
-        Number of candidates evaluated, T <= K. None means ``min(K, 10)``.
+    n_iter : "auto" or int, default="auto"
+        How many candidates are evaluated:
+
+        - ``"auto"``: until the answer is known, at most `max_iter`. The
+          search stops once the candidates left are expected to beat the
+          best one evaluated by at most `tol`, summed over them (see `tol`):
+          it spends evaluations where the posterior is uncertain, few when
+          the prior and the first scores leave no doubt;
+        - an int T <= K: exactly T evaluations (failed ones included),
+          whatever the posterior says.
+
+    tol : float, default=0.01
+        With ``n_iter="auto"``, how much score the search may leave on the
+        table, in score units (0.01 is one accuracy point): it stops once
+        ``sum_k E[(f(k) - m)^+] <= tol`` over the candidates k not evaluated,
+        the summed expected improvement over ``m``, the posterior mean of
+        the best candidate evaluated (its posterior mean rather than its
+        cross-validated score, a noisy value that, as the largest of
+        several, is biased upwards). The sum bounds the expected amount by
+        which the best candidate left beats the one selected, so the
+        measured regret at the stop is much lower than `tol` (see the
+        :ref:`User Guide <gpucb>`). 0 never stops before `max_iter`.
+
+    max_iter : int, default=None
+        With ``n_iter="auto"``, the most evaluations; None means K.
 
     noise : float, default=0.01
         Standard deviation of a score's noise, in score units, > 0.
@@ -131,10 +156,16 @@ class GPUCBSelector(BaseSelectionSearch):
     kernel : {"rbf", "arc"}, default="rbf"
         Kernel of ``prior="kernel"`` (see :class:`~sksel.KDPPSampler`).
 
-    cost : "prior", None or array-like of shape (K,), default="prior"
+    cost : "auto", "prior", None or array-like of shape (K,), default="auto"
         What an evaluation costs, to find the best candidate in fewer
         seconds rather than fewer evaluations:
 
+        - ``"auto"``: ``"prior"`` when `max_time` is set, None otherwise.
+          With a time budget the cost-aware rule has a good model early,
+          when the paper's rule may still be fitting an expensive
+          favourite; without one, the search runs to its stop, and cheap
+          candidates first only delay that stop (see the :ref:`User Guide
+          <gpucb>`);
         - ``"prior"``: each candidate's relative fit cost learned from the
           same history as the scores (:func:`cost_prior_from_times`): the
           fit times shipped with ``prior="default"`` and ``prior="lcdb"``,
@@ -171,7 +202,7 @@ class GPUCBSelector(BaseSelectionSearch):
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
         1``). The progress `verbose` prints counts evaluations against
-        `n_iter`.
+        `n_iter` (with ``"auto"``, against `max_iter`).
 
     Attributes
     ----------
@@ -225,12 +256,14 @@ class GPUCBSelector(BaseSelectionSearch):
         "param_distributions": [dict, list, None],
         "n_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "prior": [StrOptions({"kernel", "default", "lcdb"}), "array-like", list, tuple],
-        "n_iter": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "n_iter": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "max_iter": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "noise": [Interval(numbers.Real, 0, None, closed="neither")],
         "delta": [Interval(numbers.Real, 0, 1, closed="neither")],
         "beta_scale": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "kernel": [StrOptions({"rbf", "arc"})],
-        "cost": [StrOptions({"prior"}), "array-like", None],
+        "cost": [StrOptions({"auto", "prior"}), "array-like", None],
         "asynchronous": ["boolean"],
     }
 
@@ -242,12 +275,14 @@ class GPUCBSelector(BaseSelectionSearch):
         param_distributions=None,
         n_candidates=None,
         prior="kernel",
-        n_iter=None,
+        n_iter="auto",
+        tol=0.01,
+        max_iter=None,
         noise=0.01,
         delta=0.1,
         beta_scale="auto",
         kernel="rbf",
-        cost="prior",
+        cost="auto",
         asynchronous=False,
         scoring=None,
         n_jobs=None,
@@ -278,6 +313,8 @@ class GPUCBSelector(BaseSelectionSearch):
         self.n_candidates = n_candidates
         self.prior = prior
         self.n_iter = n_iter
+        self.tol = tol
+        self.max_iter = max_iter
         self.noise = noise
         self.delta = delta
         self.beta_scale = beta_scale
@@ -335,25 +372,36 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.candidates_ = candidates
-        n_total = len(candidates)
-        n_iter = min(n_total, 10) if self.n_iter is None else self.n_iter
-        if n_iter > n_total:
-            raise ValueError(f"n_iter={n_iter} is larger than the {n_total} candidates (K).")
+        n_iter, tol = self._n_iter_tol(len(candidates))
         mean, cov, fit_scale, scores = self._prior(candidates)
         self.cost_, times = self._cost(candidates)
         self.beta_scale_ = self._beta_scale(scores, times)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
-            n_iter=n_iter, fit_scale=fit_scale, random_state=rng,
+            n_iter=n_iter, tol=tol, fit_scale=fit_scale, random_state=rng,
             resource=min(len(train) for train, _ in splits), cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous,
         )
         return self.policy_, WholeFolds(splits)
 
+    def _n_iter_tol(self, n_total):
+        """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
+        if self.n_iter == "auto":
+            return min(n_total, self.max_iter or n_total), self.tol
+        if self.max_iter is not None:
+            raise ValueError(f"max_iter={self.max_iter} caps n_iter='auto'; with "
+                             f"n_iter={self.n_iter} leave max_iter=None.")
+        if self.n_iter > n_total:
+            raise ValueError(f"n_iter={self.n_iter} is larger than the {n_total} candidates (K).")
+        return self.n_iter, None
+
     def _progress_budget(self, n_candidates):
         n_iter = self.policy_.n_iter
-        return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
+        if self.policy_.tol is None:
+            return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
+        return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
+                               f"answer is known (tol={self.policy_.tol:g})")
 
     def _prior(self, candidates):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""
@@ -382,9 +430,10 @@ class GPUCBSelector(BaseSelectionSearch):
         None costs: the paper's rule.
         """
         n_total = len(candidates)
-        if self.cost is None:
+        if self.cost is None or (isinstance(self.cost, str) and self.cost == "auto"
+                                 and self.max_time is None):
             return None, None
-        if not (isinstance(self.cost, str) and self.cost == "prior"):
+        if not isinstance(self.cost, str):
             cost = _checked_cost(self.cost, n_total)
             return cost / np.exp(np.mean(np.log(cost))), None
         if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:

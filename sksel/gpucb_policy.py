@@ -8,6 +8,7 @@ it; :mod:`sksel.gpucb_prior` turns earlier results into its prior.
 """
 
 import numpy as np
+from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from ._policy import SequentialPolicy
@@ -59,12 +60,21 @@ class GPUCBPolicy(SequentialPolicy):
         Factor of ``beta_t``; 1 is the formula as written, 0 is greedy on the
         posterior mean.
     n_iter : int, default=None
-        Number of evaluations, T <= K; None means K.
+        Most evaluations, T <= K; None means K. Without `tol`, the policy
+        makes exactly `n_iter` evaluations (failed ones included).
+    tol : float, default=None
+        Stop before `n_iter` once the answer is known: once the candidates
+        left, summed, are expected to beat the best one observed by at most
+        `tol` (:meth:`expected_improvement_left`). The best one observed is
+        the one a search selects, counted at its posterior mean ``m``
+        rather than its observed score, a noisy value that, as a maximum,
+        is biased upwards. In score units, >= 0; None never stops early.
     fit_scale : bool, default=False
         Treat `mean` as unknown and `cov` as a correlation known up to a
         scale: after each observation the prior becomes the constant mean of
         the observed scores and ``s^2 * cov``, with ``s^2`` the maximum
-        likelihood estimate from them (a kernel prior without history).
+        likelihood estimate from them, at least ``noise^2`` (a kernel prior
+        without history).
     random_state : int, RandomState instance or None, default=None
         Breaks ties between equal upper bounds (e.g. the first pick of a
         kernel prior), by one random order of the candidates drawn up front.
@@ -123,14 +133,15 @@ class GPUCBPolicy(SequentialPolicy):
     """
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
-                 fit_scale=False, random_state=None, resource="all", cost=None, budget=None,
-                 asynchronous=False):
+                 tol=None, fit_scale=False, random_state=None, resource="all", cost=None,
+                 budget=None, asynchronous=False):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
         self.delta = delta
         self.beta_scale = beta_scale
         self.n_iter = len(self.mean) if n_iter is None else n_iter
+        self.tol = tol
         self.fit_scale = fit_scale
         self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
         self.resource = resource
@@ -170,7 +181,8 @@ class GPUCBPolicy(SequentialPolicy):
 
     @property
     def done(self):
-        """Whether `n_iter` picks have their results, or no candidate is left."""
+        """Whether `n_iter` picks have their results, the answer is known (`tol`), or no
+        candidate is left."""
         # Asynchronously, the evaluations running are decisions: wait for them.
         return self._next is None and not (self.asynchronous and self._pending)
 
@@ -254,11 +266,36 @@ class GPUCBPolicy(SequentialPolicy):
 
     # --------------------------------------------------------------- internals
     def _decide(self):
-        """The sequential run's next pick, as an action, or None after `n_iter`."""
-        if len(self._decisions) >= self.n_iter:
+        """The sequential run's next pick, as an action, or None once it stops."""
+        available = self._available()
+        if len(self._decisions) >= self.n_iter or self._answer_known(available):
             return None
-        candidate = self._ucb_argmax(self._available())
+        candidate = self._ucb_argmax(available)
         return None if candidate is None else (candidate, self.resource)
+
+    def expected_improvement_left(self, candidates=None):
+        """What stopping now may give up: the summed expected improvement of the candidates left.
+
+        ``sum_k E[(f(k) - m)^+] = sum_k (mu_t(k) - m) Phi(z_k) + sigma_t(k) phi(z_k)``,
+        ``z_k = (mu_t(k) - m) / sigma_t(k)``, over `candidates` (default:
+        those neither evaluated nor failed), with ``m`` the posterior mean of
+        the best candidate observed. It bounds the expected amount by which
+        the best candidate left beats it, ``E[max_k (f(k) - m)^+]``; the
+        policy stops once it is at most `tol`. ``inf`` before any
+        observation, 0 without candidates.
+        """
+        if candidates is None:
+            candidates = self._available()
+        if not self._observed:
+            return np.inf
+        mean, std = self._posterior(())
+        gain, std = mean[candidates] - mean[self.best_], std[candidates]
+        z = gain / np.maximum(std, 1e-12)  # std 0: (gain)^+
+        return float(np.sum(gain * norm.cdf(z) + std * norm.pdf(z)))
+
+    def _answer_known(self, candidates):
+        """Whether `tol` is set and the candidates left may improve by at most `tol`."""
+        return self.tol is not None and self.expected_improvement_left(candidates) <= self.tol
 
     def _advance(self):
         """Use told results; keep and return the next pick, or None.
@@ -290,12 +327,14 @@ class GPUCBPolicy(SequentialPolicy):
     def _speculate(self):
         """The UCB argmax among candidates neither running nor told, given those that are.
 
-        Asynchronously a decision, while fewer than `n_iter` picks are made.
+        Asynchronously a decision, while fewer than `n_iter` picks are made
+        and the answer is not known (`tol`).
         """
         busy = {c for c, _ in self._pending} | {c for c, _ in self._told}
-        if self.asynchronous and len(self._decisions) + len(busy) >= self.n_iter:
-            return None
         free = [c for c in self._available() if c not in busy]
+        if self.asynchronous and (len(self._decisions) + len(busy) >= self.n_iter
+                                  or self._answer_known(free)):
+            return None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         return None if candidate is None else (candidate, self.resource)
 
@@ -350,7 +389,9 @@ class GPUCBPolicy(SequentialPolicy):
         if len(y) >= 2:
             C = self.cov[np.ix_(observed, observed)] + 1e-8 * np.eye(len(y))
             r = y - level
-            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), 1e-12)
+            # Scores that differ by less than their noise say nothing of the spread:
+            # an estimate below the noise would stop the search on a plateau.
+            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), self.noise**2)
         return np.full(self.n_candidates, level), scale2 * self.cov
 
 

@@ -1,6 +1,8 @@
 """GP-UCB: the posterior and the choice against closed forms, priors, the selector."""
 
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,6 +10,7 @@ from _common import CountingClassifier
 from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_iris
+from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import make_pipeline
@@ -101,6 +104,97 @@ def test_never_evaluates_a_candidate_twice_and_stops_at_n_iter():
         policy.tell(c, r, rng.uniform())
     assert len(seen) == 5 == len(set(seen))
     assert policy.ask() == []
+
+
+def test_stop_hand_checked():
+    # Independent arms, an observation noise of 1e-4: after arm 0 (the highest
+    # mean; beta_scale 0 is greedy) is observed at 0.85, m = 0.85 (0.849999)
+    # and arm 1 (0.75 +/- 0.05) has z = -2: its expected improvement is
+    # -0.1 * Phi(-2) + 0.05 * phi(-2) = -0.002275 + 0.0026995 = 0.000424.
+    mean, cov = [0.8, 0.75], np.diag([0.01, 0.0025])
+    for tol, n_evaluations in ((0.00043, 1), (0.00042, 2)):
+        policy = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=tol)
+        assert policy.expected_improvement_left() == np.inf
+        assert policy.ask() == [(0, "all")]
+        policy.tell(0, "all", 0.85)
+        assert policy.expected_improvement_left() == pytest.approx(0.0004245, abs=2e-7)
+        assert policy.done == (n_evaluations == 1)
+        if not policy.done:
+            policy.tell(*policy.ask()[0], 0.7)
+        assert policy.done and len(policy.decisions_) == n_evaluations
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_stops_exactly_when_the_closed_form_condition_holds(seed):
+    rng = np.random.RandomState(seed)
+    K, noise, tol = 9, 0.01, 0.002
+    mean, cov = _random_prior(rng, K)
+    scores = rng.multivariate_normal(mean, cov)
+    policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.1, tol=tol, random_state=seed)
+    observed = []
+    while True:
+        if observed:
+            y = scores[observed]
+            mu, sd = _closed_form_posterior(np.asarray(mean), cov, noise, observed, y)
+            m = mu[observed[int(np.argmax(y))]]
+            left = [k for k in range(K) if k not in observed]
+            z = (mu[left] - m) / sd[left]
+            ei = np.sum((mu[left] - m) * stats.norm.cdf(z) + sd[left] * stats.norm.pdf(z))
+            assert policy.expected_improvement_left() == pytest.approx(ei, rel=1e-6, abs=1e-12)
+            assert policy.done == (ei <= tol or not left)
+        if policy.done:
+            break
+        (c, r), = policy.ask()
+        policy.tell(c, r, scores[c])
+        observed.append(c)
+    # Without tol, the same picks, until all K are evaluated.
+    full = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.1, random_state=seed)
+    order = []
+    while not full.done:
+        (c, r), = full.ask()
+        full.tell(c, r, scores[c])
+        order.append(c)
+    assert order[:len(observed)] == observed and len(order) == K
+
+
+def test_kernel_prior_does_not_stop_on_a_plateau():
+    # Two neighbours score the same (e.g. both predict the majority class): the
+    # spread fitted from them is not below the noise, so the 8 candidates left,
+    # some far from the plateau, are still worth more than tol.
+    from sksel.gpucb import kernel_prior
+
+    corr = kernel_prior([{"C": c} for c in np.logspace(-3, 3, 10)])
+    policy = GPUCBPolicy(np.zeros(10), corr, fit_scale=True, noise=0.01, tol=0.01,
+                         random_state=0)
+    for score in (0.55, 0.55):
+        (c, r), = policy.ask()
+        policy.tell(c, r, score)
+    assert policy.prior()[1].min() == pytest.approx(0.01)
+    assert not policy.done and policy.expected_improvement_left() > 0.01
+
+
+def test_wide_prior_never_stops_before_the_cap():
+    rng = np.random.RandomState(0)
+    policy = GPUCBPolicy(np.zeros(8), np.eye(8), noise=0.01, tol=0.01, n_iter=5,
+                         random_state=0)
+    while not policy.done:
+        (c, r), = policy.ask()
+        policy.tell(c, r, rng.uniform(0.6, 0.9))
+    assert len(policy.decisions_) == 5
+    assert policy.expected_improvement_left() > 0.01
+
+
+def test_stop_waits_for_a_score_and_never_selects_a_failed_candidate():
+    # Candidate 0 fails: nothing is observed, so the answer is not known yet.
+    mean, cov = [0.9, 0.8, 0.5], np.diag([1e-4, 1e-4, 1e-4])
+    policy = GPUCBPolicy(mean, cov, beta_scale=0.0, tol=0.01)
+    assert policy.ask() == [(0, "all")]
+    policy.tell(0, "all", np.nan, failed=True)
+    assert not policy.done and policy.best_ is None
+    assert policy.ask() == [(1, "all")]
+    policy.tell(1, "all", 0.8)
+    # Candidate 2 (0.5 +/- 0.01) cannot beat 0.8: stop, with candidate 1.
+    assert policy.done and policy.best_ == 1 and policy.decisions_ == [(0, "all"), (1, "all")]
 
 
 def _true_scores(rng, mean, cov):
@@ -284,6 +378,11 @@ def test_inside_a_pipeline_and_cloned():
         (dict(prior=(np.zeros(3), -np.eye(3))), "positive semi-definite"),
         (dict(prior=(np.zeros(2), np.eye(2))), "shapes"),
         (dict(n_iter=4), "n_iter=4 is larger than the 3 candidates"),
+        (dict(n_iter="all"), "'n_iter' parameter"),
+        (dict(n_iter=0), "'n_iter' parameter"),
+        (dict(tol=-0.01), "'tol' parameter"),
+        (dict(max_iter=0), "'max_iter' parameter"),
+        (dict(n_iter=2, max_iter=2), "max_iter=2 caps n_iter='auto'"),
         (dict(delta=1.0), "'delta' parameter"),
         (dict(delta=0.0), "'delta' parameter"),
         (dict(noise=0.0), "'noise' parameter"),
@@ -426,7 +525,7 @@ def test_selector_cost_from_earlier_cv_results_and_reproducible():
     est = LogisticRegression(max_iter=1000)
     earlier = [GridSearchCV(est, GRID, cv=3).fit(X[rows], y[rows]).cv_results_
                for rows in (np.arange(0, 150, 2), np.arange(1, 150, 2))]
-    searches = [GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3,
+    searches = [GPUCBSelector(est, GRID, prior=earlier, n_iter=3, cv=CV3, cost="prior",
                               random_state=0).fit(X, y) for _ in range(2)]
     times = np.array([r["mean_fit_time"] for r in earlier])
     np.testing.assert_allclose(searches[0].cost_, cost_prior_from_times(times))
@@ -448,7 +547,7 @@ def test_shipped_priors_come_with_their_costs():
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in lcdb_portfolio()]
     search = GPUCBSelector(learners, prior="lcdb", n_iter=2, cv=CV3, beta_scale=0.1,
-                           random_state=0).fit(X, y)
+                           cost="prior", random_state=0).fit(X, y)
     np.testing.assert_allclose(search.cost_, cost_prior_from_times(lcdb_cost()[1]))
     assert search.policy_.cost is search.cost_
 
@@ -470,13 +569,15 @@ def test_time_to_best_and_tuning_on_time():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_asynchronous_with_one_worker_is_the_sequential_algorithm(seed):
+@pytest.mark.parametrize("tol", [None, 0.003])
+def test_asynchronous_with_one_worker_is_the_sequential_algorithm(seed, tol):
     rng = np.random.RandomState(seed)
     mean, cov = _random_prior(rng, 10)
     scores = rng.uniform(0.5, 0.9, size=10)
     runs = {}
     for asynchronous in (False, True):
-        policy = GPUCBPolicy(mean, cov, n_iter=6, random_state=0, asynchronous=asynchronous)
+        policy = GPUCBPolicy(mean, cov, n_iter=6, tol=tol, random_state=0,
+                             asynchronous=asynchronous)
         while not policy.done:
             ((c, r),) = policy.ask()
             policy.tell(c, r, scores[c])
@@ -525,3 +626,93 @@ def test_asynchronous_selector_with_one_worker_equals_the_sequential_one():
     # Every evaluation run is a decision: none speculative.
     assert not np.any(parallel.all_cv_results_["speculative"])
     assert len(parallel.cv_results_["params"]) == 4
+
+
+# ------------------------------------------------------------ stopping, selector
+
+
+def _earlier_results():
+    """Fixed earlier ``cv_results_`` (scores and fit times) over the candidates of GRID."""
+    from sklearn.model_selection import ParameterGrid
+
+    params = list(ParameterGrid(GRID))
+    return [{"params": params,
+             "mean_test_score": 0.9 + 0.003 * np.arange(9)
+             + 0.04 * np.sin((s + 1) * (np.arange(9) + 1)),
+             "mean_fit_time": np.array([64.0, 32, 16, 8, 4, 2, 1, 1, 1]) * (1 + s)}
+            for s in range(4)]
+
+
+def test_int_n_iter_keeps_the_previous_evaluation_order():
+    # Pinned: the candidates evaluated by n_iter=5 before n_iter="auto" existed,
+    # with the prior costs (then the default) and without.
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    for cost in ("prior", None):
+        search = GPUCBSelector(est, GRID, prior=_earlier_results(), n_iter=5, cv=CV3,
+                               beta_scale=0.1, cost=cost, random_state=0).fit(X, y)
+        assert [c for c, _ in search.policy_.history_] == [6, 7, 1, 0, 4]
+        assert search.policy_.tol is None
+
+
+def test_auto_stops_by_tol_within_max_iter_and_is_reproducible():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    runs = [GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, random_state=0)
+            .fit(X, y) for _ in range(2)]
+    search = runs[0]
+    n = len(search.cv_results_["params"])
+    assert search.policy_.tol == 0.01 and search.policy_.n_iter == 9
+    assert search.policy_.expected_improvement_left() <= 0.01 or n == 9
+    assert runs[1].policy_.history_ == search.policy_.history_
+    assert runs[1].best_params_ == search.best_params_
+    # tol=0 never stops early; max_iter caps it.
+    everything = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, tol=0.0,
+                               random_state=0).fit(X, y)
+    assert len(everything.cv_results_["params"]) == 9
+    capped = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, tol=0.0, max_iter=3,
+                           random_state=0).fit(X, y)
+    assert len(capped.cv_results_["params"]) == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_auto_cost_reorders_only_with_max_time(seed):
+    # Brute force on random priors and costs: cost="auto" without max_time is
+    # the paper's rule, pick for pick; with a time budget it is the cost rule.
+    rng = np.random.RandomState(seed)
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=1000)
+    earlier = _earlier_results()
+    for r in earlier:
+        r["mean_test_score"] = rng.uniform(0.85, 0.95, 9)
+        r["mean_fit_time"] = rng.uniform(0.01, 10.0, 9)
+    kwargs = dict(prior=earlier, n_iter=6, cv=CV3, beta_scale=0.1, random_state=seed)
+    auto = GPUCBSelector(est, GRID, **kwargs).fit(X, y)
+    paper = GPUCBSelector(est, GRID, cost=None, **kwargs).fit(X, y)
+    assert auto.cost_ is None and auto.policy_.history_ == paper.policy_.history_
+    timed = GPUCBSelector(est, GRID, max_time=1e6, **kwargs).fit(X, y)
+    times = np.array([r["mean_fit_time"] for r in earlier])
+    np.testing.assert_allclose(timed.cost_, cost_prior_from_times(times))
+
+
+class _FailsAboveC(LogisticRegression):
+    """A logistic regression whose fit fails for C > 1."""
+
+    def fit(self, X, y, sample_weight=None):
+        if self.C > 1:
+            raise ValueError("C too large")
+        return super().fit(X, y, sample_weight)
+
+
+def test_auto_never_selects_a_failed_candidate():
+    X, y = load_iris(return_X_y=True)
+    earlier = _earlier_results()  # the prior favours the large C, which fail
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        with pytest.warns(UserWarning, match="non-finite"):
+            search = GPUCBSelector(_FailsAboveC(max_iter=1000), GRID, prior=earlier, cv=CV3,
+                                   random_state=0).fit(X, y)
+    failed = np.isnan(search.cv_results_["mean_test_score"])
+    assert failed.any() and not failed.all()
+    assert search.best_params_["C"] <= 1
+    assert not failed[search.best_index_]

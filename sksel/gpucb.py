@@ -213,6 +213,10 @@ class GPUCBSelector(BaseSelectionSearch):
         and the displays draw), ``n_resources``, ``iter``, and ``posterior_mean`` / ``posterior_std``
         (after the last evaluation).
 
+    n_iter_ : int
+        The evaluations made (candidates evaluated): with ``n_iter="auto"``,
+        where the search stopped.
+
     posterior_mean_, posterior_std_ : ndarray of shape (K,)
         Posterior of every candidate, evaluated or not.
 
@@ -341,6 +345,7 @@ class GPUCBSelector(BaseSelectionSearch):
             Instance of fitted search.
         """
         super().fit(X, y, **params)
+        self.n_iter_ = len(self.cv_results_["params"])
         self.posterior_mean_, self.posterior_std_ = self.policy_.posterior()
         ids = self.cv_results_["candidate_id"]
         self.cv_results_["posterior_mean"] = self.posterior_mean_[ids]

@@ -233,7 +233,8 @@ def test_search_survives_a_candidate_that_kills_its_worker():
     X, y = load_iris(return_X_y=True)
     healthy = [LogisticRegression(max_iter=1000), GaussianNB(),
                DecisionTreeClassifier(random_state=0)]
-    search = GPUCBSelector([KillerClassifier(), *healthy], cv=3, n_jobs=2, random_state=0)
+    search = GPUCBSelector([KillerClassifier(), *healthy], n_iter=4, cv=3, n_jobs=2,
+                           random_state=0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         search.fit(X, y)

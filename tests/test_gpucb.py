@@ -673,6 +673,8 @@ def test_auto_stops_by_tol_within_max_iter_and_is_reproducible():
     capped = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, tol=0.0, max_iter=3,
                            random_state=0).fit(X, y)
     assert len(capped.cv_results_["params"]) == 3
+    # n_iter_ is where each stopped, as scikit-learn's estimators with a max_iter say.
+    assert (search.n_iter_, everything.n_iter_, capped.n_iter_) == (n, 9, 3)
 
 
 @pytest.mark.parametrize("seed", range(3))

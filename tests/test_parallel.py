@@ -150,7 +150,8 @@ def test_mutant_ucb_on_dask_keeps_each_model_on_the_workers(iris, monkeypatch):
           distributed.Client(cluster), parallel_config("dask")):
         search.fit(*iris)
     results = search.all_cv_results_
-    assert len(results["params"]) == 24
+    # The budget, less at most max_subtrains - 1 per worker left by the leaders finished at once.
+    assert 24 - 2 * 3 <= len(results["params"]) <= 24
     np.testing.assert_array_equal(results["mean_test_score"], results["n_resources_total"])
     assert max(results["n_resources"]) == 4
 

@@ -12,12 +12,13 @@ folder you trust.
 
 import os
 import pickle
-import sys
 import tempfile
 from collections import defaultdict, deque
 
 import joblib
 from scipy.stats import rv_continuous, rv_discrete
+
+from ._dask import StateOnAWorker
 
 _FINGERPRINT = "fingerprint.pkl"
 _SUFFIX = ".pkl"
@@ -90,8 +91,9 @@ class Checkpoint:
     def record(self, action, outputs, give_up):
         """Write the `outputs` of the finished `action`, after those recorded so far.
 
-        A model left on a dask worker (a future among the outputs) is fetched
-        to be written: a resumed search needs the model, not the future.
+        A model left on a dask worker (see ``_dask.StateOnWorkers``) is
+        fetched to be written: a resumed search needs the model, not a
+        reference to a cluster.
         """
         self._write(f"{self.n_recorded:06d}{_SUFFIX}",
                     (action, _fetched(outputs), give_up))
@@ -148,9 +150,6 @@ def _check_same_input(recorded, current, folder):
 
 
 def _fetched(outputs):
-    """`outputs` (dicts), their dask futures replaced by the values they stand for."""
-    distributed = sys.modules.get("distributed")
-    if distributed is None:
-        return outputs
-    return [{key: value.result() if isinstance(value, distributed.Future) else value
+    """`outputs` (dicts), a state left on a dask worker replaced by the state."""
+    return [{key: value.result() if isinstance(value, StateOnAWorker) else value
              for key, value in output.items()} for output in outputs]

@@ -5,14 +5,17 @@ The engine runs its tasks through joblib's dask backend, made to survive
 workers that die under their task (`surviving_dead_workers`). Tasks whose
 output holds state that later tasks take up again (Mutant-UCB's model between
 two sub-trains) are submitted to dask directly instead (`StateOnWorkers`):
-that state stays on the worker that computed it as a dask future, the tasks
-that take it up receive the future, and dask runs them where the state is,
+that state stays on the worker that computed it (in the output of its task, a
+dask future), the tasks that take it up receive it there, and dask runs them
+where the state is,
 as dask-ml's incremental searches do. The state never comes back through the
 process that runs the search, whatever its size.
 """
 
 import functools
+import queue
 import sys
+from uuid import uuid4
 
 from sklearn import config_context, get_config
 
@@ -85,17 +88,39 @@ def dask_client(backend):
 _SCATTER_BYTES = 100_000
 
 
+class StateOnAWorker:
+    """Learned state left on a dask worker: the future of the output of the task that holds it.
+
+    Given among a task's arguments to :meth:`StateOnWorkers.submit`, the task
+    receives the state itself, on the worker dask runs it on (by default the
+    one that holds it).
+    """
+
+    def __init__(self, output, state_key):
+        self.output = output
+        self.state_key = state_key
+
+    def result(self):
+        """The state, fetched to this process."""
+        return self.output.result()[1][self.state_key]
+
+
+class StateLost(RuntimeError):
+    """A task whose state was lost (with its worker, dask unable to compute it again)."""
+
+
 class StateOnWorkers:
     """Submit tasks to a dask `client`, the `state_key` entry of their outputs left on the workers.
 
     A task is a ``(func, args, kwargs)`` tuple whose call returns ``(key,
     output)`` with ``output`` a dict. Its ``output[state_key]`` (None or
-    learned state) stays on the worker as a dask future, which `submit`
-    hands back in place of the state: a later task given that future among
-    its arguments receives the state itself, computed or fetched on the
-    worker dask runs it on (by default the one that holds the state). The
-    large arguments of the tasks (the data, the splits' indices) go to the
-    cluster once.
+    learned state) stays on the worker, in the result of the task (a dask
+    future); the rest of the output comes back as a dask event the task
+    logs as it ends, at once (a second task reading the result would wait
+    behind the next task on that worker). :meth:`next_done` hands back a
+    :class:`StateOnAWorker` in place of the state, which a later task may
+    take among its arguments. The large arguments of the tasks (the data,
+    the splits' indices) go to the cluster once.
 
     Parameters
     ----------
@@ -110,34 +135,72 @@ class StateOnWorkers:
         self.state_key = state_key
         self._scattered = {}
         self._submitted = {}
+        self._done = queue.Queue()
+        self._topic = f"sksel-{uuid4().hex}"
+        client.subscribe_topic(self._topic, self._on_output)
 
     def submit(self, task):
-        """Submit `task`; a future of its output without the state."""
+        """Submit `task`; its token, which :meth:`next_done` returns when it is done."""
         func, args, kwargs = task
-        args = [self._sent_once(arg) for arg in args]
-        kwargs = {name: self._sent_once(arg) for name, arg in kwargs.items()}
-        whole = self.client.submit(_call, func, args, kwargs, get_config(), pure=False)
-        light = self.client.submit(_without_state, whole, self.state_key, pure=False)
-        state = self.client.submit(_state_of, whole, self.state_key, pure=False)
-        self._submitted[light] = task, state
-        return light
+        states = {}
+        args = [self._sent(i, arg, states) for i, arg in enumerate(args)]
+        kwargs = {name: self._sent(name, arg, states) for name, arg in kwargs.items()}
+        token = uuid4().hex
+        whole = self.client.submit(_call, func, args, kwargs, get_config(), states,
+                                   self.state_key, self._topic, token, pure=False)
+        whole.add_done_callback(functools.partial(self._on_failure, token))
+        self._submitted[token] = task, whole
+        return token
 
-    def key(self, future):
-        """The key of the task a future of `submit` runs (the first argument of its call)."""
-        (task, _) = self._submitted[future]
+    def key(self, token):
+        """The key of the task of `token` (the first argument of its call)."""
+        (task, _) = self._submitted[token]
         return task[1][0]
 
-    def result(self, future):
-        """The ``(key, output)`` of a finished `future`, the state's future in the output."""
-        key, output = future.result()
-        _, state = self._submitted.pop(future)
-        output[self.state_key] = state if output[self.state_key] else None
-        return key, output
+    def next_done(self, timeout=None):
+        """``(token, key, output)`` of a task done, or ``(token, key, error)`` of one dask gave up.
 
-    def cancel(self, futures):
-        """Cancel `futures` and their states."""
-        pairs = [(future, self._submitted.pop(future)[1]) for future in futures]
-        self.client.cancel([f for pair in pairs for f in pair])
+        Raises ``queue.Empty`` after `timeout` seconds without one.
+        """
+        while True:
+            token, outcome = self._done.get(timeout=timeout)
+            if token not in self._submitted:
+                continue  # a task dask ran again after its worker died, or cancelled
+            key = self.key(token)
+            _, whole = self._submitted.pop(token)
+            if isinstance(outcome, BaseException):
+                return token, key, outcome
+            _, output = outcome
+            output[self.state_key] = (StateOnAWorker(whole, self.state_key)
+                                      if output[self.state_key] else None)
+            return token, key, output
+
+    def cancel(self, tokens):
+        """Cancel the tasks of `tokens`."""
+        self.client.cancel([self._submitted.pop(token)[1] for token in tokens
+                            if token in self._submitted])
+
+    def close(self):
+        """Stop listening to the tasks' outputs."""
+        self.client.unsubscribe_topic(self._topic)
+
+    def _on_output(self, event):
+        """Called by the client for the output a task logged: ``(time, (token, output))``."""
+        self._done.put(event[1])
+
+    def _on_failure(self, token, future):
+        """Called by dask once the task of `token` is done: note it if it failed."""
+        if future.status == "error":
+            self._done.put((token, future.exception()))
+        elif future.status == "cancelled":
+            self._done.put((token, StateLost("its task was cancelled: its state was lost")))
+
+    def _sent(self, where, arg, states):
+        """`arg` as sent with a task; a state on a worker goes to `states` at `where`."""
+        if isinstance(arg, StateOnAWorker):
+            states[where] = arg.output
+            return None
+        return self._sent_once(arg)
 
     def _sent_once(self, arg):
         """`arg`, or for a large one the future of its copy on the cluster, sent once."""
@@ -150,17 +213,20 @@ class StateOnWorkers:
         return self._scattered[id(arg)][1]
 
 
-def _call(func, args, kwargs, config):
-    """``func(*args, **kwargs)`` under scikit-learn's `config` (that of the search's thread)."""
+def _call(func, args, kwargs, config, states, state_key, topic, token):
+    """``func(*args, **kwargs)`` under scikit-learn's `config` (that of the search's thread).
+
+    `states` maps positions of `args` (or names in `kwargs`) to the results,
+    dask having fetched them here, whose output's `state_key` entry goes
+    there. The call's output, its state replaced by whether it has one, is
+    logged to `topic` with `token`; the result, ``(key, output)``, stays here.
+    """
+    from distributed import get_worker
+
+    for where, (_, output) in states.items():
+        (args if isinstance(where, int) else kwargs)[where] = output[state_key]
     with config_context(**config):
-        return func(*args, **kwargs)
-
-
-def _state_of(item, state_key):
-    return item[1].get(state_key)
-
-
-def _without_state(item, state_key):
-    """``(key, output)`` with ``output[state_key]`` replaced by whether it holds a state."""
-    key, output = item
-    return key, {**output, state_key: output.get(state_key) is not None}
+        key, output = func(*args, **kwargs)
+    light = {**output, state_key: output.get(state_key) is not None}
+    get_worker().log_event(topic, (token, (key, light)))
+    return key, output

@@ -51,6 +51,7 @@ failed evaluation.
 """
 
 import os
+import queue
 import signal
 import sys
 import threading
@@ -66,7 +67,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn.utils.parallel import Parallel, delayed
 
 from ._compat import ThreadingBackend, get_active_backend
-from ._dask import StateOnWorkers, dask_client, surviving_dead_workers
+from ._dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
 from ._devices import on_own_gpu
 
 _IDLE_SECONDS = 0.005
@@ -170,8 +171,9 @@ class Engine:
     state_key : str or None
         The entry of a task's output (a dict) holding learned state that
         later tasks take up, or None. On a dask cluster that state stays on
-        the worker that computed it: ``on_done`` receives a dask future in its
-        place, which a later task may take as an argument.
+        the worker that computed it: ``on_done`` receives a reference to it
+        in its place (``_dask.StateOnAWorker``), which a later task may take
+        as an argument.
 
     Attributes
     ----------
@@ -317,8 +319,6 @@ class Engine:
 
     def _run_with_state_on_workers(self, schedule):
         """Run on dask through `schedule`, two tasks per worker in flight."""
-        from distributed import wait
-
         in_flight = set()
         try:
             while not self._out_of_time() and not self._policy.done:
@@ -328,29 +328,26 @@ class Engine:
                 if not in_flight:
                     return
                 try:
-                    done, in_flight = wait(in_flight, timeout=self._time_left(),
-                                           return_when="FIRST_COMPLETED")
-                except TimeoutError:
+                    token, key, outcome = schedule.next_done(timeout=self._time_left())
+                except queue.Empty:
                     continue
-                for future in done:
-                    self._receive_from_dask(schedule, future)
+                in_flight.discard(token)
+                self._receive_from_dask(key, outcome)
         finally:
             schedule.cancel(in_flight)
+            schedule.close()
 
-    def _receive_from_dask(self, schedule, future):
-        """Receive a finished dask `future`; give its action up if dask gave its task up."""
-        action, _ = schedule.key(future)
+    def _receive_from_dask(self, key, outcome):
+        """Receive a task's output, or give its action up if dask gave the task up."""
+        action, _ = key
         if action not in self._running:
-            schedule.cancel([future])
             return  # given up already, with another of its tasks
-        if future.status == "finished":
-            self._receive(*schedule.result(future))
+        if not isinstance(outcome, BaseException):
+            self._receive(key, outcome)
             return
-        error = future.exception() if future.status == "error" else "its state was lost"
-        if future.status == "error" and not _is_worker_death(error):
-            raise error
-        schedule.cancel([future])
-        self._give_up(action, f"dask gave up its task ({error!r})")
+        if not isinstance(outcome, StateLost) and not _is_worker_death(outcome):
+            raise outcome
+        self._give_up(action, f"dask gave up its task ({outcome!r})")
 
     # ------------------------------------------------------------ worker deaths
     def _death_during(self, run, *args):

@@ -180,3 +180,39 @@ def test_mutant_ucb_checkpointed_on_dask_resumes_anywhere(iris, tmp_path):
     for key in ("params", "mean_test_score", "n_resources"):
         assert list(resumed.all_cv_results_[key][first]) == list(
             search.all_cv_results_[key][first])
+
+
+class KillingClassifier(CountingClassifier):
+    """A counting classifier whose first sub-train kills its worker when `alpha` > 0.8."""
+
+    def partial_fit(self, X, y, classes=None):
+        if self.alpha > 0.8:
+            os._exit(1)
+        return super().partial_fit(X, y, classes)
+
+
+@pytest.mark.slow
+def test_mutant_ucb_on_dask_survives_a_model_that_kills_its_worker(iris):
+    # dask retries the killer's task on other workers until it gives up
+    # (KilledWorker): that model is a failed evaluation. A model whose state
+    # died with a worker is computed again by dask where it can be, else its
+    # sub-train is a failed evaluation too; the search goes on, and every
+    # score it keeps is right. About 15 s on 2 cores.
+    distributed = pytest.importorskip("distributed")
+    search = MutantUCBSearch(KillingClassifier(), {"alpha": stats.uniform(0, 1)}, budget=30,
+                             max_subtrains=4, scoring=_calls, cv=CV3, refit=False,
+                             random_state=3, n_jobs=2)
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None) as cluster,
+          distributed.Client(cluster), parallel_config("dask"),
+          pytest.warns(RuntimeWarning, match="dask gave up its task")):
+        search.fit(*iris)
+    results = search.all_cv_results_
+    killers = np.array([params["alpha"] > 0.8 for params in results["params"]])
+    assert killers.any() and not killers.all()
+    scores = np.asarray(results["mean_test_score"], dtype=float)
+    kept = np.isfinite(scores)
+    assert not kept[killers].any()
+    assert kept[~killers].mean() > 0.5
+    np.testing.assert_array_equal(scores[kept], results["n_resources_total"][kept])
+    assert search.best_params_["alpha"] <= 0.8

@@ -5,11 +5,11 @@ The engine runs its tasks through joblib's dask backend, made to survive
 workers that die under their task (`surviving_dead_workers`). Tasks whose
 output holds state that later tasks take up again (Mutant-UCB's model between
 two sub-trains) are submitted to dask directly instead (`StateOnWorkers`):
-that state stays on the worker that computed it (in the output of its task, a
+that state stays on the worker that computed it (in the result of its task, a
 dask future), the tasks that take it up receive it there, and dask runs them
-where the state is,
-as dask-ml's incremental searches do. The state never comes back through the
-process that runs the search, whatever its size.
+where the state is, as dask-ml's incremental searches do. The state never
+comes back through the process that runs the search, whatever its size; the
+rest of the output (the scores) comes back as a dask event.
 """
 
 import functools

@@ -155,7 +155,8 @@ class StateOnWorkers:
     def key(self, token):
         """The key of the task of `token` (the first argument of its call)."""
         (task, _) = self._submitted[token]
-        return task[1][0]
+        _, args, _ = task
+        return args[0]
 
     def next_done(self, timeout=None):
         """``(token, key, output)`` of a task done, or ``(token, key, error)`` of one dask gave up.
@@ -170,7 +171,7 @@ class StateOnWorkers:
             _, whole = self._submitted.pop(token)
             if isinstance(outcome, BaseException):
                 return token, key, outcome
-            _, output = outcome
+            output = outcome
             output[self.state_key] = (StateOnAWorker(whole, self.state_key)
                                       if output[self.state_key] else None)
             return token, key, output
@@ -228,5 +229,5 @@ def _call(func, args, kwargs, config, states, state_key, topic, token):
     with config_context(**config):
         key, output = func(*args, **kwargs)
     light = {**output, state_key: output.get(state_key) is not None}
-    get_worker().log_event(topic, (token, (key, light)))
+    get_worker().log_event(topic, (token, light))
     return key, output

@@ -210,11 +210,11 @@ class Engine:
             backend, "supports_retrieve_callback", False
         )
         client = dask_client(backend)
+        in_process = runs_in_process(self.n_jobs)
         # Names this run for the worker processes sharing the GPUs (`_devices`).
-        self._search_id = None if runs_in_process(self.n_jobs) else f"{os.getpid()}-{uuid4().hex}"
+        self._search_id = None if in_process else f"{os.getpid()}-{uuid4().hex}"
         try:
-            with (threads_within_cpus(self._n_workers) if runs_in_process(self.n_jobs)
-                  else nullcontext(),
+            with (threads_within_cpus(self._n_workers) if in_process else nullcontext(),
                   self._noting_interrupts()):
                 if client is not None and self.state_key is not None:
                     self._run_with_state_on_workers(StateOnWorkers(client, self.state_key))

@@ -117,6 +117,11 @@ def _keyed_task(action, i, task, search_id):
     return _keyed, ((action, i), search_id, func, *args), kwargs
 
 
+def _key_of(keyed_task):
+    """The ``(action, i)`` of a task of `_keyed_task`."""
+    return keyed_task[1][0]
+
+
 def _for_joblib(task):
     func, args, kwargs = task
     return delayed(func)(*args, **kwargs)
@@ -332,22 +337,34 @@ class Engine:
                 except queue.Empty:
                     continue
                 in_flight.discard(token)
-                self._receive_from_dask(key, outcome)
+                given_up = self._receive_from_dask(key, outcome)
+                if given_up is not None:
+                    in_flight -= self._drop_tasks_of(given_up, schedule, in_flight)
         finally:
             schedule.cancel(in_flight)
             schedule.close()
 
     def _receive_from_dask(self, key, outcome):
-        """Receive a task's output, or give its action up if dask gave the task up."""
+        """Receive a task's output; the action given up if dask gave the task up, else None."""
         action, _ = key
-        if action not in self._running:
-            return  # given up already, with another of its tasks
         if not isinstance(outcome, BaseException):
             self._receive(key, outcome)
-            return
+            return None
         if not isinstance(outcome, StateLost) and not _is_worker_death(outcome):
             raise outcome
         self._give_up(action, f"dask gave up its task ({outcome!r})")
+        return action
+
+    def _drop_tasks_of(self, action, schedule, in_flight):
+        """Cancel the tasks of `action` in flight, drop those queued; the tokens cancelled.
+
+        A task that killed its worker until dask gave it up would kill
+        workers again on another split.
+        """
+        self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+        cancelled = {token for token in in_flight if schedule.key(token)[0] == action}
+        schedule.cancel(cancelled)
+        return cancelled
 
     # ------------------------------------------------------------ worker deaths
     def _death_during(self, run, *args):

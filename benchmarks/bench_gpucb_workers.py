@@ -9,8 +9,9 @@ runs the policy: a free worker asks the policy for an action, the action
 when it ends. Two ways of using the workers, at ``n_iter=10``:
 
 * ``sequential`` (the default, ``asynchronous=False``): the decisions are the
-  one-worker run's; free workers run speculative picks (GP-BUCB's
-  hallucinated variance), used only when the sequential run picks them;
+  one-worker run's; free workers run speculative picks (the candidates the
+  sequential run is likeliest to pick next), used only when the sequential
+  run picks them;
 * ``asynchronous`` (``asynchronous=True``): every pick is a decision.
 
 Printed per w and way, the mean over held-out datasets of: the simulated

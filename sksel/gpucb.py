@@ -189,10 +189,10 @@ class GPUCBSelector(BaseSelectionSearch):
     asynchronous : bool, default=False
         With ``n_jobs > 1``, whether every evaluation a worker runs is a
         decision. ``False``: the decisions are the sequential run's, the
-        same whatever `n_jobs`; free workers evaluate speculative picks,
-        chosen with the variance of those still running counted as known
-        (GP-BUCB), used only when the sequential run picks them, so part of
-        their work is wasted. ``True``: GP-BUCB run asynchronously; each free
+        same whatever `n_jobs`; free workers evaluate speculative picks, the
+        candidates the sequential run is likeliest to pick next (simulated a
+        few picks ahead from its posterior), used only when the sequential
+        run picks them, so part of their work is wasted. ``True``: GP-BUCB run asynchronously; each free
         worker gets the highest upper bound given the results in and, as if
         known, the evaluations running, and every result counts: no work is
         wasted, but the evaluated candidates, and so the selection, can

@@ -7,11 +7,13 @@ out candidates with ``ask`` and learns their scores through ``tell``
 it; :mod:`sksel.gpucb_prior` turns earlier results into its prior.
 """
 
+import copy
+
 import numpy as np
 from scipy.stats import norm
 from sklearn.utils import check_random_state
 
-from ._policy import SequentialPolicy
+from ._policy import Outcome, SequentialPolicy
 
 
 class GPUCBPolicy(SequentialPolicy):
@@ -34,11 +36,14 @@ class GPUCBPolicy(SequentialPolicy):
     The decisions are those of the sequential algorithm, whatever the number
     of workers: the first action :meth:`ask` gives is the sequential run's
     next pick, and the results are used in the order of those picks. While
-    that pick runs, free workers get speculative picks: the next UCB argmax
-    with the variance also conditioned on the evaluations running, as if
-    they had been observed (GP-BUCB's hallucination, which keeps a batch from
-    piling onto one region). A speculative result is used only when the
-    sequential run picks that candidate. With ``asynchronous=True`` every
+    that pick runs, free workers get speculative picks: the candidates the
+    sequential run is likeliest to pick next, found by simulating it a few
+    picks ahead with the scores it waits for drawn from its posterior; once
+    the simulated runs pick nothing free, the next UCB argmax with the
+    variance also conditioned on the evaluations running, as if they had
+    been observed (GP-BUCB's hallucination, which keeps a batch from piling
+    onto one region). A speculative result is used only when the sequential
+    run picks that candidate. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
     evaluations running, and a result is used as soon as it is told. No
@@ -132,6 +137,9 @@ class GPUCBPolicy(SequentialPolicy):
     ([(2, 'all')], [0.602, 0.612, 0.7])
     """
 
+    _LOOKAHEAD_RUNS = 16
+    _LOOKAHEAD_DEPTH = 8
+
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, fit_scale=False, random_state=None, resource="all", cost=None,
                  budget=None, asynchronous=False):
@@ -151,6 +159,7 @@ class GPUCBPolicy(SequentialPolicy):
         self._times = {}
         self._observed = {}
         self._failed = set()
+        self._likely = None
         super().__init__()
         self._advance()
 
@@ -177,6 +186,7 @@ class GPUCBPolicy(SequentialPolicy):
         only scales the expected costs (`cost_scale_`) and counts against
         `budget`.
         """
+        self._likely = None
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up)
 
     @property
@@ -335,8 +345,65 @@ class GPUCBPolicy(SequentialPolicy):
         if self.asynchronous and (len(self._decisions) + len(busy) >= self.n_iter
                                   or self._answer_known(free)):
             return None
+        if not self.asynchronous:
+            likely, whole_runs = self._likely_picks()
+            likely = [c for c in likely if c in free]
+            if likely:
+                return likely[0], self.resource
+            if whole_runs:  # the simulated runs ended: nothing else is likely to be picked
+                return None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         return None if candidate is None else (candidate, self.resource)
+
+    def _likely_picks(self):
+        """Candidates the sequential run is likely to pick soon, the likeliest first.
+
+        The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
+        `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
+        the posterior predictive of the simulated run (a result told already
+        is used as it is). Candidates rank by how many simulated runs pick
+        them, then by how soon. Returns the ranked candidates and whether
+        every simulated run ended within the depth. Computed once per told
+        result.
+        """
+        if self._likely is None:
+            self._likely = self._simulate_ahead()
+        return self._likely
+
+    def _simulate_ahead(self):
+        rng = np.random.RandomState(len(self.history_))
+        picked = np.zeros(self.n_candidates)
+        depth_sum = np.zeros(self.n_candidates)
+        whole_runs = True
+        for _ in range(self._LOOKAHEAD_RUNS):
+            run = self._copy_of_run()
+            action = self._next
+            for depth in range(self._LOOKAHEAD_DEPTH + 1):
+                if action is None:
+                    break
+                if depth == self._LOOKAHEAD_DEPTH:
+                    whole_runs = False
+                    break
+                candidate = action[0]
+                picked[candidate] += 1
+                depth_sum[candidate] += depth
+                outcome = self._told.get(action)
+                if outcome is None:
+                    mean, std = run._posterior(())
+                    score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
+                    outcome = Outcome(score, None, None, False, False)
+                run._decisions.append(action)
+                run._use(action, outcome)
+                action = run._decide()
+        ranked = sorted(np.flatnonzero(picked), key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
+        return [int(c) for c in ranked], whole_runs
+
+    def _copy_of_run(self):
+        """A copy of the sequential run that results can be folded into."""
+        run = copy.copy(self)
+        run._observed, run._failed = dict(self._observed), set(self._failed)
+        run._times, run._decisions = dict(self._times), list(self._decisions)
+        return run
 
     def _ucb_argmax(self, candidates, pending=()):
         """The candidate of `candidates` to evaluate next; ties by a random order.

@@ -565,6 +565,38 @@ def test_time_to_best_and_tuning_on_time():
     assert shares[[0.0, 0.1, 1.0].index(scale)] == shares.min()
 
 
+# -------------------------------------------------------------- speculative picks
+
+
+def _branching_prior():
+    """The pick after candidate 0 depends on its score: 1 if it is high, 2 if it is low.
+
+    1 and 3 move with 0 (correlation 0.9), 2 does not; 3 is never the
+    second pick, since 1 moves as much and starts higher.
+    """
+    sd = 0.05
+    corr = np.eye(4)
+    corr[0, 1] = corr[1, 0] = corr[0, 3] = corr[3, 0] = 0.9
+    corr[1, 3] = corr[3, 1] = 0.81
+    return np.array([0.80, 0.79, 0.78, 0.785]), sd**2 * corr
+
+
+@pytest.mark.parametrize("score_of_0, second", [(0.85, 1), (0.70, 2)])
+def test_speculative_picks_are_the_sequential_runs_possible_next_picks(score_of_0, second):
+    mean, cov = _branching_prior()
+    policy = GPUCBPolicy(mean, cov, beta_scale=0.0, n_iter=2, random_state=0)
+    # The hallucinated variance alone would run 1 and 3 beside 0 (the means
+    # unchanged, 3 has the highest mean after 1); 3 is never picked.
+    assert [c for c, _ in policy.ask(3)] == [0, 1, 2]
+    policy.tell(0, "all", score_of_0)
+    # The second pick is running already, whichever branch the score took,
+    # and the run ends with it: nothing more to start.
+    assert policy.ask(1) == []
+    policy.tell(second, "all", 0.5)
+    policy.tell(3 - second, "all", 0.6)  # the other one was speculative
+    assert policy.done and [c for c, _ in policy.decisions_] == [0, second]
+
+
 # ------------------------------------------------------------- asynchronous picks
 
 

@@ -335,10 +335,13 @@ class GPUCBPolicy(SequentialPolicy):
         return [c for c in range(self.n_candidates) if c not in used]
 
     def _speculate(self):
-        """The UCB argmax among candidates neither running nor told, given those that are.
+        """An action to start now, of a candidate neither running nor told; or None.
 
         Asynchronously a decision, while fewer than `n_iter` picks are made
-        and the answer is not known (`tol`).
+        and the answer is not known (`tol`): the UCB argmax given the
+        candidates running. Otherwise the likeliest of the sequential run's
+        next picks (`_likely_picks`); beyond what the simulated runs reached,
+        that UCB argmax.
         """
         busy = {c for c, _ in self._pending} | {c for c, _ in self._told}
         free = [c for c in self._available() if c not in busy]

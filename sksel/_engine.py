@@ -17,9 +17,7 @@ batches of one task per worker, the clock read between batches.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
-to it; the policy is asked for actions only while fewer tasks than that are
-queued or running, so that what a worker runs is chosen on the latest
-results.
+to it.
 
 Fits run in this process (one worker, or the threading backend) are capped
 at the CPUs they share: OpenMP and BLAS start a thread per CPU the process
@@ -426,15 +424,8 @@ class Engine:
 
     # ------------------------------------------------------------- bookkeeping
     def _refill(self):
-        """Queue actions until the workers have the tasks they can take, or the policy has none.
-
-        That is two tasks per worker queued or running where tasks stream to
-        the workers, one per worker in batches. Asked earlier, a policy would
-        choose on older results: its speculative picks, made before results
-        that would have changed them, would more often be wasted.
-        """
-        ahead = self._n_workers * (2 if self._streaming else 1)
-        while self._n_tasks_left() < ahead and not self._out_of_time():
+        """Queue actions until every worker has a task or the policy has none."""
+        while len(self._queue) < self._n_workers and not self._out_of_time():
             actions = self._policy.ask(1)
             if not actions:
                 return
@@ -443,10 +434,6 @@ class Engine:
             self._running[action] = [None] * len(tasks)
             self._queue.extend(_keyed_task(action, i, task, self._search_id)
                                for i, task in enumerate(tasks))
-
-    def _n_tasks_left(self):
-        """Tasks of the actions handed out whose outputs are not in: queued or running."""
-        return sum(out is None for outputs in self._running.values() for out in outputs)
 
     def _receive(self, key, output):
         if self._interrupted:

@@ -17,7 +17,9 @@ batches of one task per worker, the clock read between batches.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
-to it.
+to it; a policy's speculative actions are asked for only while fewer tasks
+than that are queued or running, so that they are picked on the latest
+results.
 
 Fits run in this process (one worker, or the threading backend) are capped
 at the CPUs they share: OpenMP and BLAS start a thread per CPU the process
@@ -424,9 +426,17 @@ class Engine:
 
     # ------------------------------------------------------------- bookkeeping
     def _refill(self):
-        """Queue actions until every worker has a task or the policy has none."""
+        """Queue actions until every worker has a task or the policy has none.
+
+        Speculative actions only while fewer than two tasks per worker are
+        queued or running (handed to joblib included): asked earlier, the
+        policy would pick them on older results, and more of them would be
+        wasted. Actions whose results will be used are queued ahead further,
+        which keeps workers fed where tasks take a while to reach them.
+        """
         while len(self._queue) < self._n_workers and not self._out_of_time():
-            actions = self._policy.ask(1)
+            speculative = self._n_tasks_left() < 2 * self._n_workers
+            actions = self._policy.ask(1, speculative=speculative)
             if not actions:
                 return
             action = actions[0]
@@ -434,6 +444,10 @@ class Engine:
             self._running[action] = [None] * len(tasks)
             self._queue.extend(_keyed_task(action, i, task, self._search_id)
                                for i, task in enumerate(tasks))
+
+    def _n_tasks_left(self):
+        """Tasks of the actions handed out whose outputs are not in: queued or running."""
+        return sum(out is None for outputs in self._running.values() for out in outputs)
 
     def _receive(self, key, output):
         if self._interrupted:

@@ -7,10 +7,13 @@ folds). The search's engine keeps every worker busy by asking the policy for
 an action whenever a worker is free, runs it on every cross-validation split,
 and tells the policy its mean scores when all splits are in. A policy has:
 
-``ask(n_actions=1) -> list of actions``
+``ask(n_actions=1, speculative=True) -> list of actions``
     Up to `n_actions` actions to start now, each handed out once. An empty
     list means nothing can start until a running action is told, or, when
-    ``done``, that the search is over.
+    ``done``, that the search is over. With ``speculative=False``, only
+    actions whose results the policy will use: the engine asks so once its
+    workers have work ahead, since a speculative pick made early, on older
+    results, is more often wasted.
 ``tell(candidate, resource, score, train_score=None, fit_time=None, failed=False, give_up=False)``
     The outcome of an action handed out: its mean validation score, its mean
     training score (when the search computes it), the seconds its fits took
@@ -41,6 +44,9 @@ which results come in. A subclass says what the sequential run does:
     Fold the outcome of `action` (an :class:`Outcome`) into the state.
 ``_speculate()``
     An action an idle worker may run now, or None.
+``_sure()``
+    Such an action that the run will use whatever the results, or None
+    (the default).
 
 and calls ``_advance()`` at the end of its ``__init__``. Mutant-UCB, whose
 decisions follow the order results come in, implements the contract
@@ -57,7 +63,7 @@ class Policy(Protocol):
 
     history_: list
 
-    def ask(self, n_actions=1): ...
+    def ask(self, n_actions=1, speculative=True): ...
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None,
              failed=False, give_up=False): ...
@@ -101,11 +107,12 @@ class SequentialPolicy:
         self._pending = set()
         self._next = None
 
-    def ask(self, n_actions=1):
+    def ask(self, n_actions=1, speculative=True):
         """Up to `n_actions` actions to run now (see the module docstring).
 
         The first is the sequential run's next decision, unless it is running
-        already; the others are speculative.
+        already; the others are speculative, or with ``speculative=False``
+        only those the run will use whatever the results.
         """
         actions = []
         while len(actions) < n_actions:
@@ -113,7 +120,7 @@ class SequentialPolicy:
             if action is None:
                 break
             if action in self._pending:
-                action = self._speculate()
+                action = self._speculate() if speculative else self._sure()
                 if action is None:
                     break
             self._pending.add(action)
@@ -161,4 +168,7 @@ class SequentialPolicy:
         raise NotImplementedError
 
     def _speculate(self):
+        return None
+
+    def _sure(self):
         return None

@@ -247,18 +247,20 @@ class DAUBPolicy(SequentialPolicy):
         return self.sizes[-1]
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1):
+    def ask(self, n_actions=1, speculative=True):
         """Return up to `n_actions` actions ``(candidate, size)`` to run now.
 
         The first action is the sequential algorithm's next decision, unless it
         is already running; the others are speculative: warm-up actions, then
-        the next steps of the learners with the highest bounds. An empty list
+        the next steps of the learners with the highest bounds; with
+        ``speculative=False``, only the warm-up actions the run will use
+        whatever the results. An empty list
         means nothing to start until a pending result is told, or, when
         :attr:`done`, that the search is over. After the warm-up (the
         `warm_up` first sizes of every candidate, all independent), a
         candidate never has two pending actions.
         """
-        return super().ask(n_actions)
+        return super().ask(n_actions, speculative)
 
     def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False,
              give_up=False):
@@ -454,9 +456,8 @@ class DAUBPolicy(SequentialPolicy):
         nothing else is left. When none is left to start, the next step (N
         included) of the free learner with the highest bound.
         """
-        upcoming = [a for a in islice(self._warm_up, self._warm_up_next, None)
-                    if self._needs_warm_up(a) and a not in self._pending and a not in self._told]
-        known = [a for a in upcoming if self.cost != "time" or self._cost_known(*a)]
+        upcoming = self._upcoming_warm_up()
+        known = [a for a in upcoming if self._warm_up_known(a)]
         if known or upcoming:
             return (known or upcoming)[0]
         busy = {c for c, _ in self._pending}
@@ -466,6 +467,19 @@ class DAUBPolicy(SequentialPolicy):
             if action not in self._told:
                 return action
         return None
+
+    def _sure(self):
+        """The first warm-up action not started that the run will need whatever the scores."""
+        return next((a for a in self._upcoming_warm_up() if self._warm_up_known(a)), None)
+
+    def _upcoming_warm_up(self):
+        """Warm-up actions the run has not reached, needed as far as known, not started."""
+        return [a for a in islice(self._warm_up, self._warm_up_next, None)
+                if self._needs_warm_up(a) and a not in self._pending and a not in self._told]
+
+    def _warm_up_known(self, action):
+        """Whether the run will need the warm-up `action` whatever the scores to come."""
+        return self.cost != "time" or self._cost_known(*action)
 
     def _cost_known(self, candidate, size):
         """Whether `candidate`'s cost decides if it needs `size`: a warm-up size up to its second."""

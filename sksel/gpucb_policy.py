@@ -169,13 +169,15 @@ class GPUCBPolicy(SequentialPolicy):
         return len(self.mean)
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1):
+    def ask(self, n_actions=1, speculative=True):
         """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``.
 
         The first is the sequential run's next pick unless it is running
-        already; the others are speculative (see the class description).
+        already; the others are speculative (see the class description), or
+        none with ``speculative=False``. Asynchronously, every pick is a
+        decision.
         """
-        return super().ask(n_actions)
+        return super().ask(n_actions, speculative)
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
              give_up=False):
@@ -357,6 +359,9 @@ class GPUCBPolicy(SequentialPolicy):
                 return None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         return None if candidate is None else (candidate, self.resource)
+
+    def _sure(self):
+        return self._speculate() if self.asynchronous else None
 
     def _likely_picks(self):
         """Candidates the sequential run is likely to pick soon, the likeliest first.

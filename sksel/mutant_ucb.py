@@ -140,12 +140,13 @@ class MutantUCBPolicy:
         self._scale = None if scale == "range" else float(scale)
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1):
+    def ask(self, n_actions=1, speculative=True):
         """Up to `n_actions` actions ``(model, n)`` to run now.
 
         Models with a sub-train in flight are not chosen again until it is
         told; an empty list means nothing can start until a result is told,
-        or, when :attr:`done`, that the search is over.
+        or, when :attr:`done`, that the search is over. Every action is a
+        decision, whose result is used: `speculative` changes nothing.
         """
         actions = []
         while len(actions) < n_actions:

@@ -304,6 +304,17 @@ def test_warm_up_sizes(warm_up):
     assert policy.ask(len(expected) + 5) == expected
 
 
+def test_not_speculative_asks_give_the_warm_up_and_the_decisions_only():
+    policy = DAUBPolicy(3, SIZES, warm_up=2)
+    warm_up = [(c, n) for c in range(3) for n in SIZES[:2]]
+    assert policy.ask(10, speculative=False) == warm_up  # every one of them is used
+    for c, n in warm_up:
+        policy.tell(c, n, 0.6 + 0.1 * c + n / 100_000)
+    assert len(policy.ask(5, speculative=False)) == 1  # the decision
+    assert policy.ask(5, speculative=False) == []
+    assert len(policy.ask(5)) == 2  # the other learners' next steps, speculatively
+
+
 # ------------------------------------------------------- hand-worked allocation
 
 # Three learners, sizes 100, 200, 300, 500, 800 (N = 800), l = 3, bound="train".

@@ -72,7 +72,7 @@ class _FixedPolicy:
         self._n_actions = len(actions)
         self.told = []
 
-    def ask(self, n_actions=1):
+    def ask(self, n_actions=1, speculative=True):
         return [self._todo.popleft() for _ in range(min(n_actions, len(self._todo)))]
 
     @property
@@ -320,6 +320,42 @@ def _pids(n_jobs, n_actions):
     _, results, _ = _run_engine([(str(k), 1) for k in range(n_actions)],
                                 lambda name, i: (os.getpid, (), {}), n_jobs=n_jobs)
     return {outputs[0] for outputs in results.values()}
+
+
+class _FlagNotingPolicy(_FixedPolicy):
+    """A _FixedPolicy that notes, at every ask, its actions not told and the `speculative` flag."""
+
+    def __init__(self, actions):
+        super().__init__(actions)
+        self.handed, self.asks = [], []
+
+    def ask(self, n_actions=1, speculative=True):
+        self.asks.append((len(self.handed) - len(self.told), speculative))
+        actions = super().ask(n_actions, speculative)
+        self.handed += actions
+        return actions
+
+
+def _sleep_task(name, i):
+    time.sleep(0.02)
+    return name
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2, 3])
+def test_speculative_actions_only_while_fewer_than_two_tasks_per_worker_are_out(n_jobs):
+    # One task per action: the actions not told are the tasks queued or running.
+    policy = _FlagNotingPolicy([(f"a{k}", 1) for k in range(20)])
+    results = {}
+
+    def collect(action, outputs):
+        results[action] = outputs
+        policy.told.append(action)
+
+    with parallel_config(backend="threading"):
+        Engine(lambda action: [(_sleep_task, (action[0], 0), {})], collect, _failed_output,
+               n_jobs=n_jobs).run(policy)
+    assert len(results) == 20
+    assert policy.asks and all(flag == (out < 2 * n_jobs) for out, flag in policy.asks)
 
 
 def test_workers_outlive_a_search_for_the_next_one():

@@ -597,6 +597,18 @@ def test_speculative_picks_are_the_sequential_runs_possible_next_picks(score_of_
     assert policy.done and [c for c, _ in policy.decisions_] == [0, second]
 
 
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_not_speculative_asks_give_decisions_only(asynchronous):
+    mean, cov = _branching_prior()
+    policy = GPUCBPolicy(mean, cov, beta_scale=0.0, n_iter=3, random_state=0,
+                         asynchronous=asynchronous)
+    # Sequentially only the run's next pick is sure; asynchronously every pick is a decision.
+    assert len(policy.ask(3, speculative=False)) == (3 if asynchronous else 1)
+    # Speculatively, more: the sequential run's likely next picks; asynchronously, n_iter is
+    # reached.
+    assert bool(policy.ask(3)) != asynchronous
+
+
 # ------------------------------------------------------------- asynchronous picks
 
 

@@ -195,3 +195,11 @@ def test_n_iter_above_a_finite_space_warns_and_evaluates_it_all_as_randomized_se
     assert search.cv_results_["params"] == random.cv_results_["params"]
     np.testing.assert_allclose(search.cv_results_["mean_test_score"],
                                random.cv_results_["mean_test_score"])
+
+
+def test_evaluate_all_hands_out_every_candidate_as_sure():
+    from sksel.kdpp import _EvaluateAll
+
+    policy = _EvaluateAll(4, "all")
+    # Every candidate is evaluated, whatever the scores: none is speculative.
+    assert policy.ask(10, speculative=False) == [(k, "all") for k in range(4)]

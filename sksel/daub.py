@@ -254,11 +254,11 @@ class DAUBPolicy(SequentialPolicy):
         is already running; the others are speculative: warm-up actions, then
         the next steps of the learners with the highest bounds; with
         ``speculative=False``, only the warm-up actions the run will use
-        whatever the results. An empty list
-        means nothing to start until a pending result is told, or, when
-        :attr:`done`, that the search is over. After the warm-up (the
-        `warm_up` first sizes of every candidate, all independent), a
-        candidate never has two pending actions.
+        whatever the results. An empty list means nothing to start until a
+        pending result is told, or, when :attr:`done`, that the search is
+        over. After the warm-up (the `warm_up` first sizes of every
+        candidate, all independent), a candidate never has two pending
+        actions.
         """
         return super().ask(n_actions, speculative)
 

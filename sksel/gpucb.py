@@ -192,12 +192,13 @@ class GPUCBSelector(BaseSelectionSearch):
         same whatever `n_jobs`; free workers evaluate speculative picks, the
         candidates the sequential run is likeliest to pick next (simulated a
         few picks ahead from its posterior), used only when the sequential
-        run picks them, so part of their work is wasted. ``True``: GP-BUCB run asynchronously; each free
-        worker gets the highest upper bound given the results in and, as if
-        known, the evaluations running, and every result counts: no work is
-        wasted, but the evaluated candidates, and so the selection, can
-        depend on `n_jobs` and on the order results come in. With
-        ``n_jobs=1`` both are the paper's algorithm.
+        run picks them, so part of their work is wasted. ``True``: GP-BUCB
+        run asynchronously; each free worker gets the highest upper bound
+        given the results in and, as if known, the evaluations running, and
+        every result counts: no work is wasted, but the evaluated
+        candidates, and so the selection, can depend on `n_jobs` and on the
+        order results come in. With ``n_jobs=1`` both are the paper's
+        algorithm.
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >

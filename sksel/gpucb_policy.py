@@ -379,6 +379,7 @@ class GPUCBPolicy(SequentialPolicy):
         return self._likely
 
     def _simulate_ahead(self):
+        """``(ranked candidates, whether every run ended)``: see `_likely_picks`."""
         rng = np.random.RandomState(len(self.history_))
         picked = np.zeros(self.n_candidates)
         depth_sum = np.zeros(self.n_candidates)

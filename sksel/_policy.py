@@ -158,8 +158,12 @@ class SequentialPolicy:
 
     def _use_told(self, action):
         """Make the told `action` the next decision and fold its outcome in."""
+        self._decide_with(action, self._told.pop(action))
+
+    def _decide_with(self, action, outcome):
+        """Make `action` the next decision, with `outcome` (told, or simulated)."""
         self._decisions.append(action)
-        self._use(action, self._told.pop(action))
+        self._use(action, outcome)
 
     def _decide(self):
         raise NotImplementedError

@@ -387,11 +387,8 @@ class GPUCBPolicy(SequentialPolicy):
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self._next
-            for depth in range(self._LOOKAHEAD_DEPTH + 1):
+            for depth in range(self._LOOKAHEAD_DEPTH):
                 if action is None:
-                    break
-                if depth == self._LOOKAHEAD_DEPTH:
-                    whole_runs = False
                     break
                 candidate = action[0]
                 picked[candidate] += 1
@@ -401,9 +398,9 @@ class GPUCBPolicy(SequentialPolicy):
                     mean, std = run._posterior(())
                     score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
                     outcome = Outcome(score, None, None, False, False)
-                run._decisions.append(action)
-                run._use(action, outcome)
+                run._decide_with(action, outcome)
                 action = run._decide()
+            whole_runs &= action is None
         ranked = sorted(np.flatnonzero(picked), key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
         return [int(c) for c in ranked], whole_runs
 

@@ -263,6 +263,7 @@ class BaseSelectionSearch(BaseSearchCV):
 
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, name=type(self).__name__,
+                        enough=run.enough if hasattr(policy, "enough_folds") else None,
                         state_key=self._state_key)
         progress.start()
         try:
@@ -272,7 +273,7 @@ class BaseSelectionSearch(BaseSearchCV):
         self.stop_reason_ = engine.stop_reason_
 
         last = self._store_results(candidates, names, resource, run.evaluations,
-                                   policy.decisions_)
+                                   policy.decisions_, getattr(policy, "folds_used_", {}))
         self._set_best(run.refit_metric, last)
         progress.close(self.stop_reason_, self._progress_best())
         if self.refit:
@@ -282,13 +283,17 @@ class BaseSelectionSearch(BaseSearchCV):
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
-    def _store_results(self, candidates, names, resource, evaluations, decisions):
+    def _store_results(self, candidates, names, resource, evaluations, decisions, folds_used):
         """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
 
+        An evaluation whose first splits only were used by the policy
+        (`folds_used`, ``{action: number of splits}``, a race's) holds those.
         Returns the last decided evaluation of every candidate, which
         ``cv_results_`` holds.
         """
         decided, speculative = _split_by_decisions(evaluations, decisions)
+        decided = [(action, outputs[:folds_used.get(action, len(outputs))])
+                   for action, outputs in decided]
         if not decided:
             if self.stop_reason_ == "interrupted":
                 raise KeyboardInterrupt
@@ -456,15 +461,17 @@ class BaseSelectionSearch(BaseSearchCV):
             return value[metric] if isinstance(value, dict) else value
 
         failed = any(out["fit_error"] is not None for out in outputs)
-        test = np.mean([score(out, "test_scores") for out in outputs])
+        fold_scores = [score(out, "test_scores") for out in outputs]
+        test = np.mean(fold_scores)
         train = (
             np.mean([score(out, "train_scores") for out in outputs])
             if "train_scores" in outputs[0]
             else None
         )
         fit_time = float(np.sum([out["fit_time"] for out in outputs]))
+        races = {"fold_scores": fold_scores} if hasattr(policy, "enough_folds") else {}
         policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
-                    give_up=give_up)
+                    give_up=give_up, **races)
         return test
 
     def _results(self, candidates, names, evaluations, resource, speculative=None):
@@ -499,7 +506,7 @@ class BaseSelectionSearch(BaseSearchCV):
             _average_over_folds_run(results, n_folds, outs, self.n_splits_)
         for key in [k for k in results if k.startswith("rank_test_")]:
             results[key] = _rank_by_resource(self._ranking_resource(results),
-                                             results[f"mean{key[4:]}"])
+                                             results[f"mean{key[4:]}"], n_folds)
         return results
 
     def _set_best(self, refit_metric, last):
@@ -605,6 +612,15 @@ class _Run:
                              give_up=action in self._given_up)
         extra = search._progress_extra(action) if self.progress.verbose >= 2 else None
         self.progress.evaluation(*action, score, extra)
+
+    def enough(self, action, outputs):
+        """Whether the policy needs no more splits of `action` than those of `outputs`."""
+        if any(out["fit_error"] is not None for out in outputs):
+            return False
+        scores = [out["test_scores"] for out in outputs]
+        if isinstance(scores[0], dict):
+            scores = [s[self.refit_metric] for s in scores]
+        return self.policy.enough_folds(*action, scores)
 
     def failed_output(self, action, i, reason):
         """The output of split `i` of `action`, whose worker died: a failed fit."""
@@ -739,20 +755,24 @@ def _average_over_folds_run(results, n_folds, outs, n_splits):
                       f"{results[key]}", UserWarning)
 
 
-def _rank_by_resource(n_resources, mean_scores):
-    """Rank finite scores first, then by resource received, then by score.
+def _rank_by_resource(n_resources, mean_scores, n_folds=None):
+    """Rank finite scores first, then by resource received, folds run, then score.
 
     Failed (non-finite) scores share the last rank, whatever their resource:
     they are ranked as a score of -inf at resource 0, below every resource
-    received. Ties share the smallest rank, as ``rankdata(method="min")`` does.
+    received. At the same resource, a row whose evaluation ran on fewer
+    folds (a race's) ranks below the rows that ran on more. Ties share the
+    smallest rank, as ``rankdata(method="min")`` does.
     """
     mean_scores = np.asarray(mean_scores, dtype=float)
     failed = ~np.isfinite(mean_scores)
     n = np.where(failed, 0, n_resources)
+    folds = np.where(failed, 0, 1 if n_folds is None else n_folds)
     scores = np.where(failed, -np.inf, mean_scores)
-    order = np.lexsort((-scores, -n))
-    n, scores = n[order], scores[order]
-    new = np.r_[True, (n[1:] != n[:-1]) | (scores[1:] != scores[:-1])]
+    order = np.lexsort((-scores, -folds, -n))
+    n, folds, scores = n[order], folds[order], scores[order]
+    new = np.r_[True, (n[1:] != n[:-1]) | (folds[1:] != folds[:-1])
+                | (scores[1:] != scores[:-1])]
     ranks = np.empty(len(order), dtype=np.int32)
     ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
     return ranks

@@ -73,6 +73,8 @@ from ._dask import StateLost, StateOnWorkers, dask_client, surviving_dead_worker
 from ._devices import on_own_gpu
 
 _IDLE_SECONDS = 0.005
+#: The output slot of a task that a race left unrun.
+_SKIPPED = object()
 
 
 def _idle():
@@ -175,6 +177,12 @@ class Engine:
         by the search after the engine, is not counted.
     name : str
         Name printed in warnings.
+    enough : callable or None, default=None
+        ``enough(action, outputs) -> bool``, asked with the outputs of the
+        first tasks of `action` as they come in (in task order, while some
+        are not): True reports `action` at once with those outputs (racing
+        the folds of an evaluation); its tasks still queued never run, and
+        those already handed to a worker finish unreported.
     state_key : str or None
         The entry of a task's output (a dict) holding learned state that
         later tasks take up, or None. On a dask cluster that state stays on
@@ -189,13 +197,14 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 name="search", state_key=None):
+                 name="search", enough=None, state_key=None):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
         self.name = name
+        self.enough = enough
         self.state_key = state_key
 
     def run(self, policy):
@@ -453,14 +462,32 @@ class Engine:
         if self._interrupted:
             raise KeyboardInterrupt  # the fit that returned `output` swallowed a Ctrl-C
         action, i = key
-        outputs = self._running[action]
+        outputs = self._running.get(action)
+        if outputs is None or outputs[i] is _SKIPPED:
+            return  # handed to joblib before its action's race ended
         outputs[i] = output
-        if all(out is not None for out in outputs):
+        if None in outputs:
+            self._race(action, outputs)
+        if None not in outputs:
             self._report(action)
 
+    def _race(self, action, outputs):
+        """End the race of `action` if ``enough`` says its first outputs suffice.
+
+        Its tasks still queued are dropped; those already handed to joblib
+        finish, and their outputs are not reported.
+        """
+        first = outputs[:outputs.index(None)]
+        if self.enough is None or not first or not self.enough(action, first):
+            return
+        self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+        outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
+
     def _report(self, action):
-        """Hand the outputs of `action`, all in, to ``on_done``."""
+        """Hand the outputs of `action`, all in or the first ones of its race, to ``on_done``."""
         outputs = self._running.pop(action)
+        if _SKIPPED in outputs:
+            outputs = outputs[:outputs.index(_SKIPPED)]
         self._n_done += 1
         self.on_done(action, outputs)
 

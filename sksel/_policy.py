@@ -18,7 +18,8 @@ and tells the policy its mean scores when all splits are in. A policy has:
     The outcome of an action handed out: its mean validation score, its mean
     training score (when the search computes it), the seconds its fits took
     (summed over the splits), whether a split failed, and whether the engine
-    gave the action up (its worker died twice).
+    gave the action up (its worker died twice). A policy that races the
+    folds (below) is also told ``fold_scores``, the score of each split run.
 ``done``
     Whether the search is over; fits still running are then abandoned.
 ``history_``
@@ -29,6 +30,13 @@ and tells the policy its mean scores when all splits are in. A policy has:
     among them was speculative, and is reported apart.
 
 Properties are plain reads: a policy uses the results told in ``tell``.
+
+A policy may also race the folds of an evaluation: with
+``enough_folds(candidate, resource, fold_scores) -> bool`` it says, as the
+scores of the first splits come in, that the others need not run; the
+search then tells it the splits run so far. Its ``folds_used_``,
+``{action: number of splits}``, names the evaluations whose results it used
+on their first splits only: ``cv_results_`` holds those splits.
 
 :class:`SequentialPolicy` is the base of the policies whose decisions are
 those of their one-worker run (DAUB, GP-UCB, k-DPP's evaluate-all): the first
@@ -87,6 +95,7 @@ class Outcome(NamedTuple):
     fit_time: object
     failed: bool
     give_up: bool
+    fold_scores: object = None
 
 
 class SequentialPolicy:
@@ -129,12 +138,12 @@ class SequentialPolicy:
         return actions
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
-             give_up=False):
+             give_up=False, fold_scores=None):
         """Record the outcome of the action ``(candidate, resource)``; use what the run reaches."""
         action = (candidate, resource)
         self._pending.discard(action)
         failed = bool(failed or give_up or not np.isfinite(score))
-        self._told[action] = Outcome(score, train_score, fit_time, failed, give_up)
+        self._told[action] = Outcome(score, train_score, fit_time, failed, give_up, fold_scores)
         self._advance()
 
     @property

@@ -32,6 +32,8 @@ from .resources import NSamplesResource
 
 #: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3.
 _LARGE = 10_000
+#: One-sided 1% quantile of the normal law: how far a learner trails in a race of the folds.
+_RACE_Z = 2.33
 
 
 def daub_sizes(n_total, b, r):
@@ -161,6 +163,16 @@ class DAUBPolicy(SequentialPolicy):
         the fewest seconds. Decisions then depend on measured times: reruns
         may take other steps.
 
+    race : bool, default=False
+        Race the cross-validation folds at N: a learner's folds at N are
+        compared, as their scores come in, with the same folds of the best
+        learner already scored on all of them, and once it trails them by
+        more than `tol` beyond what fold-to-fold noise explains (a one-sided
+        paired test at 1%, see :meth:`enough_folds`) its other folds are
+        not needed: it gets no more data and is not selected. The selected
+        learner is always scored on every fold. Needs the ``fold_scores``
+        of each evaluation at N in :meth:`tell`.
+
     Attributes
     ----------
     history_ : list of tuple
@@ -190,6 +202,11 @@ class DAUBPolicy(SequentialPolicy):
         The ``fit_time`` of every action used so far, ``{(candidate, size):
         seconds}``; with ``cost="time"``, what the decisions read.
 
+    folds_used_ : dict
+        ``{(candidate, N): number of folds}`` of the learners whose race at N
+        ended before their last fold (``race=True``): their score at N is the
+        mean over those first folds.
+
     Notes
     -----
     A failed evaluation (``failed=True`` or a non-finite score) below N is a
@@ -213,7 +230,7 @@ class DAUBPolicy(SequentialPolicy):
 
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
                  max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0,
-                 cost="rows"):
+                 cost="rows", race=False):
         self.n_candidates = n_candidates
         self.sizes = list(sizes)
         self.l = l
@@ -226,14 +243,17 @@ class DAUBPolicy(SequentialPolicy):
         self.warm_up = warm_up
         self.jump = jump
         self.cost = cost
+        self.race = race
         self.widening_ = 1.0
         self.fit_times_ = {}
+        self.folds_used_ = {}
         super().__init__()
         self._valid = [{} for _ in range(n_candidates)]
         self._train = [{} for _ in range(n_candidates)]
         self._tried = [set() for _ in range(n_candidates)]
         self._failures_at_n = [0] * n_candidates
         self._failed = set()
+        self._fold_scores = {}
         self._bounds = {}
         self._active = set(range(n_candidates))
         self._finished = set()
@@ -263,7 +283,7 @@ class DAUBPolicy(SequentialPolicy):
         return super().ask(n_actions, speculative)
 
     def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False,
-             give_up=False):
+             give_up=False, fold_scores=None):
         """Record the outcome of the action ``(candidate, size)``.
 
         Parameters
@@ -282,8 +302,30 @@ class DAUBPolicy(SequentialPolicy):
         give_up : bool, default=False
             The candidate cannot go on (its worker died twice): it gets no
             more data.
+        fold_scores : list of float, default=None
+            Validation score of each fold run, in fold order (read at N with
+            ``race=True``; fewer than all folds when :meth:`enough_folds`
+            ended the race).
         """
-        super().tell(candidate, size, score, train_score, fit_time, failed, give_up)
+        super().tell(candidate, size, score, train_score, fit_time, failed, give_up,
+                     fold_scores)
+
+    def enough_folds(self, candidate, size, fold_scores):
+        """Whether the first folds of ``(candidate, size)``, scoring `fold_scores`, end its race.
+
+        With ``race=True``, a learner at N stops after ``j`` folds, fewer than
+        all, when its paired differences ``d`` with the best learner scored on
+        every fold (the same ``j`` folds) have a mean above
+        ``tol + 2.33 * se``: ``se`` is ``sqrt(2) * noise / sqrt(j)`` (the
+        noise of one fold's score), or the standard error of the differences
+        themselves from three folds on if larger. Only the sequential run's
+        next decision is raced, against the best learner of the results it
+        has used, so a race ends alike for any number of workers; a
+        speculative evaluation runs every fold and the run uses its first
+        folds only.
+        """
+        return ((candidate, size) == self._next and size == self.n_total
+                and self._race_length(fold_scores) is not None)
 
     @property
     def best_(self):
@@ -375,11 +417,13 @@ class DAUBPolicy(SequentialPolicy):
     # ------------------------------------------------- the sequential algorithm
     def _use(self, action, outcome):
         candidate, size = action
-        score, train_score, fit_time, failed, give_up = outcome
+        score, train_score, fit_time, failed, give_up, fold_scores = outcome
         self._bounds.pop(candidate, None)
         self._tried[candidate].add(size)
         if fit_time is not None and np.isfinite(fit_time):
             self.fit_times_[action] = float(fit_time)
+        if size == self.n_total and not failed and self._raced_out(action, fold_scores):
+            return
         if size == self.n_total and not failed and self.bound != "train":
             self._check_bound(candidate, float(score))
         if failed:
@@ -393,8 +437,41 @@ class DAUBPolicy(SequentialPolicy):
         if size == self.n_total:
             self._active.discard(candidate)
             self._finished.add(candidate)
+            if fold_scores is not None:
+                self._fold_scores[candidate] = np.asarray(fold_scores, dtype=float)
         if train_score is not None and np.isfinite(train_score):
             self._train[candidate][size] = float(train_score)
+
+    def _raced_out(self, action, fold_scores):
+        """Whether the race of `action` at N ends before its last fold; if so, drop its learner."""
+        length = self._race_length(fold_scores) if fold_scores is not None else None
+        if length is None:
+            return False
+        self.folds_used_[action] = length
+        self._active.discard(action[0])
+        return True
+
+    def _race_length(self, fold_scores):
+        """The number of first folds after which `fold_scores` trail the bar (see `enough_folds`).
+
+        None when they never do, or without a bar: a learner scored on every
+        fold at N, the best of them (ties: the first).
+        """
+        if not self.race:
+            return None
+        scored = [c for c in sorted(self._finished) if c in self._fold_scores]
+        if not scored:
+            return None
+        bar = self._fold_scores[max(scored, key=lambda c: self._valid[c][self.n_total])]
+        scores = np.asarray(fold_scores, dtype=float)
+        for j in range(1, min(len(scores), len(bar) - 1) + 1):
+            gaps = bar[:j] - scores[:j]
+            se = math.sqrt(2) * self._noise(scores[:j].mean()) / math.sqrt(j)
+            if j >= 3:
+                se = max(se, gaps.std(ddof=1) / math.sqrt(j))
+            if se > 0 and gaps.mean() - self.tol > _RACE_Z * se:
+                return j
+        return None
 
     def _check_bound(self, candidate, score):
         """Widen every bound if `candidate`'s `score` at N beat the bound its curve gave."""
@@ -709,6 +786,19 @@ class DAUBSearch(BaseSelectionSearch):
         (boosting, forests) pay for every step of their curve. ``"all"``
         draws them on every fold.
 
+    race_folds : bool, default=True
+        With several folds, race them at N: a candidate trained on whole
+        training folds is scored fold by fold, and once its folds so far
+        trail the same folds of the best candidate scored on all of them by
+        more than `tol` beyond what the noise of one fold's score explains (a
+        one-sided paired test at 1%; from three folds on, the spread of the
+        differences too, when larger), its other folds are not trained: it
+        gets no more data and is not selected. The selected candidate is
+        always scored on every fold; ``cv_results_`` holds the folds each
+        candidate ran on. Scores without a noise model (see `noise`) are
+        raced from their third fold on. ``False`` trains every candidate
+        that reaches N on every fold.
+
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
         :class:`~sklearn.model_selection.GridSearchCV`. With several metrics,
@@ -783,8 +873,11 @@ class DAUBSearch(BaseSelectionSearch):
         ``verbose=2`` prints and the displays draw), ``n_resources`` (training
         rows per fold) and ``iter`` (position of ``n_resources`` in
         :attr:`sizes_`). Ranks order finite
-        scores first, then by ``n_resources``, then score, so the selected
-        candidate is rank 1 and failed rows share the last rank.
+        scores first, then by ``n_resources``, then by folds run, then score,
+        so the selected candidate is rank 1 and failed rows share the last
+        rank. A candidate whose race of the folds ended early (see
+        `race_folds`) has NaN in the ``split<i>_*`` keys of the folds it did
+        not run, and its means are over those it ran.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys plus ``speculative``, one row per evaluation (candidate
@@ -889,6 +982,7 @@ class DAUBSearch(BaseSelectionSearch):
         "jump": [Interval(numbers.Real, 1, None, closed="left")],
         "subsample_folds": [Interval(numbers.Integral, 1, None, closed="left"),
                             StrOptions({"all"})],
+        "race_folds": ["boolean"],
     }
 
     def __init__(
@@ -907,6 +1001,7 @@ class DAUBSearch(BaseSelectionSearch):
         tol=0.005,
         jump=3.0,
         subsample_folds=1,
+        race_folds=True,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -943,6 +1038,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.tol = tol
         self.jump = jump
         self.subsample_folds = subsample_folds
+        self.race_folds = race_folds
 
     def _display_info(self):
         return DisplayInfo("Training rows per fold", self.sizes_[-1],
@@ -971,7 +1067,7 @@ class DAUBSearch(BaseSelectionSearch):
             noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
             tol=self.tol,
             warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
-            cost=self.cost,
+            cost=self.cost, race=self.race_folds and len(splits) > 1,
         )
         return self.policy_, resource
 

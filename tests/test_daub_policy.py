@@ -821,3 +821,80 @@ def test_idle_workers_get_the_next_learner_at_n():
             policy.tell(c, n, 0.8 + 0.1 * c, fit_time=1.0)
     assert policy.ask(2) == [(1, 3200), (0, 3200)]
     assert policy.decisions_ == [(c, n) for c in range(2) for n in COST_SIZES[:2]]
+
+
+# ----------------------------------------------------------- racing the folds
+
+
+def _raced_policy(bar_folds, noise=0.01, tol=0.005):
+    """A policy at N = 400 on 5 folds whose candidate 0 is at N with `bar_folds`."""
+    policy = DAUBPolicy(n_candidates=2, sizes=[100, 200, 400], warm_up=2, stop="strict",
+                        tol=tol, noise=noise, race=True)
+    # Steep curves: both bounds lie far above any score at N.
+    for size, scores in ((100, (0.6, 0.6)), (200, (0.9, 0.85))):
+        policy.tell(0, size, scores[0])
+        policy.tell(1, size, scores[1])
+    assert policy.ask() == [(0, 400)]
+    policy.tell(0, 400, float(np.mean(bar_folds)), fold_scores=list(bar_folds))
+    assert policy.ask() == [(1, 400)]
+    return policy
+
+
+def _race_length_by_hand(bar, scores, noise, tol, z=2.33):
+    """The first number of folds j < 5 whose paired test says `scores` trail `bar`."""
+    for j in range(1, len(bar)):
+        gaps = [b - s for b, s in zip(bar[:j], scores[:j])]
+        mean = sum(gaps) / j
+        se = math.sqrt(2) * noise / math.sqrt(j)
+        if j >= 3:
+            sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (j - 1))
+            se = max(se, sd / math.sqrt(j))
+        if mean - tol > z * se:
+            return j
+    return None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_race_of_the_folds_ends_where_the_paired_test_says(seed):
+    rng = np.random.default_rng(seed)
+    bar = list(rng.uniform(0.85, 0.95, size=5))
+    scores = list(np.array(bar) - rng.uniform(-0.02, 0.08) + rng.normal(0, 0.02, size=5))
+    expected = _race_length_by_hand(bar, scores, noise=0.01, tol=0.005)
+    policy = _raced_policy(bar)
+    ends = [j for j in range(1, 6) if policy.enough_folds(1, 400, scores[:j])]
+    assert ends[:1] == ([] if expected is None else [expected])
+    policy.tell(1, 400, float(np.mean(scores)), fold_scores=scores)
+    assert policy.done
+    if expected is None:
+        # Scored on every fold: selected if better on average.
+        assert policy.folds_used_ == {}
+        assert policy.best_ == int(np.mean(scores) > np.mean(bar))
+    else:
+        assert policy.folds_used_ == {(1, 400): expected}
+        assert policy.best_ == 0
+
+
+def test_race_ends_only_for_the_next_decision_and_without_race_never():
+    bar = [0.9] * 5
+    policy = _raced_policy(bar)
+    assert policy.enough_folds(1, 400, [0.5])
+    assert not policy.enough_folds(1, 200, [0.5])  # not the decision pending
+    plain = DAUBPolicy(n_candidates=2, sizes=[100, 200, 400], warm_up=2, stop="strict",
+                       tol=0.005, noise=0.01)
+    for size, scores in ((100, (0.6, 0.6)), (200, (0.9, 0.85))):
+        plain.tell(0, size, scores[0])
+        plain.tell(1, size, scores[1])
+    plain.ask()
+    plain.tell(0, 400, 0.9, fold_scores=bar)
+    plain.ask()
+    assert not plain.enough_folds(1, 400, [0.5])
+    plain.tell(1, 400, 0.5, fold_scores=[0.5] * 5)
+    assert plain.folds_used_ == {} and plain.best_ == 0
+
+
+def test_race_needs_noise_or_three_folds():
+    """Without a noise model, one or two folds tell nothing of the spread."""
+    policy = _raced_policy([0.9, 0.91, 0.9, 0.92, 0.9], noise=0.0)
+    assert not policy.enough_folds(1, 400, [0.5])
+    assert not policy.enough_folds(1, 400, [0.5, 0.5])
+    assert policy.enough_folds(1, 400, [0.5, 0.52, 0.51])

@@ -109,11 +109,16 @@ def _grid_search(estimator, grid, cv, X, y, **kwargs):
 
 
 def _assert_same_row(search, i, gs, j, n_splits):
-    for key in ["mean_test_score", "std_test_score"] + [
-        f"split{k}_test_score" for k in range(n_splits)
-    ]:
+    """Row `i` of `search` is row `j` of `gs` on the folds it ran (all but a race's)."""
+    splits = [f"split{k}_test_score" for k in range(n_splits)]
+    ran = [key for key in splits if np.isfinite(search.cv_results_[key][i])]
+    assert ran == splits[:len(ran)] and ran
+    for key in ran:
         np.testing.assert_allclose(search.cv_results_[key][i], gs.cv_results_[key][j],
                                    rtol=1e-12, err_msg=key)
+    scores = [gs.cv_results_[key][j] for key in ran]
+    for key, expected in (("mean_test_score", np.mean(scores)), ("std_test_score", np.std(scores))):
+        np.testing.assert_allclose(search.cv_results_[key][i], expected, rtol=1e-12, err_msg=key)
 
 
 @pytest.mark.parametrize("stop", ["first", "strict"])
@@ -146,7 +151,7 @@ def test_full_budget_equals_grid_search(clf_data, stop, cv):
     cv_arg = CV3 if cv == "splitter" else splits
     n_train = min(len(train) for train, _ in splits)
     search = DAUBSearch(LogisticRegression(), C_GRID, cv=cv_arg, b=n_train, stop=stop,
-                        random_state=0).fit(X, y)
+                        race_folds=False, random_state=0).fit(X, y)
     gs = _grid_search(LogisticRegression(), C_GRID, cv_arg, X, y)
     assert search.sizes_ == [n_train]
     assert list(search.cv_results_["n_resources"]) == [n_train] * 4
@@ -421,7 +426,7 @@ def test_return_train_score(clf_data):
         assert not any("train" in key for key in plain.cv_results_)
         assert not any("train" in key for key in plain.all_cv_results_)
     search = DAUBSearch(LogisticRegression(), C_GRID, cv=CV3, b=20, random_state=0,
-                        return_train_score=True, stop="strict").fit(X, y)
+                        return_train_score=True, stop="strict", race_folds=False).fit(X, y)
     gs = _grid_search(LogisticRegression(), C_GRID, CV3, X, y, return_train_score=True)
     res = search.cv_results_
     assert {"mean_train_score", "std_train_score", "split2_train_score"} <= set(res)
@@ -895,3 +900,38 @@ def test_callable_refit_with_several_metrics(clf_data):
     # The first metric drives the allocation.
     accuracy = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
     assert search.policy_.decisions_ == accuracy.policy_.decisions_
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_race_of_the_folds_scores_the_folds_run_as_grid_search(n_jobs):
+    """A learner that trails the best one at N on its first folds skips the others.
+
+    Its rows hold the scores of a search without the race on the folds it ran; the selected
+    learner ran every fold and is the one chosen without the race.
+    """
+    X, y = make_classification(n_samples=1200, n_features=20, n_informative=6,
+                               random_state=0)
+    cands = [DecisionTreeClassifier(max_depth=2, random_state=0), LogisticRegression(),
+             DecisionTreeClassifier(max_depth=1, random_state=0)]
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    search = DAUBSearch(cands, cv=cv, b=360, r=2, cost="rows", random_state=0,
+                        n_jobs=n_jobs).fit(X, y)
+    plain = DAUBSearch(cands, cv=cv, b=360, r=2, cost="rows", random_state=0,
+                       race_folds=False).fit(X, y)
+    res = search.cv_results_
+    n_total = _n_total(search)
+    splits = np.array([[res[f"split{k}_test_score"][i] for k in range(5)]
+                       for i in range(len(res["params"]))])
+    ran = np.isfinite(splits).sum(axis=1)
+    at_n = res["n_resources"] == n_total
+    assert search.policy_.folds_used_ and all(n < 5 for n in search.policy_.folds_used_.values())
+    assert sorted(ran[at_n & (ran < 5)]) == sorted(search.policy_.folds_used_.values())
+    # Racing only leaves folds out: same learners at N, same choice, same scores on the folds run.
+    plain_res = plain.cv_results_
+    assert list(plain_res["n_resources"]) == list(res["n_resources"])
+    for i in np.flatnonzero(at_n):
+        for k in range(ran[i]):
+            assert splits[i, k] == plain_res[f"split{k}_test_score"][i]
+    assert search.best_index_ == plain.best_index_ and ran[search.best_index_] == 5
+    assert search.best_score_ == plain.best_score_
+    assert res["rank_test_score"][search.best_index_] == 1

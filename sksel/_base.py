@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import (
     accuracy_score,
     average_precision_score,
@@ -275,11 +276,10 @@ class BaseSelectionSearch(BaseSearchCV):
         last = self._store_results(candidates, names, resource, run.evaluations,
                                    policy.decisions_, getattr(policy, "folds_used_", {}))
         self._set_best(run.refit_metric, last)
-        progress.close(self.stop_reason_, self._progress_best())
         if self.refit:
-            best = self.cv_results_["candidate_id"][self.best_index_]
             with threads_within_cpus():
-                self._refit(job, fit_params(best))
+                self._refit_best(job, fit_params, run.refit_metric)
+        progress.close(self.stop_reason_, self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
@@ -514,10 +514,63 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.refit or not self.multimetric_:
             if not callable(self.refit):
                 _check_some_candidate_scored(results[f"mean_test_{refit_metric}"], last)
-            self.best_index_ = int(self._select_best_index(self.refit, refit_metric, results))
-            if not callable(self.refit):
-                self.best_score_ = results[f"mean_test_{refit_metric}"][self.best_index_]
-            self.best_params_ = results["params"][self.best_index_]
+            self._select(int(self._select_best_index(self.refit, refit_metric, results)),
+                         refit_metric)
+
+    def _select(self, index, refit_metric):
+        """Set ``best_index_``, ``best_params_`` and ``best_score_`` to the row `index`."""
+        self.best_index_ = index
+        if not callable(self.refit):
+            self.best_score_ = self.cv_results_[f"mean_test_{refit_metric}"][index]
+        self.best_params_ = self.cv_results_["params"][index]
+
+    def _refit_best(self, job, fit_params, refit_metric):
+        """Refit the selected candidate on all rows; where that fails, the next in rank.
+
+        A refit that raises is warned about (``FitFailedWarning``) and the
+        next candidate with a finite score, in the order of
+        ``rank_test_<metric>``, is refitted instead; ``best_index_``,
+        ``best_params_`` and ``best_score_`` then name the candidate refitted,
+        and the candidates whose refit failed are ranked last, beside those
+        whose evaluation failed, so that ``best_index_`` remains the row
+        ranked 1 (with a callable `refit`, the ranks are left as they are). With
+        ``error_score="raise"`` the refit's error is raised, as
+        :class:`~sklearn.model_selection.GridSearchCV` does; where every
+        candidate's refit fails, a ``RuntimeError`` says so.
+        """
+        results = self.cv_results_
+        rank = results[f"rank_test_{refit_metric}"]
+        scored = np.isfinite(np.asarray(results[f"mean_test_{refit_metric}"], dtype=float))
+        selected = self.best_index_
+        order = [selected] + [int(i) for i in np.argsort(rank, kind="stable")
+                              if scored[i] and i != selected]
+        failed = []
+        for i in order:
+            self._select(i, refit_metric)
+            try:
+                self._refit(job, fit_params(results["candidate_id"][i]))
+            except Exception as error:
+                if self.error_score == "raise":
+                    raise
+                self.__dict__.pop("best_estimator_", None)
+                failed.append(i)
+                last_error = error
+                warnings.warn(
+                    f"{type(self).__name__}: refitting {results['candidate_name'][i]} on all "
+                    f"the rows failed ({error!r}); refitting the next candidate in rank "
+                    "instead.",
+                    FitFailedWarning,
+                )
+                continue
+            if failed and not callable(self.refit):
+                results[f"rank_test_{refit_metric}"] = _ranked_last(rank, failed, scored)
+            return
+        raise RuntimeError(
+            f"{type(self).__name__} could not refit any candidate: the refit on all the rows "
+            f"failed for each of the {len(failed)} candidates with a finite score; the last "
+            f"error: {last_error!r}. Pass refit=False to keep the search's results, or "
+            "error_score='raise' to see the first error."
+        ) from last_error
 
     def _refit(self, job, fit_params):
         self.best_estimator_ = job.space.build(self.best_params_)
@@ -753,6 +806,20 @@ def _average_over_folds_run(results, n_folds, outs, n_splits):
     for key in [k for k in results if k.startswith("mean_t") and not np.isfinite(results[k]).all()]:
         warnings.warn(f"One or more of the {key[5:].split('_')[0]} scores are non-finite: "
                       f"{results[key]}", UserWarning)
+
+
+def _ranked_last(ranks, demoted, scored):
+    """`ranks` with the rows `demoted` ranked last, with the rows not `scored`.
+
+    The other rows keep their order and ties: each ranks one after the rows
+    kept ahead of it, as ``rankdata(method="min")`` does.
+    """
+    ranks = np.asarray(ranks)
+    kept = np.ones(len(ranks), dtype=bool)
+    kept[demoted] = False
+    ahead = np.array([np.sum(kept & (ranks < r)) for r in ranks])
+    last = np.sum(kept & scored)
+    return np.where(kept, ahead, last).astype(ranks.dtype) + 1
 
 
 def _rank_by_resource(n_resources, mean_scores, n_folds=None):

@@ -307,7 +307,15 @@ class KDPPSearch(BaseSelectionSearch):
         independent.
 
     refit : bool, str, or callable, default=True
-        As in :class:`~sklearn.model_selection.RandomizedSearchCV`.
+        As in :class:`~sklearn.model_selection.RandomizedSearchCV`, except
+        that a refit on the whole dataset that raises does not end the fit:
+        a ``FitFailedWarning`` names the candidate and the error, and the next
+        candidate in rank with a finite score is refitted instead.
+        ``best_index_``, ``best_params_`` and ``best_score_`` then name the
+        candidate refitted, which ranks 1, and the candidates whose refit
+        failed rank last (a callable `refit` keeps the ranks). A
+        ``RuntimeError`` is raised where every refit fails; with
+        ``error_score="raise"``, the first refit error is.
 
     cv : int, cross-validation generator, iterable or float, default=None
         As in :class:`~sklearn.model_selection.RandomizedSearchCV`; a float

@@ -175,6 +175,56 @@ def test_every_candidate_failing_at_full_size_raises_the_summary_before_refit(cl
     assert not hasattr(search, "best_estimator_")
 
 
+# Ranked 1, 2, 3, 4 at 200 rows (3-fold training folds); the first two cannot be
+# refitted on the 300 rows of `clf_data`.
+REFIT_FAILS = [FailsFromRows(250), FailsFromRows(250, 5), GaussianNB(), FailsFromRows(400, 1)]
+
+
+def test_a_failed_refit_falls_back_to_the_next_candidate_in_rank(clf_data):
+    X, y = clf_data
+    search = DAUBSearch(REFIT_FAILS, cv=CV3, b=20, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    failed = [str(w.message) for w in caught if w.category is FitFailedWarning]
+    assert len(failed) == 2
+    for message, name in zip(failed, ["#0 FailsFromRows(max_depth=None, rows=250)",
+                                      "#1 FailsFromRows(max_depth=5, rows=250)"]):
+        assert f"refitting {name} on all the rows failed" in message
+        assert "MemoryError('cannot fit 300 rows')" in message
+    res = search.cv_results_
+    assert np.all(res["n_resources"] == 200)  # every candidate scored, the failing ones best
+    assert isinstance(search.best_estimator_, GaussianNB)
+    assert hasattr(search.best_estimator_, "classes_")
+    best = search.best_index_
+    assert res["candidate_id"][best] == 2
+    assert search.best_params_ == res["params"][best]
+    assert search.best_score_ == res["mean_test_score"][best]
+    # The row ranked 1 is the one refitted; those whose refit failed rank last.
+    assert res["rank_test_score"].tolist() == [3, 3, 1, 2]
+    assert search.score(X, y) == search.best_estimator_.score(X, y)
+
+
+def test_a_failed_refit_raises_with_error_score_raise(clf_data):
+    X, y = clf_data
+    search = DAUBSearch(REFIT_FAILS, cv=CV3, b=20, random_state=0, error_score="raise")
+    with pytest.raises(MemoryError, match="cannot fit 300 rows"):
+        search.fit(X, y)
+
+
+def test_every_refit_failing_raises_and_keeps_the_results(clf_data):
+    X, y = clf_data
+    search = KDPPSearch(FailsFromRows(250), {"max_depth": [1, 3, 5]}, n_iter=3, cv=CV3,
+                        random_state=0)
+    with pytest.warns(FitFailedWarning, match="on all the rows failed"), \
+            pytest.raises(RuntimeError, match="could not refit any candidate") as info:
+        search.fit(X, y)
+    assert "each of the 3 candidates" in str(info.value)
+    assert isinstance(info.value.__cause__, MemoryError)
+    assert len(search.cv_results_["params"]) == 3
+    assert not hasattr(search, "best_estimator_")
+
+
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
     """10% of fits raise. GridSearchCV loses a candidate when one of its 5

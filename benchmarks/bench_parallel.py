@@ -1,7 +1,9 @@
 """How busy each search keeps its workers, on candidates that sleep.
 
 Every candidate's training is a ``time.sleep`` (0.5 s by default, whatever the
-number of rows), so it needs no CPU: the seconds of the workers measure the
+number of rows; with ``--per-row``, 0.5 s on a whole training fold of 1,333 rows
+and in proportion to the rows on fewer, as most fits grow with their rows), so
+it needs no CPU: the seconds of the workers measure the
 search and its engine (scheduling, idle workers waiting for a decision,
 speculative work, moving models between processes), not the cores. A fitted
 candidate carries a learned state of 4 MB (``--state-mb``; a numpy array) that
@@ -52,7 +54,7 @@ single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
 
     python benchmarks/bench_parallel.py [--searches daub gpucb ...]
         [--workers 1 2 8] [--backends threading loky] [--dask]
-        [--seconds 0.5] [--budget 400] [--state-mb 4]
+        [--seconds 0.5] [--per-row] [--budget 400] [--state-mb 4]
 
 The default run (0.5 s, w = 1, 2, 8, both backends) takes about 50 minutes
 on 2 cores (estimated from ``--seconds 0.05``: 45 to 60), three quarters of it
@@ -92,16 +94,24 @@ def predictions(X, accuracy):
     return (X[:, 0] > 0) ^ wrong
 
 
-class SleepingClassifier(ClassifierMixin, BaseEstimator):
-    """A classifier whose fit sleeps `seconds` and whose accuracy is set by `quality`."""
+#: Rows of a whole training fold (cv=3 of `data`'s 2,000): a ``--per-row`` fit of them sleeps `seconds`.
+FOLD_ROWS = 1333
 
-    def __init__(self, quality=0.8, seconds=0.5, state_mb=4):
+
+class SleepingClassifier(ClassifierMixin, BaseEstimator):
+    """A classifier whose fit sleeps `seconds` and whose accuracy is set by `quality`.
+
+    With `per_row`, the fit sleeps ``seconds * rows / FOLD_ROWS`` instead.
+    """
+
+    def __init__(self, quality=0.8, seconds=0.5, state_mb=4, per_row=False):
         self.quality = quality
         self.seconds = seconds
         self.state_mb = state_mb
+        self.per_row = per_row
 
     def fit(self, X, y):
-        time.sleep(self.seconds)
+        time.sleep(self.seconds * (len(X) / FOLD_ROWS if self.per_row else 1.0))
         self.classes_ = np.unique(y)
         self.state_ = np.ones(self.state_mb << 20, dtype=np.uint8)
         self.n_rows_ = len(X)
@@ -143,12 +153,13 @@ class SleepingIncrementalClassifier(SleepingClassifier):
 COMMON = dict(cv=3, refit=False, random_state=0)
 
 
-def daub(seconds, budget, state_mb):
-    return DAUBSearch([SleepingClassifier(q, seconds, state_mb) for q in QUALITIES], **COMMON)
+def daub(seconds, budget, state_mb, per_row=False):
+    return DAUBSearch([SleepingClassifier(q, seconds, state_mb, per_row) for q in QUALITIES],
+                      **COMMON)
 
 
-def daub_rows(seconds, budget, state_mb):
-    return daub(seconds, budget, state_mb).set_params(cost="rows")
+def daub_rows(seconds, budget, state_mb, per_row=False):
+    return daub(seconds, budget, state_mb, per_row).set_params(cost="rows")
 
 
 def gpucb(seconds, budget, state_mb):
@@ -181,6 +192,8 @@ def mucb_client(seconds, budget, state_mb):
     return _MutantUCBStatesThroughClient(**mutant_ucb(seconds, budget, state_mb).get_params(deep=False))
 
 
+#: The searches whose candidates' fits may sleep in proportion to their rows (``--per-row``).
+PER_ROW = {"daub", "daub-rows"}
 SEARCHES = {"daub": daub, "daub-rows": daub_rows, "gpucb": gpucb, "gpucb-async": gpucb_async,
             "kdpp": kdpp, "mutant-ucb": mutant_ucb, "mucb-client": mucb_client}
 
@@ -268,7 +281,8 @@ def settings(args, stack):
 
 def run_search(name, args, pairs, X, y):
     """Fit search `name` at every backend and number of workers, printing a row each."""
-    make = partial(SEARCHES[name], args.seconds, args.budget, args.state_mb)
+    per_row = {"per_row": True} if args.per_row and name in PER_ROW else {}
+    make = partial(SEARCHES[name], args.seconds, args.budget, args.state_mb, **per_row)
     serial = {}  # backend -> (wall, quality) at w=1; None -> the search's first w=1
     for backend, workers in pairs:
         for n_workers in workers:
@@ -288,6 +302,9 @@ def main():
     parser.add_argument("--dask", action="store_true",
                         help=f"also run on a LocalCluster of {DASK_WORKERS} workers")
     parser.add_argument("--seconds", type=float, default=0.5, help="sleep of one training")
+    parser.add_argument("--per-row", action="store_true",
+                        help="DAUB's fits sleep in proportion to their rows (SECONDS on a "
+                             "whole training fold)")
     parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
     parser.add_argument("--state-mb", type=int, default=4,
                         help="megabytes of learned state of a fitted candidate")
@@ -297,7 +314,8 @@ def main():
     X, y = data()
     with ExitStack() as stack:
         pairs = settings(args, stack)
-        print(f"sleep {args.seconds} s per training; {len(X)} rows, cv=3", flush=True)
+        per = f" on {FOLD_ROWS} rows, in proportion below" if args.per_row else ""
+        print(f"sleep {args.seconds} s per training{per}; {len(X)} rows, cv=3", flush=True)
         print(HEADER, flush=True)
         for name in args.searches:
             run_search(name, args, pairs, X, y)

@@ -31,7 +31,12 @@ A Ctrl-C belongs to the search. Some models catch the ``KeyboardInterrupt``
 it raises in their fit and return early (scikit-learn's MLP, skorch's nets);
 the engine notes every SIGINT it receives, and once one came, it stops
 without reporting any output that arrives after it: a sub-train cut short
-is neither told to the policy nor checkpointed.
+is neither told to the policy nor checkpointed. A Ctrl-C reaches the worker
+processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
+task's error; one waiting for its next task, or reading it, exits, and loky
+reports a broken pool: that worker death is the Ctrl-C too (as is any after
+a SIGINT was noted), and the search stops rather than running the actions in
+flight again.
 
 A worker process whose first task asks for ``device="cuda"`` on a machine
 with several GPUs takes one of them for itself (``_devices``).
@@ -143,6 +148,22 @@ def _is_worker_death(error):
         return True
     scheduler = sys.modules.get("distributed.scheduler")
     return scheduler is not None and isinstance(error, scheduler.KilledWorker)
+
+
+def _is_ctrl_c_in_a_worker(error):
+    """Whether the worker death `error` is a Ctrl-C that reached a worker between tasks.
+
+    loky's worker that receives ``KeyboardInterrupt`` while it waits for its
+    next task, or reads it, sends back the traceback and exits (the pool is
+    then broken, the traceback its cause); one that SIGINT kills outright
+    exits with that signal's code.
+    """
+    cause = error.__cause__
+    if cause is not None and type(cause).__name__ == "_RemoteTraceback":
+        lines = str(cause).strip().strip('"').strip().splitlines()  # loky quotes it
+        if lines and lines[-1].startswith("KeyboardInterrupt"):
+            return True
+    return "SIGINT(" in str(error)
 
 
 def _describe(actions):
@@ -379,12 +400,18 @@ class Engine:
 
     # ------------------------------------------------------------ worker deaths
     def _death_during(self, run, *args):
-        """Call ``run(*args)``; the error of a worker that died meanwhile, or None."""
+        """Call ``run(*args)``; the error of a worker that died meanwhile, or None.
+
+        A death that a Ctrl-C caused, or that follows a noted SIGINT, raises
+        ``KeyboardInterrupt``.
+        """
         try:
             run(*args)
         except Exception as error:
             if not _is_worker_death(error):
                 raise
+            if self._interrupted or _is_ctrl_c_in_a_worker(error):
+                raise KeyboardInterrupt from error
             return error
         return None
 

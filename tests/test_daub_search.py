@@ -1,7 +1,9 @@
 """DAUBSearch, the estimator: sklearn compatibility, results, errors, execution."""
 
+import os
 import re
 import time
+import warnings
 from collections import Counter
 
 import joblib
@@ -25,6 +27,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch
+from sksel._base import _Run
 from sksel.daub import accuracy_noise, daub_sizes
 
 # ------------------------------------------------------------------- fixtures
@@ -807,6 +810,73 @@ def test_refit_false_and_feature_names(clf_data):
     alone = LogisticRegression(**refitted.best_params_).fit(frame, y)
     np.testing.assert_allclose(refitted.best_estimator_.coef_, alone.coef_)
     assert refitted.refit_time_ >= 0
+
+
+# -------------------------------------------------------------------- Ctrl-C
+
+
+class ReadsCtrlC(ClassifierMixin, BaseEstimator):
+    """Naive Bayes that raises ``KeyboardInterrupt`` where another process reads it.
+
+    Only once the file `trigger` holds this process's id, and only once (the
+    reader takes the file away): as a Ctrl-C does in a worker process that is
+    reading its next task.
+    """
+
+    def __init__(self, trigger="", var_smoothing=1e-9):
+        self.trigger = trigger
+        self.var_smoothing = var_smoothing
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        try:
+            with open(self.trigger) as f:
+                sender = int(f.read())
+        except (OSError, ValueError):
+            return
+        if sender != os.getpid():
+            try:
+                os.rename(self.trigger, self.trigger + ".read")
+            except OSError:
+                return  # another worker read it first
+            raise KeyboardInterrupt
+
+    def fit(self, X, y):
+        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+def test_ctrl_c_reaching_a_worker_between_tasks_interrupts(clf_data, tmp_path, monkeypatch):
+    """A Ctrl-C that a worker receives while it reads its next task ends its
+    process; that broken pool is the Ctrl-C, not a crash to run again."""
+    X, y = clf_data
+    trigger = str(tmp_path / "ctrl-c")
+    on_done = _Run.on_done
+
+    def ctrl_c_after_the_first_evaluation(run, action, outputs):
+        on_done(run, action, outputs)
+        if not os.path.exists(trigger + ".read"):
+            with open(trigger, "w") as f:
+                f.write(str(os.getpid()))
+
+    monkeypatch.setattr(_Run, "on_done", ctrl_c_after_the_first_evaluation)
+    search = DAUBSearch(ReadsCtrlC(trigger), {"var_smoothing": [1e-9, 1e-1]}, cv=5,
+                        n_jobs=2, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    assert os.path.exists(trigger + ".read")  # a worker read the Ctrl-C
+    assert search.stop_reason_ == "interrupted"
+    messages = [str(w.message) for w in caught]
+    assert not any("a worker died" in m for m in messages)
+    kept = len(search.all_cv_results_["params"])
+    assert any(f"interrupted: keeping the {kept} evaluations" in m for m in messages)
+    assert kept >= 1  # the first evaluation, reported before the Ctrl-C
+    assert hasattr(search.best_estimator_, "nb_")
 
 
 # ------------------------------------------------------------------ late bloomer

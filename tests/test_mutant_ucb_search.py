@@ -470,6 +470,7 @@ class InterruptedMLP(MLPClassifier):
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="no SIGINT on this platform")
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_a_ctrl_c_the_model_swallows_still_interrupts_the_search(tmp_path):
     def search(**kwargs):
         return MutantUCBSearch(

@@ -276,6 +276,7 @@ def test_candidate_that_cannot_fit_small_subsamples_goes_on():
                            random_state=0),
     lambda est: GPUCBSelector(est, {"var_smoothing": [1e-9, 1e-8]}, cv=3, random_state=0),
 ])
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_ctrl_c_before_the_first_evaluation_reraises(make):
     X, y = load_iris(return_X_y=True)
     _N_FITS[0] = 0
@@ -284,6 +285,7 @@ def test_ctrl_c_before_the_first_evaluation_reraises(make):
         make(InterruptedAtFit(at=1)).fit(X, y)
 
 
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
     X, y = load_iris(return_X_y=True)
     space = {"var_smoothing": [1e-9, 1e-6, 1e-3, 1e-1]}

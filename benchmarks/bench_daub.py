@@ -112,6 +112,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _lccv  # noqa: E402
+import _table  # noqa: E402
 from _datasets import DATASETS, REGRESSION  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
@@ -342,13 +343,8 @@ def columns(method_width):
 
 
 def format_line(cells, cols, spec=True):
-    """`cells` as a line of `cols`, formatted with their spec or not; NaN left blank."""
-    parts = []
-    for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, cols)):
-        if isinstance(cell, float) and np.isnan(cell):
-            cell, fmt = "", ""
-        parts.append(f"{cell:{'<' if i < 4 else '>'}{width}{fmt if spec else ''}}")
-    return " ".join(parts)
+    """`cells` as a line of `cols`; the first four (names) aligned left."""
+    return _table.format_line(cells, cols, left=range(4), spec=spec)
 
 
 def geomean(values):

@@ -121,6 +121,7 @@ from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _lccv  # noqa: E402
+import _table  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 
@@ -400,14 +401,8 @@ COLUMNS = [  # (header, key, width, format spec); the first and last ones left-a
 
 
 def format_line(cells, spec=True):
-    """`cells` (one per column) as a line of the table, formatted with `spec` or not; NaN blank."""
-    last = len(COLUMNS) - 1
-    parts = []
-    for i, (cell, (_, _, width, fmt)) in enumerate(zip(cells, COLUMNS)):
-        if isinstance(cell, float) and np.isnan(cell):
-            cell, fmt = "", ""
-        parts.append(f"{cell:{'<' if i in (0, last) else '>'}{width}{fmt if spec else ''}}")
-    return " ".join(parts)
+    """`cells` (one per column) as a line of the table; the first and last aligned left."""
+    return _table.format_line(cells, COLUMNS, left={0, len(COLUMNS) - 1}, spec=spec)
 
 
 def _geo(values):

@@ -813,7 +813,16 @@ class DAUBSearch(BaseSelectionSearch):
 
     refit : bool, str, or callable, default=True
         Refit the selected candidate on the whole dataset, as in
-        :class:`~sklearn.model_selection.GridSearchCV`.
+        :class:`~sklearn.model_selection.GridSearchCV`, except that a refit
+        that raises does not end the fit (a candidate selected on a
+        subsample, where `max_time` cut the search before any reached N, may
+        fail on all the rows): a ``FitFailedWarning`` names the candidate and
+        the error, and the next candidate in rank with a finite score is
+        refitted instead. ``best_index_``, ``best_params_`` and
+        ``best_score_`` then name the candidate refitted, which ranks 1, and
+        the candidates whose refit failed rank last (a callable `refit` keeps
+        the ranks). A ``RuntimeError`` is raised where every refit fails;
+        with ``error_score="raise"``, the first refit error is.
 
     cv : int, cross-validation generator, iterable or float, default=None
         Cross-validation splitting strategy, as in

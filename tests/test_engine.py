@@ -281,14 +281,6 @@ def _interrupt_main_thread():
     signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
 
-@pytest.fixture
-def sigint_raises_keyboard_interrupt():
-    """Python's own SIGINT handler, even where the runner ignores SIGINT."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.parametrize("n_jobs", [1, 2])
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_ctrl_c_keeps_what_finished(tmp_path, n_jobs):

@@ -456,15 +456,11 @@ class BaseSelectionSearch(BaseSearchCV):
 
     @staticmethod
     def _tell(policy, action, outputs, metric, give_up):
-        def score(out, key):
-            value = out[key]
-            return value[metric] if isinstance(value, dict) else value
-
         failed = any(out["fit_error"] is not None for out in outputs)
-        fold_scores = [score(out, "test_scores") for out in outputs]
+        fold_scores = _fold_scores(outputs, "test_scores", metric)
         test = np.mean(fold_scores)
         train = (
-            np.mean([score(out, "train_scores") for out in outputs])
+            np.mean(_fold_scores(outputs, "train_scores", metric))
             if "train_scores" in outputs[0]
             else None
         )
@@ -670,10 +666,8 @@ class _Run:
         """Whether the policy needs no more splits of `action` than those of `outputs`."""
         if any(out["fit_error"] is not None for out in outputs):
             return False
-        scores = [out["test_scores"] for out in outputs]
-        if isinstance(scores[0], dict):
-            scores = [s[self.refit_metric] for s in scores]
-        return self.policy.enough_folds(*action, scores)
+        return self.policy.enough_folds(
+            *action, _fold_scores(outputs, "test_scores", self.refit_metric))
 
     def failed_output(self, action, i, reason):
         """The output of split `i` of `action`, whose worker died: a failed fit."""
@@ -776,6 +770,15 @@ def _last_per_candidate(evaluations):
         if candidate not in last or n >= last[candidate][0][1]:
             last[candidate] = ((candidate, n), outputs)
     return [last[c] for c in sorted(last)]
+
+
+def _fold_scores(outputs, key, metric):
+    """The `key` score (``"test_scores"`` or ``"train_scores"``) of each of `outputs`.
+
+    Of `metric` where the outputs hold several metrics.
+    """
+    values = [out[key] for out in outputs]
+    return [value[metric] if isinstance(value, dict) else value for value in values]
 
 
 def _missing_fold(output):

@@ -89,8 +89,8 @@ Stopping (``--stop``, parts ``lcdb`` and ``default``): the same leave-one-out
 replays, with each policy stopped and measured at its stop: evaluations,
 regret (best score minus the best evaluated, points), seconds and % of the
 time to fit every candidate, share of datasets whose best was evaluated;
-and its order's evaluations and seconds to the best. Compared: the previous
-default (the cost-aware rule, ``n_iter=min(K, 10)``); the paper's GP-UCB (no
+and its order's evaluations and seconds to the best. Compared: the cost-aware
+rule at ``n_iter=min(K, 10)`` (:data:`PREVIOUS`); the paper's GP-UCB (no
 cost, tuned scale) at fixed ``n_iter`` and in full; the prior-mean order;
 the paper's GP-UCB stopped by each statistic of :data:`STOP_STATISTICS` at
 each tolerance of :data:`STOP_TOLS` (``ei sum`` is what ``tol`` of
@@ -100,11 +100,11 @@ cost-aware rule among all candidates or only among the upper bounds within
 after as many evaluations as the stop, dataset by dataset. LCDB is printed
 per half; the tol is chosen on the tune half only (:func:`choose_tol`: the
 lowest regret at the stop among the tols whose seconds at the stop are at
-most the previous default's) and its floors are checked on every half and
+most the cost-aware rule's at ``n_iter=min(K, 10)``) and its floors are checked on every half and
 on the default prior: regret at the stop <= ``paper_same``; evaluations to
 the best <= K/3 and < the prior-mean order's; seconds to the best <= 0.6 x
 the paper's GP-UCB's. ``--per-dataset`` adds the per-dataset table of the
-previous default, the paper's GP-UCB and the chosen stop.
+cost-aware rule at ``n_iter=min(K, 10)``, the paper's GP-UCB and the chosen stop.
 
 Run::
 
@@ -481,7 +481,7 @@ STOP_STATISTICS = ("ei sum", "ei max", "ucb, own beta", "ucb, beta x 1", "ucb, z
 STOP_COST_MARGINS = (0.01, None)
 #: Fixed numbers of evaluations of the paper's GP-UCB shown next to the stopping rules.
 FIXED_N_ITER = (3, 5, 7, 10, 13)
-PREVIOUS = "previous default: per cost, n_iter=min(K, 10)"
+PREVIOUS = "per cost, n_iter=min(K, 10)"
 PAPER_ALL = "paper's gp-ucb, all K"
 PRIOR_MEAN_ALL = "prior-mean order, all K"
 
@@ -563,8 +563,8 @@ def stop_metrics(order, n, scores, times):
 def replay_stops(M, T, rows, args, halves=None):
     """Leave-one-dataset-out replay of the stopping rules and of what they are compared to.
 
-    Per held-out dataset: the previous default (the cost-aware pick among
-    all candidates, ``n_iter=min(K, 10)``, its scale tuned on time to best);
+    Per held-out dataset: :data:`PREVIOUS` (the cost-aware pick among all
+    candidates, ``n_iter=min(K, 10)``, its scale tuned on time to best);
     the paper's GP-UCB (no cost, its scale tuned on evaluations) at fixed
     numbers of evaluations; for every statistic of :data:`STOP_STATISTICS`
     and tolerance of :data:`STOP_TOLS`, the paper's GP-UCB stopped by it
@@ -645,7 +645,7 @@ def summarize_stops(results):
 
 def choose_tol(results):
     """The tol of the ``ei sum`` stop (paper's picks) with the lowest mean regret at the
-    stop among those whose mean seconds at the stop are at most the previous default's
+    stop among those whose mean seconds at the stop are at most :data:`PREVIOUS`'s
     (ties: the larger tol)."""
     table = summarize_stops(results)
     limit = table.loc[PREVIOUS, "s"]
@@ -711,7 +711,7 @@ def report_stops(label, M, T, rows, args, halves=None, tol=None):
     if tol is None and halves is not None:
         tol = choose_tol(results[results["half"] == "tune"])
         print(f"\ntol chosen on the tune half (lowest regret at the stop among the tols "
-              f"whose seconds at the stop are at most the previous default's): {tol:g}")
+              f"whose seconds at the stop are at most {PREVIOUS!r}'s): {tol:g}")
     tol = args.stop_tol if tol is None else tol
     chosen = stop_name(tol)
     per_dataset = [PREVIOUS, PAPER_ALL, chosen] if args.per_dataset else []
@@ -922,8 +922,8 @@ def parse_args(argv=None):
     add("--stop-tol", type=float, default=0.01,
         help="tol whose floors are checked when part lcdb does not choose it (default: 0.01)")
     add("--per-dataset", action="store_true",
-        help="with --stop, print per dataset the previous default, the paper's gp-ucb and "
-             "the chosen stop")
+        help="with --stop, print per dataset the cost-aware rule at n_iter=min(K, 10), "
+             "the paper's gp-ucb and the chosen stop")
     add("--out", type=Path, help="write the per-(part, dataset, policy) rows to this CSV")
     return parser.parse_args(argv)
 

@@ -55,7 +55,7 @@ from ._compat import (
     _warn_or_raise_about_fit_failures,
 )
 from ._engine import Engine, threads_within_cpus
-from ._progress import CandidateNames, Progress, ShortNames, estimator_name
+from ._progress import CandidateNames, Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator
 
 # Metrics whose scores lie in [0, 1], higher is better.
@@ -332,7 +332,7 @@ class BaseSelectionSearch(BaseSearchCV):
         The progress lines and the ``candidate_name`` column of the results
         use these, so that a line and a row name a candidate alike.
         """
-        short = ShortNames(job.candidates, estimator_name(job.space.first_estimator))
+        short = ShortNames(job.candidates, job.space.first_estimator)
         return CandidateNames(short, self._parent_of)
 
     def _progress(self, names, n_candidates):

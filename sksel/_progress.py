@@ -38,28 +38,40 @@ def _tqdm():
     return tqdm
 
 
-def _final_step(estimator):
-    """The last step of a ``Pipeline`` (recursively), or `estimator` itself."""
+def _final_position(estimator, params, path=""):
+    """``(final, path)``: the estimator a candidate puts in the final position, and its name.
+
+    The last step of `estimator`, recursively through nested ``Pipeline``
+    steps, unless the candidate's `params` replace it: ``params["clf"]``
+    replaces the step ``clf``, ``params["model__clf"]`` the step ``clf`` of a
+    nested pipeline ``model``. `path` names `estimator` among the parameters
+    ("" for the searched estimator itself); the returned path names the final
+    position, under which `params` address the final estimator's parameters.
+    """
     while hasattr(estimator, "steps"):
-        estimator = estimator.steps[-1][1]
-    return estimator
+        name, step = estimator.steps[-1]
+        path = f"{path}__{name}" if path else name
+        estimator = params.get(path, step)
+    return estimator, path
 
 
-def estimator_name(estimator):
-    """The class name of `estimator`, of its final step for a ``Pipeline``; "" for None."""
-    return "" if estimator is None else type(_final_step(estimator)).__name__
-
-
-def _differing_estimator_params(candidates):
-    """Class name -> the parameters set differently on the list's estimators of that class."""
+def _differing_estimator_params(estimators):
+    """Class name -> the parameters set differently on the `estimators` of that class."""
     by_class = {}
-    for params in candidates:
-        if _STEP in params:
-            final = _final_step(params[_STEP])
-            by_class.setdefault(type(final).__name__, []).append(final.get_params(deep=False))
+    for estimator in {id(estimator): estimator for estimator in estimators}.values():
+        if hasattr(estimator, "get_params"):
+            by_class.setdefault(type(estimator).__name__, []).append(
+                estimator.get_params(deep=False))
     return {name: sorted(key for key in set().union(*group)
                          if len({repr(p.get(key)) for p in group}) > 1)
             for name, group in by_class.items()}
+
+
+def _shown_key(key, path):
+    """`key` as a name shows it: within the final estimator at `path`, or from the top."""
+    if path and key.startswith(f"{path}__"):
+        return key[len(path) + 2 :]
+    return key[len(_STEP) + 2 :] if key.startswith(f"{_STEP}__") else key
 
 
 def _value(value):
@@ -72,26 +84,46 @@ def _value(value):
 
 
 class ShortNames:
-    """Short names of candidates: the estimator class and the parameters that vary.
+    """Short names of candidates: the final estimator's class and the parameters that vary.
 
-    A ``Pipeline`` is named by its final step. Shown are the parameters whose
-    values differ between candidates: those of the search space, and those
-    set on the estimators of a list that differ between estimators of the
-    same class; those all candidates share are not.
+    A candidate is named after the estimator in its final position: the
+    estimator itself, or the final step of a ``Pipeline`` (recursively for
+    nested ones), or the estimator a parameter puts in that position
+    (``clf`` replacing the final step ``clf``; ``model__clf`` in a nested
+    pipeline ``model``). Shown are the parameters whose values differ between
+    candidates: those of the search space, those addressed to the final
+    estimator by their name within it (``clf__C`` as ``C``), the others by
+    their name from the top (a step replaced before the final one as
+    ``scale=MinMaxScaler``); and those set on the final estimators of a list
+    or a grid of steps that differ between estimators of the same class.
+    Those all candidates share are not shown.
 
     Parameters
     ----------
     candidates : list of dict
         The candidates' parameters; the list may grow during the search
         (MutantUCBSearch's mutants), names are made when asked.
-    estimator_name : str
-        Class name of the estimator of a single-estimator space, of its final
-        step for a ``Pipeline`` (:func:`estimator_name`).
+    estimator : estimator object or None
+        The searched estimator, which candidates without an ``estimator``
+        parameter (those of a list of estimators) configure; None for
+        parameters alone, which build no estimator.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import Pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sksel._progress import ShortNames
+    >>> pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
+    >>> names = ShortNames([{"clf": GaussianNB()}, {"clf__C": 0.1}, {"clf__C": 10.0}], pipe)
+    >>> [names(c) for c in range(3)]
+    ['GaussianNB', 'LogisticRegression(C=0.1)', 'LogisticRegression(C=10)']
     """
 
-    def __init__(self, candidates, estimator_name):
+    def __init__(self, candidates, estimator):
         self.candidates = candidates
-        self.estimator_name = estimator_name
+        self.estimator = estimator
         self.varying = None
         self._names = {}
 
@@ -105,21 +137,29 @@ class ShortNames:
                 key for key in keys
                 if len({repr(params.get(key, missing)) for params in candidates}) > 1
             )
-            self._set_on = _differing_estimator_params(candidates)
+            self._set_on = _differing_estimator_params(
+                self._final(params)[0] for params in candidates)
         if candidate not in self._names:
             self._names[candidate] = self._name(self.candidates[candidate])
         return self._names[candidate]
 
-    def _name(self, params):
-        name = self.estimator_name
-        shown = []
+    def _final(self, params):
+        """``(final estimator, its path)`` of the candidate `params` (:func:`_final_position`)."""
         if _STEP in params:
-            final = _final_step(params[_STEP])
-            name = type(final).__name__
+            return _final_position(params[_STEP], params, _STEP)
+        return _final_position(self.estimator, params)
+
+    def _name(self, params):
+        final, path = self._final(params)
+        name = "" if final is None else type(final).__name__
+        shown = {}
+        if hasattr(final, "get_params"):
             own = final.get_params(deep=False)
-            shown = [(key, own[key]) for key in self._set_on.get(name, ())]
-        shown += [(key.rsplit("__", 1)[-1], params[key]) for key in self.varying if key in params]
-        shown = ", ".join(f"{key}={_value(value)}" for key, value in shown)
+            shown = {key: own[key] for key in self._set_on.get(name, ())}
+        # The parameters that put `final` in its position are its name, not shown.
+        shown.update((_shown_key(key, path), params[key]) for key in self.varying
+                     if key in params and not (key == path or path.startswith(f"{key}__")))
+        shown = ", ".join(f"{key}={_value(value)}" for key, value in shown.items())
         name = f"{name}({shown})" if shown else name
         return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
 

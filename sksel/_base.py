@@ -213,6 +213,13 @@ class BaseSelectionSearch(BaseSearchCV):
         """Columns ``{name: value}`` the ``verbose=2`` line of a finished `action` adds, or None."""
         return None
 
+    def _largest_resource(self):
+        """The largest resource of an evaluation, known before the search runs, or None.
+
+        It sets the width of the resource column of the ``verbose=2`` lines.
+        """
+        return None
+
     def _parent_of(self, candidate):
         """The ``candidate_id`` `candidate` was bred from, or -1: its name shows it."""
         return -1
@@ -339,7 +346,8 @@ class BaseSelectionSearch(BaseSearchCV):
         """The :class:`~sksel._progress.Progress` reporter of this fit, naming by `names`."""
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
-                        n_splits=self.n_splits_, planned=planned, exact=exact, budget=words)
+                        n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
+                        max_resource=self._largest_resource())
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""

@@ -12,7 +12,9 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   in the order they finish: the candidate's name (:class:`CandidateNames`,
   the ``candidate_name`` of its rows in ``cv_results_``), its resource, its
   mean test score, any column the search adds (DAUB's bound) and the seconds
-  since the start;
+  since the start. The lines read as a table: each column is as wide as its
+  widest entry so far, the names' as the longest name of the candidates
+  known at the start (a longer one, a mutant's, widens it from then on);
 - at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
   passes the level on to ``_fit_and_score``; fits on joblib worker processes
   print in those processes).
@@ -26,7 +28,6 @@ from .space import _STEP
 
 _STATUS_EVERY_S = 5.0
 _NAME_WIDTH = 60
-_LINE_NAME_WIDTH = 48
 
 
 def _tqdm():
@@ -209,12 +210,15 @@ class Progress:
         Whether `planned` evaluations will run (else at most that many).
     budget : str
         How the budget reads in the header.
+    max_resource : int or None, default=None
+        The largest resource of an evaluation, where the search knows it
+        before it runs: the width of the resource column from the first line.
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", file=None):
+                 exact=True, budget="", max_resource=None, file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -223,18 +227,36 @@ class Progress:
         self.planned = planned
         self.exact = exact
         self.budget = budget
+        self.max_resource = max_resource
         self.file = file
         self.n_done = 0
         self.best = None  # (score, candidate, resource)
         self._bar = None
+        self._widths = {}
 
     def _print(self, line):
         print(f"[{self.search}] {line}", file=self.file or sys.stdout, flush=True)
 
-    def _count(self):
+    def _count(self, n_done=None):
+        n_done = self.n_done if n_done is None else n_done
         if self.planned is None:
-            return f"{self.n_done}"
-        return f"{self.n_done}/{self.planned}" if self.exact else f"{self.n_done}/<={self.planned}"
+            return f"{n_done}"
+        return f"{n_done}/{self.planned}" if self.exact else f"{n_done}/<={self.planned}"
+
+    def _cell(self, column, text, align="<"):
+        """`text` padded to the width of `column`: its widest entry so far."""
+        width = self._widths[column] = max(self._widths.get(column, 0), len(text))
+        return f"{text:{align}{width}}"
+
+    def _line(self, candidate, resource, score, extra, elapsed):
+        """The ``verbose=2`` line of one evaluation, its columns padded as a table's."""
+        cells = [self._cell("resource", f"resource={resource}"),
+                 self._cell("score", f"score={score:.4f}")]
+        cells += [self._cell(key, f"{key}={value:.4f}" if isinstance(value, float)
+                             else f"{key}={value}") for key, value in (extra or {}).items()]
+        return (f"{self._cell('count', self._count(), '>')} "
+                f"{self._cell('name', self.names(candidate))} "
+                + "  ".join(cells) + f"  ({elapsed:.1f}s)")
 
     def _best(self):
         if self.best is None:
@@ -254,6 +276,12 @@ class Progress:
         if tqdm is not None:
             self._bar = tqdm(total=self.planned if self.exact else None, desc=self.search,
                              unit="eval", file=self.file, dynamic_ncols=True)
+        elif self.verbose >= 2:
+            self._widths = {"count": len(self._count(self.planned or 0)),
+                            "name": max((len(self.names(c)) for c in range(self.n_candidates)),
+                                         default=0)}
+            if self.max_resource is not None:
+                self._widths["resource"] = len(f"resource={self.max_resource}")
 
     def evaluation(self, candidate, resource, score, extra=None):
         """Report one finished evaluation: its mean test `score` and `extra` columns."""
@@ -268,11 +296,7 @@ class Progress:
                 self._bar.set_postfix_str(self._best(), refresh=False)
             self._bar.update(1)
         elif self.verbose >= 2:
-            columns = "".join(f"  {key}={value:.4f}" if isinstance(value, float) else
-                              f"  {key}={value}" for key, value in (extra or {}).items())
-            self._print(f"{self._count():>7} {self.names(candidate):<{_LINE_NAME_WIDTH}} "
-                        f"resource={resource}  score={score:.4f}{columns}  "
-                        f"({now - self._start:.1f}s)")
+            self._print(self._line(candidate, resource, score, extra, now - self._start))
         elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
             self._last_status = now
             self._print(f"{self._count()} evaluations, {now - self._start:.1f}s, {self._best()}")

@@ -1,5 +1,6 @@
 """The progress printed at each `verbose` level."""
 
+import io
 import re
 
 import numpy as np
@@ -15,7 +16,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 import sksel._progress as progress
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
-from sksel._progress import ShortNames
+from sksel._progress import Progress, ShortNames
 from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
@@ -132,6 +133,46 @@ def test_verbose_three_adds_sklearn_fold_lines(data, capsys):
     assert len(cv_lines) == n_fits
     assert all(re.match(r"\[CV [123]/3\] END .*score=", line) for line in cv_lines)
     assert len([line for line in lines if LINE.match(line)]) == len(results["params"])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: DAUBSearch([GaussianNB(), LogisticRegression(),
+                        LogisticRegression(C=0.5, class_weight="balanced", tol=1e-3)],
+                       cv=CV3, b=20, random_state=0, cost="rows", verbose=2),
+    lambda: KDPPSearch(LogisticRegression(), [{"C": [1.0]}, {
+        "C": [0.5], "class_weight": ["balanced"], "fit_intercept": [False], "tol": [1e-3]}],
+        n_iter=2, cv=CV3, random_state=0, verbose=2),
+], ids=["daub", "kdpp"])
+def test_verbose_two_columns_aligned_whatever_the_name_length(data, capsys, make):
+    search = make().fit(*data)
+    lines = _lines(capsys)[1:-1]
+    names = set(search.all_cv_results_["candidate_name"])
+    widest = max(map(len, names))
+    assert widest - min(map(len, names)) > 30
+    # The shortest name is padded to the longest: every column starts at one position.
+    assert {line.index("resource=") - line.index("#") for line in lines} == {widest + 1}
+    for column in ("resource=", "score=", "bound=", "  ("):
+        assert len({line.rfind(column) for line in lines}) == 1, column
+    if isinstance(search, DAUBSearch):  # resources of 2 and 3 digits, one column
+        assert len({len(str(n)) for n in search.all_cv_results_["n_resources"]}) == 2
+
+
+def test_verbose_two_name_column_widens_from_a_longer_name_on():
+    """A name longer than those known at the start (a mutant's) widens the column from then on."""
+    out = io.StringIO()
+    names = {0: "#0 A", 1: "#1 " + "B" * 30, 2: "#2 (from #1) " + "B" * 30}
+    reporter = Progress(2, "S", names.__getitem__, n_candidates=2, n_splits=3, planned=10,
+                        exact=False, max_resource=100, file=out)
+    reporter.start()
+    for candidate, resource in [(0, 5), (1, 100), (2, 5), (0, 100)]:
+        reporter.evaluation(candidate, resource, 0.5, {"bound": 0.9})
+    reporter.stop()
+    lines = out.getvalue().splitlines()[1:]
+    # "[S] ", the count " 1/<=10" and a space: names start at 12.
+    assert [line.index("#") for line in lines] == [12] * 4
+    assert [line.index("resource=") for line in lines] == [12 + 34] * 2 + [12 + 44] * 2
+    assert [line.index("score=") - line.index("resource=") for line in lines] == [
+        len("resource=100  ")] * 4
 
 
 def test_no_duplicate_engine_lines(data, capsys, no_tqdm):

@@ -13,8 +13,9 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   the ``candidate_name`` of its rows in ``cv_results_``), its resource, its
   mean test score, any column the search adds (DAUB's bound) and the seconds
   since the start. The lines read as a table: each column is as wide as its
-  widest entry so far, the names' as the longest name of the candidates
-  known at the start (a longer one, a mutant's, widens it from then on);
+  widest entry so far, or as what is known at the start needs: the names'
+  the longest name of the candidates then (a longer one, a mutant's, widens
+  it from then on), the resources' the largest the search allows;
 - at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
   passes the level on to ``_fit_and_score``; fits on joblib worker processes
   print in those processes).

@@ -22,7 +22,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from scipy.stats import randint
 from sklearn.datasets import load_digits
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.linear_model import Perceptron, RidgeClassifier
+from sklearn.linear_model import LogisticRegression, Perceptron, RidgeClassifier
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
@@ -57,7 +57,7 @@ def wall(make, verbose, X, y):
 
 
 def per_evaluation_us(verbose, n=10_000):
-    names = ShortNames([{"C": c} for c in range(8)], "LogisticRegression")
+    names = ShortNames([{"C": c} for c in range(8)], LogisticRegression())
     reporter = Progress(verbose, "Search", names, n_candidates=8, n_splits=3, planned=n,
                         budget="", file=io.StringIO())
     with redirect_stderr(io.StringIO()):

@@ -55,7 +55,7 @@ from ._compat import (
     _warn_or_raise_about_fit_failures,
 )
 from ._engine import Engine, threads_within_cpus
-from ._progress import CandidateNames, Progress, ShortNames, estimator_name
+from ._progress import CandidateNames, Progress, ShortNames
 from .space import _STEP, SearchSpace, first_estimator
 
 # Metrics whose scores lie in [0, 1], higher is better.
@@ -213,6 +213,13 @@ class BaseSelectionSearch(BaseSearchCV):
         """Columns ``{name: value}`` the ``verbose=2`` line of a finished `action` adds, or None."""
         return None
 
+    def _largest_resource(self):
+        """The largest resource of an evaluation, known before the search runs, or None.
+
+        It sets the width of the resource column of the ``verbose=2`` lines.
+        """
+        return None
+
     def _parent_of(self, candidate):
         """The ``candidate_id`` `candidate` was bred from, or -1: its name shows it."""
         return -1
@@ -332,14 +339,15 @@ class BaseSelectionSearch(BaseSearchCV):
         The progress lines and the ``candidate_name`` column of the results
         use these, so that a line and a row name a candidate alike.
         """
-        short = ShortNames(job.candidates, estimator_name(job.space.first_estimator))
+        short = ShortNames(job.candidates, job.space.first_estimator)
         return CandidateNames(short, self._parent_of)
 
     def _progress(self, names, n_candidates):
         """The :class:`~sksel._progress.Progress` reporter of this fit, naming by `names`."""
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
-                        n_splits=self.n_splits_, planned=planned, exact=exact, budget=words)
+                        n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
+                        max_resource=self._largest_resource())
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""

@@ -12,6 +12,7 @@ integration runs the test suite against it too.
 
 from joblib._parallel_backends import ThreadingBackend
 from joblib.parallel import get_active_backend
+from sklearn import get_config
 from sklearn.base import _fit_context
 from sklearn.metrics._scorer import (
     _check_multimetric_scoring,
@@ -30,6 +31,27 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, va
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params, _num_samples
+
+
+
+def check_parameters(estimator):
+    """Check the parameters of `estimator` as its ``fit`` would, before any training.
+
+    A scikit-learn estimator's ``partial_fit`` checks them at its first call
+    only, so a fitted model given new parameters would go on with values its
+    ``fit`` rejects. Estimators that declare no constraints (those outside
+    scikit-learn) pass unchecked, as does everything under scikit-learn's
+    ``skip_parameter_validation``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A parameter breaks its constraints (a ``ValueError`` and a ``TypeError``).
+    """
+    if hasattr(estimator, "_parameter_constraints") and not get_config()[
+            "skip_parameter_validation"]:
+        estimator._validate_params()
+
 
 __all__ = [
     "BaseSearchCV",
@@ -50,6 +72,7 @@ __all__ = [
     "_score",
     "_warn_or_raise_about_fit_failures",
     "check_matplotlib_support",
+    "check_parameters",
     "get_active_backend",
     "validate_params",
 ]

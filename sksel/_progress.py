@@ -12,7 +12,10 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   in the order they finish: the candidate's name (:class:`CandidateNames`,
   the ``candidate_name`` of its rows in ``cv_results_``), its resource, its
   mean test score, any column the search adds (DAUB's bound) and the seconds
-  since the start;
+  since the start. The lines read as a table: each column is as wide as its
+  widest entry so far, or as what is known at the start needs: the names'
+  the longest name of the candidates then (a longer one, a mutant's, widens
+  it from then on), the resources' the largest the search allows;
 - at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
   passes the level on to ``_fit_and_score``; fits on joblib worker processes
   print in those processes).
@@ -26,7 +29,6 @@ from .space import _STEP
 
 _STATUS_EVERY_S = 5.0
 _NAME_WIDTH = 60
-_LINE_NAME_WIDTH = 48
 
 
 def _tqdm():
@@ -38,28 +40,40 @@ def _tqdm():
     return tqdm
 
 
-def _final_step(estimator):
-    """The last step of a ``Pipeline`` (recursively), or `estimator` itself."""
+def _final_position(estimator, params, path=""):
+    """``(final, path)``: the estimator a candidate puts in the final position, and its name.
+
+    The last step of `estimator`, recursively through nested ``Pipeline``
+    steps, unless the candidate's `params` replace it: ``params["clf"]``
+    replaces the step ``clf``, ``params["model__clf"]`` the step ``clf`` of a
+    nested pipeline ``model``. `path` names `estimator` among the parameters
+    ("" for the searched estimator itself); the returned path names the final
+    position, under which `params` address the final estimator's parameters.
+    """
     while hasattr(estimator, "steps"):
-        estimator = estimator.steps[-1][1]
-    return estimator
+        name, step = estimator.steps[-1]
+        path = f"{path}__{name}" if path else name
+        estimator = params.get(path, step)
+    return estimator, path
 
 
-def estimator_name(estimator):
-    """The class name of `estimator`, of its final step for a ``Pipeline``; "" for None."""
-    return "" if estimator is None else type(_final_step(estimator)).__name__
-
-
-def _differing_estimator_params(candidates):
-    """Class name -> the parameters set differently on the list's estimators of that class."""
+def _differing_estimator_params(estimators):
+    """Class name -> the parameters set differently on the `estimators` of that class."""
     by_class = {}
-    for params in candidates:
-        if _STEP in params:
-            final = _final_step(params[_STEP])
-            by_class.setdefault(type(final).__name__, []).append(final.get_params(deep=False))
+    for estimator in {id(estimator): estimator for estimator in estimators}.values():
+        if hasattr(estimator, "get_params"):
+            by_class.setdefault(type(estimator).__name__, []).append(
+                estimator.get_params(deep=False))
     return {name: sorted(key for key in set().union(*group)
                          if len({repr(p.get(key)) for p in group}) > 1)
             for name, group in by_class.items()}
+
+
+def _shown_key(key, path):
+    """`key` as a name shows it: within the final estimator at `path`, or from the top."""
+    if path and key.startswith(f"{path}__"):
+        return key[len(path) + 2 :]
+    return key[len(_STEP) + 2 :] if key.startswith(f"{_STEP}__") else key
 
 
 def _value(value):
@@ -72,26 +86,46 @@ def _value(value):
 
 
 class ShortNames:
-    """Short names of candidates: the estimator class and the parameters that vary.
+    """Short names of candidates: the final estimator's class and the parameters that vary.
 
-    A ``Pipeline`` is named by its final step. Shown are the parameters whose
-    values differ between candidates: those of the search space, and those
-    set on the estimators of a list that differ between estimators of the
-    same class; those all candidates share are not.
+    A candidate is named after the estimator in its final position: the
+    estimator itself, or the final step of a ``Pipeline`` (recursively for
+    nested ones), or the estimator a parameter puts in that position
+    (``clf`` replacing the final step ``clf``; ``model__clf`` in a nested
+    pipeline ``model``). Shown are the parameters whose values differ between
+    candidates: those of the search space, those addressed to the final
+    estimator by their name within it (``clf__C`` as ``C``), the others by
+    their name from the top (a step replaced before the final one as
+    ``scale=MinMaxScaler``); and those set on the final estimators of a list
+    or a grid of steps that differ between estimators of the same class.
+    Those all candidates share are not shown.
 
     Parameters
     ----------
     candidates : list of dict
         The candidates' parameters; the list may grow during the search
         (MutantUCBSearch's mutants), names are made when asked.
-    estimator_name : str
-        Class name of the estimator of a single-estimator space, of its final
-        step for a ``Pipeline`` (:func:`estimator_name`).
+    estimator : estimator object or None
+        The searched estimator, which candidates without an ``estimator``
+        parameter (those of a list of estimators) configure; None for
+        parameters alone, which build no estimator.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import Pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sksel._progress import ShortNames
+    >>> pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
+    >>> names = ShortNames([{"clf": GaussianNB()}, {"clf__C": 0.1}, {"clf__C": 10.0}], pipe)
+    >>> [names(c) for c in range(3)]
+    ['GaussianNB', 'LogisticRegression(C=0.1)', 'LogisticRegression(C=10)']
     """
 
-    def __init__(self, candidates, estimator_name):
+    def __init__(self, candidates, estimator):
         self.candidates = candidates
-        self.estimator_name = estimator_name
+        self.estimator = estimator
         self.varying = None
         self._names = {}
 
@@ -105,21 +139,29 @@ class ShortNames:
                 key for key in keys
                 if len({repr(params.get(key, missing)) for params in candidates}) > 1
             )
-            self._set_on = _differing_estimator_params(candidates)
+            self._set_on = _differing_estimator_params(
+                self._final(params)[0] for params in candidates)
         if candidate not in self._names:
             self._names[candidate] = self._name(self.candidates[candidate])
         return self._names[candidate]
 
-    def _name(self, params):
-        name = self.estimator_name
-        shown = []
+    def _final(self, params):
+        """``(final estimator, its path)`` of the candidate `params` (:func:`_final_position`)."""
         if _STEP in params:
-            final = _final_step(params[_STEP])
-            name = type(final).__name__
+            return _final_position(params[_STEP], params, _STEP)
+        return _final_position(self.estimator, params)
+
+    def _name(self, params):
+        final, path = self._final(params)
+        name = "" if final is None else type(final).__name__
+        shown = {}
+        if hasattr(final, "get_params"):
             own = final.get_params(deep=False)
-            shown = [(key, own[key]) for key in self._set_on.get(name, ())]
-        shown += [(key.rsplit("__", 1)[-1], params[key]) for key in self.varying if key in params]
-        shown = ", ".join(f"{key}={_value(value)}" for key, value in shown)
+            shown = {key: own[key] for key in self._set_on.get(name, ())}
+        # The parameters that put `final` in its position are its name, not shown.
+        shown.update((_shown_key(key, path), params[key]) for key in self.varying
+                     if key in params and not (key == path or path.startswith(f"{key}__")))
+        shown = ", ".join(f"{key}={_value(value)}" for key, value in shown.items())
         name = f"{name}({shown})" if shown else name
         return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
 
@@ -169,12 +211,15 @@ class Progress:
         Whether `planned` evaluations will run (else at most that many).
     budget : str
         How the budget reads in the header.
+    max_resource : int or None, default=None
+        The largest resource of an evaluation, where the search knows it
+        before it runs: the width of the resource column from the first line.
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", file=None):
+                 exact=True, budget="", max_resource=None, file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -183,18 +228,36 @@ class Progress:
         self.planned = planned
         self.exact = exact
         self.budget = budget
+        self.max_resource = max_resource
         self.file = file
         self.n_done = 0
         self.best = None  # (score, candidate, resource)
         self._bar = None
+        self._widths = {}
 
     def _print(self, line):
         print(f"[{self.search}] {line}", file=self.file or sys.stdout, flush=True)
 
-    def _count(self):
+    def _count(self, n_done=None):
+        n_done = self.n_done if n_done is None else n_done
         if self.planned is None:
-            return f"{self.n_done}"
-        return f"{self.n_done}/{self.planned}" if self.exact else f"{self.n_done}/<={self.planned}"
+            return f"{n_done}"
+        return f"{n_done}/{self.planned}" if self.exact else f"{n_done}/<={self.planned}"
+
+    def _cell(self, column, text, align="<"):
+        """`text` padded to the width of `column`: its widest entry so far."""
+        width = self._widths[column] = max(self._widths.get(column, 0), len(text))
+        return f"{text:{align}{width}}"
+
+    def _line(self, candidate, resource, score, extra, elapsed):
+        """The ``verbose=2`` line of one evaluation, its columns padded as a table's."""
+        cells = [self._cell("resource", f"resource={resource}"),
+                 self._cell("score", f"score={score:.4f}")]
+        cells += [self._cell(key, f"{key}={value:.4f}" if isinstance(value, float)
+                             else f"{key}={value}") for key, value in (extra or {}).items()]
+        return (f"{self._cell('count', self._count(), '>')} "
+                f"{self._cell('name', self.names(candidate))} "
+                + "  ".join(cells) + f"  ({elapsed:.1f}s)")
 
     def _best(self):
         if self.best is None:
@@ -214,6 +277,12 @@ class Progress:
         if tqdm is not None:
             self._bar = tqdm(total=self.planned if self.exact else None, desc=self.search,
                              unit="eval", file=self.file, dynamic_ncols=True)
+        elif self.verbose >= 2:
+            self._widths = {"count": len(self._count(self.planned or 0)),
+                            "name": max((len(self.names(c)) for c in range(self.n_candidates)),
+                                         default=0)}
+            if self.max_resource is not None:
+                self._widths["resource"] = len(f"resource={self.max_resource}")
 
     def evaluation(self, candidate, resource, score, extra=None):
         """Report one finished evaluation: its mean test `score` and `extra` columns."""
@@ -228,11 +297,7 @@ class Progress:
                 self._bar.set_postfix_str(self._best(), refresh=False)
             self._bar.update(1)
         elif self.verbose >= 2:
-            columns = "".join(f"  {key}={value:.4f}" if isinstance(value, float) else
-                              f"  {key}={value}" for key, value in (extra or {}).items())
-            self._print(f"{self._count():>7} {self.names(candidate):<{_LINE_NAME_WIDTH}} "
-                        f"resource={resource}  score={score:.4f}{columns}  "
-                        f"({now - self._start:.1f}s)")
+            self._print(self._line(candidate, resource, score, extra, now - self._start))
         elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
             self._last_status = now
             self._print(f"{self._count()} evaluations, {now - self._start:.1f}s, {self._best()}")

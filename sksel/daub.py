@@ -1090,6 +1090,9 @@ class DAUBSearch(BaseSelectionSearch):
         bound = self.policy_.bound_at(*action)
         return {"bound": "pending" if bound is None else float(bound)}
 
+    def _largest_resource(self):
+        return self.sizes_[-1]
+
     def _warn_if_no_curve_below_n(self, n_candidates):
         if len(self.sizes_) < 3 and n_candidates > 1:
             warnings.warn(

@@ -14,7 +14,7 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import check_matplotlib_support
-from ._progress import CandidateNames, ShortNames, estimator_name
+from ._progress import CandidateNames, ShortNames
 from .space import SearchSpace, first_estimator
 
 __all__ = [
@@ -1092,8 +1092,7 @@ def _candidate_names(search):
     names = {int(c): str(n) for c, n in zip(results["candidate_id"], results["candidate_name"])}
     candidates = getattr(search, "candidates_", None)
     if candidates is not None:
-        rule = CandidateNames(ShortNames(candidates, estimator_name(
-            first_estimator(search.estimator))))
+        rule = CandidateNames(ShortNames(candidates, first_estimator(search.estimator)))
         names = {c: rule(c) for c in range(len(candidates))} | names
     return names
 

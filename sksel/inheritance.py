@@ -9,6 +9,7 @@ sub-train of a model, new, continued or inherited, starting the mutant
 afresh when its parent's model cannot take the parameters after all.
 """
 
+from ._compat import check_parameters
 from .resources import _is_skorch, _last_step
 
 #: Parameters of scikit-learn models whose change reshapes what was learned.
@@ -47,12 +48,17 @@ def inheritable(parent, mutant, estimator):
 def inherited(model, params):
     """`model` with `params` set, keeping what it learned where shapes allow.
 
-    A skorch net that `params` re-initialises gets back every entry of its
+    The parameters are checked as a fresh ``fit`` checks them
+    (:func:`~sksel._compat.check_parameters`): a scikit-learn model's
+    ``partial_fit`` would otherwise go on with a value its ``fit`` rejects. A
+    skorch net that `params` re-initialises gets back every entry of its
     module's ``state_dict`` whose shape is unchanged.
     """
     net, _ = _last_step(model)
     if not _is_skorch(net):
-        return model.set_params(**params)
+        model.set_params(**params)
+        check_parameters(net)
+        return model
     learned = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}
     model.set_params(**params)
     state = net.module_.state_dict()

@@ -673,6 +673,9 @@ class MutantUCBSearch(BaseSelectionSearch):
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
 
+    def _largest_resource(self):
+        return self.max_subtrains
+
     def _parent_of(self, candidate):
         return int(self.policy_.parents_[candidate])
 

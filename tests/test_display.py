@@ -9,6 +9,8 @@ from sklearn.base import clone
 from sklearn.datasets import load_digits, load_iris
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
@@ -420,6 +422,17 @@ def test_posterior_names_every_candidate_by_the_results_rule(gpucb):
     assert [names[c] for c in results["candidate_id"]] == list(results["candidate_name"])
     assert names == [f"#{c} LogisticRegression(C={p['C']:.3g})"
                      for c, p in enumerate(gpucb.candidates_)]
+
+
+def test_posterior_names_pipeline_candidates_by_their_final_estimator():
+    """Candidates never evaluated are named by the results' rule: the estimator in place."""
+    X, y = load_iris(return_X_y=True)
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
+    grid = [{"clf": [GaussianNB()]}, {"clf": [SVC()], "clf__C": [0.1, 10.0]}]
+    search = GPUCBSelector(pipe, grid, n_iter=2, cv=3, random_state=0).fit(X, y)
+    assert len(set(search.cv_results_["candidate_id"])) == 2
+    assert PosteriorDisplay.from_search(search).names == [
+        "#0 GaussianNB", "#1 SVC(C=0.1)", "#2 SVC(C=10)"]
 
 
 @pytest.mark.parametrize("names, error, match", [

@@ -1,7 +1,9 @@
 """MutantUCBSearch, the estimator: sub-trains against hand-run loops, errors, execution."""
 
 import os
+import re
 import signal
+import warnings
 
 import numpy as np
 import pytest
@@ -289,6 +291,31 @@ def test_a_failing_model_is_marked_failed_and_the_search_goes_on():
     assert (res["n_resources"][failed] == 1).all()  # never chosen again
     assert (res["parent_id"][~failed] != np.flatnonzero(failed)[:, None]).all()  # no mutant of them
     assert search.best_params_["alpha"] == 1e-2
+
+
+def test_a_mutant_given_a_value_fit_rejects_fails_as_a_fresh_fit_does():
+    """A fitted model's partial_fit skips scikit-learn's check of its parameters; the search
+    checks a mutant's, so alpha=-1 fails as it does at the first fit, without a numpy warning
+    (the parent's SGD went on with it, taking a square root of alpha)."""
+    # The neighbour of alpha=1e-4 is -1: every mutant of the one valid model has alpha=-1.
+    search = MutantUCBSearch(SGD, {"alpha": [1e-4, -1.0]}, budget=10, n_initial=2,
+                             init="k-dpp", max_subtrains=3, cv=CV3, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, Y)
+    # FitFailedWarning is a RuntimeWarning too: the failed fits, expected.
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)
+                and not issubclass(w.category, FitFailedWarning)]
+    res = search.all_cv_results_
+    rejected = np.array([p["alpha"] < 0 for p in res["params"]])
+    assert (res["parent_id"][rejected] >= 0).sum() >= 2
+    assert np.isnan(res["mean_test_score"][rejected]).all()
+    # Every fold of every rejected model failed in its fit.
+    failures = [w for w in caught if issubclass(w.category, FitFailedWarning)]
+    assert len(failures) == 1
+    assert re.search(rf"\b{3 * rejected.sum()} fits failed", str(failures[0].message))
+    assert "The 'alpha' parameter of SGDClassifier must be" in str(failures[0].message)
+    assert search.best_params_["alpha"] == 1e-4
 
 
 def test_two_workers_keep_the_invariants():

@@ -1,20 +1,22 @@
 """The progress printed at each `verbose` level."""
 
+import io
 import re
 
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
-from sklearn.linear_model import LogisticRegression, SGDClassifier
+from sklearn.linear_model import LogisticRegression, Perceptron, SGDClassifier
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 import sksel._progress as progress
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
-from sksel._progress import ShortNames
+from sksel._progress import Progress, ShortNames
 from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
@@ -133,6 +135,46 @@ def test_verbose_three_adds_sklearn_fold_lines(data, capsys):
     assert len([line for line in lines if LINE.match(line)]) == len(results["params"])
 
 
+@pytest.mark.parametrize("make", [
+    lambda: DAUBSearch([GaussianNB(), LogisticRegression(),
+                        LogisticRegression(C=0.5, class_weight="balanced", tol=1e-3)],
+                       cv=CV3, b=20, random_state=0, cost="rows", verbose=2),
+    lambda: KDPPSearch(LogisticRegression(), [{"C": [1.0]}, {
+        "C": [0.5], "class_weight": ["balanced"], "fit_intercept": [False], "tol": [1e-3]}],
+        n_iter=2, cv=CV3, random_state=0, verbose=2),
+], ids=["daub", "kdpp"])
+def test_verbose_two_columns_aligned_whatever_the_name_length(data, capsys, make):
+    search = make().fit(*data)
+    lines = _lines(capsys)[1:-1]
+    names = set(search.all_cv_results_["candidate_name"])
+    widest = max(map(len, names))
+    assert widest - min(map(len, names)) > 30
+    # The shortest name is padded to the longest: every column starts at one position.
+    assert {line.index("resource=") - line.index("#") for line in lines} == {widest + 1}
+    for column in ("resource=", "score=", "bound=", "  ("):
+        assert len({line.rfind(column) for line in lines}) == 1, column
+    if isinstance(search, DAUBSearch):  # resources of 2 and 3 digits, one column
+        assert len({len(str(n)) for n in search.all_cv_results_["n_resources"]}) == 2
+
+
+def test_verbose_two_name_column_widens_from_a_longer_name_on():
+    """A name longer than those known at the start (a mutant's) widens the column from then on."""
+    out = io.StringIO()
+    names = {0: "#0 A", 1: "#1 " + "B" * 30, 2: "#2 (from #1) " + "B" * 30}
+    reporter = Progress(2, "S", names.__getitem__, n_candidates=2, n_splits=3, planned=10,
+                        exact=False, max_resource=100, file=out)
+    reporter.start()
+    for candidate, resource in [(0, 5), (1, 100), (2, 5), (0, 100)]:
+        reporter.evaluation(candidate, resource, 0.5, {"bound": 0.9})
+    reporter.stop()
+    lines = out.getvalue().splitlines()[1:]
+    # "[S] ", the count " 1/<=10" and a space: names start at 12.
+    assert [line.index("#") for line in lines] == [12] * 4
+    assert [line.index("resource=") for line in lines] == [12 + 34] * 2 + [12 + 44] * 2
+    assert [line.index("score=") - line.index("resource=") for line in lines] == [
+        len("resource=100  ")] * 4
+
+
 def test_no_duplicate_engine_lines(data, capsys, no_tqdm):
     _daub(1).fit(*data)
     assert not any("candidate 0 at" in line for line in _lines(capsys))
@@ -170,13 +212,13 @@ def test_mutant_ucb_counts_subtrains(data, capsys):
 
 def test_short_names():
     space = SearchSpace([GaussianNB(), (LogisticRegression(), {"C": [0.1, 10.0]})])
-    names = ShortNames(space.candidates, "")
+    names = ShortNames(space.candidates, space.first_estimator)
     assert [names(c) for c in range(3)] == [
         "GaussianNB", "LogisticRegression(C=0.1)", "LogisticRegression(C=10)"]
     long = ShortNames([{"a_long_parameter_name": i, "another_long_one": i, "a_third_one": i}
-                       for i in range(2)], "SomeEstimator")
+                       for i in range(2)], SGDClassifier())
     assert len(long(0)) == 60 and long(0).endswith("...")
-    assert ShortNames([{"C": 1.0}], "LogisticRegression")(0) == "LogisticRegression"
+    assert ShortNames([{"C": 1.0}], LogisticRegression())(0) == "LogisticRegression"
 
 
 def test_short_names_follow_the_rule_for_pipelines_and_lists():
@@ -187,12 +229,103 @@ def test_short_names_follow_the_rule_for_pipelines_and_lists():
     space = SearchSpace([make_pipeline(StandardScaler(), SGDClassifier(alpha=1e-4)),
                          make_pipeline(StandardScaler(), SGDClassifier(alpha=1e-3)),
                          GaussianNB(), GaussianNB(var_smoothing=1e-8)])
-    names = ShortNames(space.candidates, "")
+    names = ShortNames(space.candidates, space.first_estimator)
     # A Pipeline is named by its final step; what differs between estimators of
     # one class is shown, what they share (penalty, loss...) is not.
     assert [names(c) for c in range(4)] == [
         "SGDClassifier(alpha=0.0001)", "SGDClassifier(alpha=0.001)",
         "GaussianNB(var_smoothing=1e-09)", "GaussianNB(var_smoothing=1e-08)"]
+
+
+def _scaled(clf):
+    return Pipeline([("scale", StandardScaler()), ("clf", clf)])
+
+
+def test_short_names_of_a_grid_of_pipeline_steps():
+    """A candidate is named after the estimator it puts in the pipeline's final position."""
+    space = SearchSpace(_scaled(LogisticRegression()), param_grid=[
+        {"clf": [GaussianNB(), SVC(C=1.0), SVC(C=10.0)]},
+        {"clf__C": [0.1, 10.0]},
+        {"scale": [MinMaxScaler()], "clf": [GaussianNB()]},
+    ])
+    names = ShortNames(space.candidates, space.first_estimator)
+    assert [names(c) for c in range(len(space.candidates))] == [
+        "GaussianNB", "SVC(C=1)", "SVC(C=10)",
+        "LogisticRegression(C=0.1)", "LogisticRegression(C=10)",
+        "GaussianNB(scale=MinMaxScaler)"]
+
+
+def test_short_names_of_nested_pipelines_and_pairs():
+    nested = Pipeline([("scale", StandardScaler()), ("model", _scaled(LogisticRegression()))])
+    space = SearchSpace(nested, param_grid=[
+        {"model__clf": [SVC()], "model__clf__C": [0.1, 10.0]},
+        {"model": [GaussianNB(), _scaled(SVC(kernel="linear"))]},
+        {"model__scale": [MinMaxScaler()]},
+    ])
+    names = ShortNames(space.candidates, space.first_estimator)
+    # The two SVCs in place differ in their kernel, which shows.
+    assert [names(c) for c in range(len(space.candidates))] == [
+        "SVC(kernel='rbf', C=0.1)", "SVC(kernel='rbf', C=10)", "GaussianNB",
+        "SVC(kernel='linear')", "LogisticRegression(model__scale=MinMaxScaler)"]
+    # A list of (pipeline, grid) pairs: the same rule under the virtual estimator step.
+    space = SearchSpace([
+        (_scaled(LogisticRegression()), {"clf": [GaussianNB(), SVC()]}),
+        (_scaled(SVC()), {"clf__C": [0.1, 10.0], "scale": [MinMaxScaler()]}),
+    ])
+    names = ShortNames(space.candidates, space.first_estimator)
+    assert [names(c) for c in range(len(space.candidates))] == [
+        "GaussianNB", "SVC", "SVC(C=0.1, scale=MinMaxScaler)",
+        "SVC(C=10, scale=MinMaxScaler)"]
+
+
+PIPELINE_GRID = [{"clf": [GaussianNB()]}, {"clf": [SVC()], "clf__C": [0.1, 10.0]},
+                 {"scale": [MinMaxScaler()], "clf__C": [0.1]}]
+# Short names by (final estimator, C, scale) of the candidate.
+PIPELINE_NAMES = {
+    ("GaussianNB", None, None): "GaussianNB",
+    ("SVC", 0.1, None): "SVC(C=0.1)",
+    ("SVC", 10.0, None): "SVC(C=10)",
+    ("LogisticRegression", 0.1, "MinMaxScaler"): "LogisticRegression(C=0.1, scale=MinMaxScaler)",
+}
+MUTANT_NAMES = {("SGDClassifier", 1e-4, None): "SGDClassifier(alpha=0.0001)",
+                ("SGDClassifier", 1e-2, None): "SGDClassifier(alpha=0.01)",
+                ("Perceptron", 1e-4, None): "Perceptron(alpha=0.0001)",
+                ("Perceptron", 1e-2, None): "Perceptron(alpha=0.01)"}
+
+
+def _pipeline_key(params):
+    final = type(params.get("clf", LogisticRegression())).__name__
+    value = params.get("clf__C", params.get("clf__alpha"))
+    scale = type(params["scale"]).__name__ if "scale" in params else None
+    return final, value, scale
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: DAUBSearch(_scaled(LogisticRegression()), PIPELINE_GRID, cv=CV3, b=20,
+                        random_state=0, verbose=2), PIPELINE_NAMES),
+    (lambda: KDPPSearch(_scaled(LogisticRegression()), PIPELINE_GRID, n_iter=3, cv=CV3,
+                        random_state=0, verbose=2), PIPELINE_NAMES),
+    (lambda: GPUCBSelector(_scaled(LogisticRegression()), PIPELINE_GRID, n_iter=3, cv=CV3,
+                           random_state=0, verbose=2), PIPELINE_NAMES),
+    (lambda: MutantUCBSearch(
+        _scaled(SGDClassifier(random_state=0)),
+        {"clf": [SGDClassifier(random_state=0), Perceptron(random_state=0)],
+         "clf__alpha": [1e-4, 1e-2]},
+        budget=12, max_subtrains=3, init="k-dpp", cv=CV3, random_state=0, verbose=2),
+     MUTANT_NAMES),
+], ids=["daub", "kdpp", "gpucb", "mutant_ucb"])
+def test_pipeline_candidates_named_by_their_final_estimator(data, capsys, make, expected):
+    """Results rows and verbose=2 lines name a grid of steps by the estimator in place."""
+    search = make().fit(*data)
+    results = search.all_cv_results_
+    parents = results.get("parent_id", np.full(len(results["params"]), -1))
+    for c, parent, params, name in zip(results["candidate_id"], parents, results["params"],
+                                       results["candidate_name"]):
+        lineage = f" (from #{parent})" if parent >= 0 else ""
+        assert name == f"#{c}{lineage} {expected[_pipeline_key(params)]}"
+    printed = [re.search(r"\] +\S+ (#.+?) +resource=", line).group(1)
+               for line in _lines(capsys)[1:-1]]
+    assert sorted(printed) == sorted(results["candidate_name"])
 
 
 @pytest.mark.parametrize("make", [

@@ -45,6 +45,9 @@ its models, and trains one model at most ``max_subtrains`` units:
   driving the sub-train loop of the library (``sksel.resources.Subtrainer``)
   and reporting its validation score after every sub-train, until the
   budget's sub-trains are spent; the best trial is then trained fully.
+  This is Optuna's study API, in the ``optuna`` package of the ``bench``
+  extra; Optuna's scikit-learn search, ``OptunaSearchCV``, is not used (it
+  ships in the separate ``optuna-integration`` package).
 
 Table 2, *equal training length*: ``random-long``, ``halving-long`` and
 ``optuna-long`` get the same budget, but a model may be trained up to L units,

@@ -13,7 +13,8 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
-from ._compat import check_matplotlib_support
+from ._base import DisplayInfo, _rank_by_resource
+from ._compat import BaseSearchCV, check_matplotlib_support
 from ._progress import CandidateNames, ShortNames, estimator_name
 from .space import SearchSpace, first_estimator
 
@@ -32,9 +33,12 @@ class SearchCurvesDisplay:
 
     One line per candidate through its scores at the resources it received
     (training rows per fold for :class:`~sksel.DAUBSearch`, sub-trains for
-    :class:`~sksel.MutantUCBSearch`). The `top_k` best ranked candidates are
-    drawn in colour and named in the legend, right of the axes, the selected
-    one highlighted; the others are grey, one legend entry for all of them.
+    :class:`~sksel.MutantUCBSearch`, samples or the `resource` parameter for
+    scikit-learn's :class:`~sklearn.model_selection.HalvingGridSearchCV` and
+    :class:`~sklearn.model_selection.HalvingRandomSearchCV`). The `top_k`
+    best ranked candidates are drawn in colour and named in the legend,
+    right of the axes, the selected one highlighted; the others are grey,
+    one legend entry for all of them.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation.
@@ -136,14 +140,23 @@ class SearchCurvesDisplay:
         """Plot the learning curves a fitted search drew.
 
         The rows of ``all_cv_results_`` the search used (not the speculative
-        ones) give the points, the ranks of ``cv_results_`` the order of the
-        names; for a :class:`~sksel.DAUBSearch`, its ``policy_.upper_bound``
-        gives the bounds at ``sizes_[-1]``.
+        ones) give the points (for a scikit-learn halving search, the rows of
+        ``cv_results_``: a candidate's are those with its params in the
+        iterations it reached), the ranks of ``cv_results_`` the order of the
+        names (a halving search's rows ranked as sksel ranks them, those at
+        larger resources first, as it selects its best in its last
+        iteration). For a :class:`~sksel.DAUBSearch`, its
+        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : DAUBSearch, MutantUCBSearch, HalvingGridSearchCV or HalvingRandomSearchCV
+            A fitted search that evaluated candidates at several resources.
+            One that evaluated every candidate at one resource
+            (:class:`~sksel.KDPPSearch`, :class:`~sksel.GPUCBSelector`,
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`) has no
+            curves: it is refused.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -151,7 +164,10 @@ class SearchCurvesDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -162,14 +178,25 @@ class SearchCurvesDisplay:
         Returns
         -------
         display : SearchCurvesDisplay
+
+        Raises
+        ------
+        ValueError
+            If the search evaluated every candidate at one resource.
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        record = _checked_search(search, cls)
+        results = _used_rows(record, "all_cv_results_")
+        reason = _one_resource(search, results)
+        if reason is not None:
+            raise ValueError(f"{cls.__name__} draws learning curves over a resource; "
+                             f"{type(search).__name__} {reason}, so that every curve would be "
+                             f"one point. {_USE_BEST_SCORE}")
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
-        scores = results[f"mean_test_{_metric(search)}"]
+        scores = results[f"mean_test_{_metric(record)}"]
         bounds = max_resource = None
-        info = search._display_info()
+        info = record._display_info()
         if info.bounds is not None:
             max_resource = info.full_resource
             bounds = np.array([info.bounds(c) for c in candidate_ids])
@@ -177,9 +204,9 @@ class SearchCurvesDisplay:
             candidate_ids=candidate_ids,
             resources=[results["n_resources"][ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
-            selected=_selected(search), ranks=_ranks(search, candidate_ids), bounds=bounds, max_resource=max_resource,
-            resource_name=_resource_name(search), score_name=_score_name(search),
-            names=_names(search, candidate_ids, names),
+            selected=_selected(record), ranks=_ranks(record, candidate_ids), bounds=bounds,
+            max_resource=max_resource, resource_name=info.resource_name,
+            score_name=_score_name(search), names=_names(record, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -282,8 +309,9 @@ class AllocationDisplay:
     resource it was trained on, summed over its evaluations and the folds
     each ran on (training rows for :class:`~sksel.DAUBSearch`, sub-trains
     for :class:`~sksel.MutantUCBSearch`, which continue a model: each
-    sub-train counts once). The `top_k` highest get a bar each; the others
-    share one grey bar, at their mean. A dashed line marks what
+    sub-train counts once; samples or the `resource` parameter for
+    scikit-learn's halving searches). The `top_k` highest get a bar each;
+    the others share one grey bar, at their mean. A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
     the full resource on every fold; the title says so, and gives the total
     as a share of GridSearchCV's.
@@ -360,16 +388,25 @@ class AllocationDisplay:
         Every row of ``all_cv_results_``, speculative ones included, costs
         its ``n_resources`` (for a :class:`~sksel.MutantUCBSearch`, the
         sub-trains added since the model's previous row) times the folds it
-        ran on, those whose test score is not NaN. GridSearchCV spends the
-        largest resource (``sizes_[-1]`` for DAUB, ``max_subtrains`` for
-        Mutant-UCB, ``n_resources`` otherwise) on all ``n_splits_`` folds of
+        ran on, those whose test score is not NaN; a scikit-learn halving
+        search's rows are those of its ``cv_results_``, each trained anew.
+        GridSearchCV spends the largest resource (``sizes_[-1]`` for DAUB,
+        ``max_subtrains`` for Mutant-UCB, ``max_resources_`` for a halving
+        search, ``n_resources`` otherwise) on all ``n_splits_`` folds of
         every candidate (every one of ``candidates_`` for a
         :class:`~sksel.GPUCBSelector`).
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : DAUBSearch, MutantUCBSearch, GPUCBSelector or a halving search
+            A fitted search that spent its resource unevenly (scikit-learn's
+            :class:`~sklearn.model_selection.HalvingGridSearchCV` and
+            :class:`~sklearn.model_selection.HalvingRandomSearchCV` too). One that gave
+            every candidate GridSearchCV's share, the full resource on every
+            fold (:class:`~sksel.KDPPSearch`,
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`), would
+            draw every bar on GridSearchCV's line: it is refused.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -377,7 +414,10 @@ class AllocationDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -388,20 +428,33 @@ class AllocationDisplay:
         Returns
         -------
         display : AllocationDisplay
+
+        Raises
+        ------
+        ValueError
+            If every candidate of the search had GridSearchCV's share.
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls).all_cv_results_
+        record = _checked_search(search, cls)
+        results = record.all_cv_results_
+        reason = _one_resource(search, results)
+        if reason is not None and "n_resources" not in results:
+            raise ValueError(_allocation_like_grid(cls, search, reason))
         ids = results["candidate_id"]
-        cost = _resource_added(search, results) * _folds_run(search, results)
+        cost = _resource_added(record, results) * _folds_run(record, results)
         candidate_ids = np.unique(ids)
+        info = record._display_info()
         display = cls(
             candidate_ids=candidate_ids,
             spent=np.array([cost[ids == c].sum() for c in candidate_ids]),
-            grid_spent=_full_resource(search) * search.n_splits_,
-            n_grid_candidates=len(getattr(search, "candidates_", candidate_ids)),
-            resource_name=_resource_name(search),
-            names=_names(search, candidate_ids, names),
+            grid_spent=info.full_resource * record.n_splits_,
+            n_grid_candidates=len(getattr(record, "candidates_", candidate_ids)),
+            resource_name=info.resource_name,
+            names=_names(record, candidate_ids, names),
         )
+        if reason is not None and display.n_grid_candidates == len(candidate_ids) and np.all(
+                display.spent == display.grid_spent):
+            raise ValueError(_allocation_like_grid(cls, search, reason))
         return display.plot(ax=ax, **kwargs)
 
     def plot(self, ax=None, *, top_k=20, bar_kw=None, grid_kw=None):
@@ -457,7 +510,9 @@ class BestScoreDisplay:
     """Best mean test score so far against the seconds spent training and scoring.
 
     A step line, so that several searches drawn on one axes (each with its
-    `name`) compare as the figures of the methods' papers do.
+    `name`) compare as the figures of the methods' papers do: sksel's
+    searches, and scikit-learn's beside them, GridSearchCV or
+    HalvingGridSearchCV drawn with the sksel search that replaces it.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -515,12 +570,21 @@ class BestScoreDisplay:
         training and scoring added up, not wall-clock time: parallel workers
         and the search's own overhead are not counted. The best score is the
         running maximum of ``mean_test_score`` (of the metric `refit` names
-        with several), whatever resource each row had.
+        with several), whatever resource each row had. A scikit-learn
+        search's rows are those of its ``cv_results_``, in their order: every
+        candidate in turn for GridSearchCV and RandomizedSearchCV (which train
+        them in parallel, in that order), iteration by iteration for the
+        halving searches.
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : sksel or scikit-learn search
+            A fitted search: any of sksel's, or scikit-learn's
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`,
+            :class:`~sklearn.model_selection.HalvingGridSearchCV` or
+            :class:`~sklearn.model_selection.HalvingRandomSearchCV`, so that
+            a search drawn beside the one it replaces compares with it.
 
         name : str, default=None
             The line's label; None uses the search's class name.
@@ -537,12 +601,13 @@ class BestScoreDisplay:
         display : BestScoreDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        record = _checked_search(search, cls)
+        results = _used_rows(record, "all_cv_results_")
         seconds = (results["mean_fit_time"] + results["mean_score_time"]) * _folds_run(
-            search, results)
+            record, results)
         display = cls(
             elapsed=np.cumsum(seconds),
-            best_scores=np.fmax.accumulate(results[f"mean_test_{_metric(search)}"]),
+            best_scores=np.fmax.accumulate(results[f"mean_test_{_metric(record)}"]),
             name=type(search).__name__ if name is None else name,
             score_name=f"Best {_score_name(search).lower()} so far",
         )
@@ -667,7 +732,8 @@ class PosteriorDisplay:
         Parameters
         ----------
         search : GPUCBSelector
-            A fitted selector.
+            A fitted selector; another search, sksel's or scikit-learn's, has
+            no posterior: it is refused with a TypeError.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -675,7 +741,10 @@ class PosteriorDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -688,7 +757,8 @@ class PosteriorDisplay:
         display : PosteriorDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, attribute="posterior_mean_").cv_results_
+        results = _checked_search(search, cls, attribute="posterior_mean_",
+                                  draws=_DRAWS_POSTERIOR).cv_results_
         prior_mean, prior_std = search.policy_.prior()
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
@@ -806,7 +876,9 @@ class DiversityDisplay:
         Parameters
         ----------
         search : KDPPSearch
-            A fitted search.
+            A fitted search; another search, sksel's or scikit-learn's, did
+            not draw its configurations from a k-DPP: it is refused with a
+            TypeError.
 
         x_name, y_name : str
             Two parameters of the search's `param_distributions`.
@@ -825,8 +897,8 @@ class DiversityDisplay:
         display : DiversityDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        drawn = _checked_search(search, cls, attribute="param_distributions").cv_results_[
-            "params"]
+        drawn = _checked_search(search, cls, attribute="param_distributions",
+                                draws=_DRAWS_DIVERSITY).cv_results_["params"]
         names = _param_names(search.param_distributions)
         for arg, name in (("x_name", x_name), ("y_name", y_name)):
             if name not in names:
@@ -954,7 +1026,8 @@ class FamilyTreeDisplay:
         Parameters
         ----------
         search : MutantUCBSearch
-            A fitted search.
+            A fitted search; another search, sksel's or scikit-learn's, has
+            no lineage: it is refused with a TypeError.
 
         candidate : int, default=None
             The model (a ``candidate_id``); None is the selected one.
@@ -978,7 +1051,8 @@ class FamilyTreeDisplay:
         display : FamilyTreeDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, column="parent_id").cv_results_
+        results = _checked_search(search, cls, column="parent_id",
+                                  draws=_DRAWS_LINEAGE).cv_results_
         row_of = {int(c): i for i, c in enumerate(results["candidate_id"])}
         candidate = _selected(search) if candidate is None else candidate
         if not isinstance(candidate, numbers.Integral) or candidate not in row_of:
@@ -1141,25 +1215,132 @@ def _configuration(search, params):
     return {k: v for k, v in params.items() if k != length}
 
 
-def _checked_search(search, display, attribute=None, column=None):
-    """`search`, once it is a fitted sksel search with what `display` reads.
+def _checked_search(search, display, attribute=None, column=None, draws=None):
+    """`search` as `display` reads it, once it is fitted and records what `display` draws.
 
-    That is the results every search has, and for the displays of one kind
-    of search an `attribute` (``"posterior_mean_"``, ``"param_distributions"``)
-    or a `column` of ``cv_results_`` (``"parent_id"``).
+    An sksel search is read as it is, a scikit-learn search (any
+    ``BaseSearchCV``: GridSearchCV, RandomizedSearchCV, the halving searches)
+    through :class:`_ScikitLearnSearch`. The displays of one kind of search
+    need an `attribute` (``"posterior_mean_"``, ``"param_distributions"``)
+    or a `column` of ``cv_results_`` (``"parent_id"``) that only an sksel
+    search of that kind has, and say what they `draws` to a search without.
     """
-    if not hasattr(search, "_display_info"):
-        raise TypeError(f"{display.__name__}.from_search needs a fitted sksel search; "
-                        f"got {type(search).__name__}.")
-    check_is_fitted(search, "all_cv_results_")
+    if not isinstance(search, BaseSearchCV):
+        raise TypeError(f"{display.__name__}.from_search needs a fitted search, an sksel "
+                        f"search or a scikit-learn one (GridSearchCV, HalvingGridSearchCV, "
+                        f"...); got {type(search).__name__}.")
+    sksel = hasattr(search, "_display_info")
+    check_is_fitted(search, "all_cv_results_" if sksel else "cv_results_")
+    if attribute is None and column is None:
+        return search if sksel else _ScikitLearnSearch(search)
+    if not sksel:
+        raise TypeError(f"{display.__name__} draws {draws}; scikit-learn's "
+                        f"{type(search).__name__} records none.")
     if attribute is not None and getattr(search, attribute, None) is None:
         missing = attribute
     elif column is not None and column not in search.cv_results_:
         missing = f"a {column} in cv_results_"
     else:
         return search
-    raise TypeError(f"{display.__name__}.from_search needs a fitted search with {missing}; "
+    raise TypeError(f"{display.__name__} draws {draws}, from a search with {missing}; "
                     f"{type(search).__name__} has none.")
+
+
+_DRAWS_POSTERIOR = "GPUCBSelector's prior and posterior of every candidate"
+_DRAWS_DIVERSITY = "a KDPPSearch's configurations against as many drawn independently"
+_DRAWS_LINEAGE = "the lineage of a MutantUCBSearch's model"
+_USE_BEST_SCORE = "Use BestScoreDisplay to compare it with other searches."
+
+
+class _ScikitLearnSearch:
+    """A fitted scikit-learn search, as the displays read an sksel search.
+
+    The displays read a search's results, ``cv_results_`` and
+    ``all_cv_results_`` with the columns every sksel search adds
+    (``candidate_id``, ``candidate_name``, ``speculative``), its
+    ``_display_info()`` (:class:`~sksel._base.DisplayInfo`) and what the
+    scikit-learn searches have too (``best_index_``, ``n_splits_``,
+    ``multimetric_``, ``refit``). Here both results are the search's
+    ``cv_results_`` with those columns: a row of GridSearchCV or
+    RandomizedSearchCV is a candidate; a halving search's candidate is a row
+    of its first iteration, and keeps its ``candidate_id`` in the iterations
+    it goes on to. Names follow sksel's rule (:class:`~sksel._progress.ShortNames`),
+    no row is speculative. Only a halving search has a resource: its
+    ``n_resources``, samples or the values of its `resource` parameter (left
+    out of the candidates' names, as ``length_param_``), up to
+    ``max_resources_``; its rows are ranked as sksel ranks them, those at
+    larger resources first (scikit-learn ranks the rows of all iterations
+    by score alone, but selects in the last one). The others have no
+    ``_display_info()``.
+
+    Parameters
+    ----------
+    search : BaseSearchCV
+        A fitted scikit-learn search.
+    """
+
+    def __init__(self, search):
+        results = search.cv_results_
+        halving = "iter" in results and "n_resources" in results
+        resource = search.resource if halving else None
+        self.length_param_ = None if resource == "n_samples" else resource
+        ids = _candidate_ids(results, self.length_param_)
+        first = [_configuration(self, results["params"][i]) for i in np.unique(ids)]
+        names = CandidateNames(ShortNames(first, estimator_name(search.estimator)))
+        self.cv_results_ = {**results, "candidate_id": ids,
+                            "candidate_name": np.array([names(c) for c in ids])}
+        if halving:
+            self.cv_results_["rank_test_score"] = _rank_by_resource(
+                results["n_resources"], results["mean_test_score"])
+        self.all_cv_results_ = {**self.cv_results_, "speculative": np.zeros(len(ids), bool)}
+        self.best_index_ = search.best_index_
+        self.n_splits_ = search.n_splits_
+        self.multimetric_ = search.multimetric_
+        self.refit = search.refit
+        self._info = None
+        if halving:
+            self._info = DisplayInfo(
+                "Samples (n_resources)" if resource == "n_samples" else resource,
+                search.max_resources_)
+
+    def _display_info(self):
+        return self._info
+
+
+def _candidate_ids(results, length_param):
+    """The candidate of each row of a scikit-learn search's `results`.
+
+    Every row of the first iteration (every row, without ``iter``) is a
+    candidate, numbered from 0; a row of a later halving iteration is the
+    candidate with the same params but for `length_param`.
+    """
+    if "iter" not in results:
+        return np.arange(len(results["params"]))
+    keys = [repr({k: v for k, v in p.items() if k != length_param}) for p in results["params"]]
+    first = np.flatnonzero(np.asarray(results["iter"]) == 0)
+    candidate = {}
+    for i in first:
+        candidate.setdefault(keys[i], i)
+    return np.array([candidate[key] for key in keys])
+
+
+def _one_resource(search, results):
+    """Why every candidate of `results` had one resource, or None where resources differ."""
+    if "n_resources" not in results:
+        return ("trains every candidate once, on all the training rows of every fold (its "
+                "cv_results_ has no n_resources)")
+    resources = np.unique(results["n_resources"])
+    if len(resources) == 1:
+        return f"evaluated every candidate at one resource (n_resources={resources[0]})"
+    return None
+
+
+def _allocation_like_grid(display, search, reason):
+    """Why `display` does not draw `search`, whose candidates all had GridSearchCV's share."""
+    return (f"{display.__name__} draws how a search shared its resource among candidates, "
+            f"against GridSearchCV's, the full resource on every fold of every candidate; "
+            f"{type(search).__name__} {reason}, so that every bar would be GridSearchCV's. "
+            f"{_USE_BEST_SCORE}")
 
 
 def _metric(search):
@@ -1175,10 +1356,6 @@ def _score_name(search):
     if name is None and is_classifier(search):
         return "Accuracy"
     return "R²" if name is None and is_regressor(search) else "Score"
-
-
-def _resource_name(search):
-    return search._display_info().resource_name
 
 
 def _selected(search):
@@ -1218,11 +1395,6 @@ def _resource_added(search, results):
         added[i] = n_i - previous.get(c, 0)
         previous[c] = max(n_i, previous.get(c, 0))
     return added
-
-
-def _full_resource(search):
-    """The resource GridSearchCV trains every candidate on."""
-    return search._display_info().full_resource
 
 
 def _param_names(param_distributions):

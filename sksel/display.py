@@ -8,6 +8,8 @@ attributes, and draws them with ``plot(ax=None, ...)``, which sets ``ax_``,
 """
 
 import numbers
+import re
+import textwrap
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
@@ -16,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._base import DisplayInfo, _rank_by_resource
 from ._compat import BaseSearchCV, check_matplotlib_support
 from ._progress import CandidateNames, ShortNames, estimator_name
-from .space import SearchSpace, first_estimator
+from .space import _STEP, SearchSpace, first_estimator
 
 __all__ = [
     "AllocationDisplay",
@@ -38,7 +40,10 @@ class SearchCurvesDisplay:
     :class:`~sklearn.model_selection.HalvingRandomSearchCV`). The `top_k`
     best ranked candidates are drawn in colour and named in the legend,
     right of the axes, the selected one highlighted; the others are grey,
-    one legend entry for all of them.
+    one legend entry for all of them. Names too long to read (over 48
+    characters) lose what the named candidates share, the estimator and the
+    parameters set alike, which the legend's title gives; each keeps its id
+    and the parameters that differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation.
@@ -258,8 +263,8 @@ class SearchCurvesDisplay:
             for c, x, y in zip(ids, self.resources, self.scores)
         ]
         self.selected_line_ = self.lines_[ids.index(self.selected)]
-        for c in named:
-            label = _name(self.names, ids, c)
+        header, labels = _shortened([_name(self.names, ids, c) for c in named])
+        for c, label in zip(named, labels):
             self.lines_[ids.index(c)].set_label(
                 f"selected: {label}" if c == self.selected else label)
         others = [line for c, line in zip(ids, self.lines_) if c not in named]
@@ -277,7 +282,8 @@ class SearchCurvesDisplay:
         ax.set_ylabel(self.score_name)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
             self.bound_lines_ or [])[:1]
-        _legend_outside(ax, handles=handles)
+        _legend_outside(ax, handles=handles, title=_wrapped_header(header),
+                        alignment="left")
         return self
 
     def _order(self):
@@ -311,7 +317,9 @@ class AllocationDisplay:
     for :class:`~sksel.MutantUCBSearch`, which continue a model: each
     sub-train counts once; samples or the `resource` parameter for
     scikit-learn's halving searches). The `top_k` highest get a bar each;
-    the others share one grey bar, at their mean. A dashed line marks what
+    the others share one grey bar, at their mean. Names too long to read
+    lose what the named candidates share, which the y-axis label gives (as
+    :class:`SearchCurvesDisplay`'s legend does). A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
     the full resource on every fold; the title says so, and gives the total
     as a share of GridSearchCV's.
@@ -485,8 +493,9 @@ class AllocationDisplay:
         shown = _top_k(order, top_k)
         rest = order[len(shown):]
         widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
-        labels = [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown] + (
-            [f"{len(rest)} others, mean"] if len(rest) else [])
+        header, labels = _shortened(
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown])
+        labels += [f"{len(rest)} others, mean"] if len(rest) else []
         colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
         positions = np.arange(len(widths))
         self.bars_ = ax.barh(positions, widths, **{"color": colours, **(bar_kw or {})})
@@ -497,7 +506,7 @@ class AllocationDisplay:
         )
         ax.set_yticks(positions, labels, fontsize="small")
         ax.set_ylim(len(widths) - 0.5, -0.5)  # the highest on top
-        ax.set_ylabel("Candidate")
+        ax.set_ylabel(_wrapped_header(header and f"Candidate: {header}") or "Candidate")
         ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
         ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
@@ -648,7 +657,9 @@ class PosteriorDisplay:
     A row per candidate, named on its left, the highest posterior mean on
     top: the prior just above the row, the posterior just below, a star at
     the score of an evaluated candidate. The `top_k` highest posterior means
-    are drawn; the y-axis label says how many others are not.
+    are drawn; the y-axis label says how many others are not, and what the
+    names share where they are too long to read (as
+    :class:`SearchCurvesDisplay`'s legend does).
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -805,11 +816,13 @@ class PosteriorDisplay:
         self.evaluated_ = ax.scatter(*np.reshape(evaluated, (-1, 2)).T, marker="*", s=120,
                                      color="tab:red", zorder=3, label="evaluated")
         ids = range(len(posterior_mean))
-        ax.set_yticks(rows, [_name(self.names, ids, c) for c in shown], fontsize="small")
+        header, labels = _shortened([_name(self.names, ids, c) for c in shown])
+        ax.set_yticks(rows, labels, fontsize="small")
         ax.set_ylim(len(rows) - 0.5, -0.5)  # the highest posterior mean on top
         hidden = len(posterior_mean) - len(shown)
         ax.set_ylabel("Candidate, by posterior mean" + (
-            f" ({hidden} lower not shown)" if hidden else ""))
+            f" ({hidden} lower not shown)" if hidden else "") + (
+            f"\n{_wrapped_header(header)}" if header else ""))
         ax.set_xlabel(self.score_name)
         _legend_outside(ax)
         return self
@@ -1156,11 +1169,12 @@ def _names(search, candidate_ids, names):
 
 
 def _candidate_names(search):
-    """``candidate_id -> name``: the ``candidate_name`` column of the results.
+    """``candidate_id -> name``: the ``candidate_name`` column of the results, whole.
 
     A search with ``candidates_`` (:class:`~sksel.GPUCBSelector`) has
     candidates it never evaluated; every one of them is named by the same
-    rule (:class:`~sksel._progress.CandidateNames`).
+    rule (:class:`~sksel._progress.CandidateNames`). A name the results cut
+    is completed (:func:`_whole`).
     """
     results = search.all_cv_results_
     names = {int(c): str(n) for c, n in zip(results["candidate_id"], results["candidate_name"])}
@@ -1169,7 +1183,110 @@ def _candidate_names(search):
         rule = CandidateNames(ShortNames(candidates, estimator_name(
             first_estimator(search.estimator))))
         names = {c: rule(c) for c in range(len(candidates))} | names
-    return names
+    params = _params_by_id(search)
+    configurations = [_configuration(search, params.get(c, {})) for c in range(max(names) + 1)]
+    return {c: _whole(name, c, configurations) for c, name in names.items()}
+
+
+def _whole(name, candidate, configurations):
+    """`name`, or where the results' naming cut it (``...``), the whole name.
+
+    :class:`~sksel._progress.ShortNames` cuts a name at 60 characters, the
+    width of a progress line, often where the parameters that differ
+    begin; a display shortens its labels otherwise (:func:`_shortened`), so
+    it completes the name with the parameters the cut hid, those of the
+    space not shown whole, named by the same rule from every candidate's
+    configuration (`configurations`, by ``candidate_id``). A name cut within
+    the estimator's own parameters (a candidate of a list of estimators)
+    stays as it is.
+    """
+    cut = re.fullmatch(r"(.*?\w\()(.*)\.\.\.", name)
+    if cut is None or _STEP in configurations[candidate]:
+        return name
+    start, shown = cut.groups()
+    whole = _arguments(shown)[:-1]  # the last one is cut
+    visible = {argument.split("=", 1)[0] for argument in whole}
+    hidden = [key for key in configurations[candidate]
+              if key.rsplit("__", 1)[-1] not in visible]
+    rest = ShortNames([{k: p[k] for k in hidden if k in p} for p in configurations], "")(
+        candidate)
+    if rest.endswith("..."):
+        return name
+    return start + ", ".join(whole + [rest[1:-1]] * bool(rest)) + ")"
+
+
+def _arguments(text):
+    """`text` (``alpha=0.01, sizes=(64, 32)``) split at the commas outside brackets and quotes."""
+    arguments, depth, quote, start = [], 0, None, 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            arguments.append(text[start:i])
+            start = i + 2 if text[i + 1:i + 2] == " " else i + 1
+    return arguments + [text[start:]]
+
+
+_LABEL_WIDTH = 48
+_NAME = re.compile(r"(#\d+(?: \(from #\d+\))?) (\w+)(?:\((.*)\))?")
+
+
+def _shortened(labels):
+    """`labels` without what they all share, and that, when one is too long to read.
+
+    Labels of at most 48 characters stay as they are, and so do labels that
+    do not all read as names of one estimator's candidates, as the results
+    name them (``#12 (from #3) MLPClassifier(alpha=0.01, ...)``; names given
+    by ``names=`` are drawn as given). Longer ones lose the estimator and
+    the parameters they all set alike, given back as the header
+    (``MLPClassifier(hidden_layer_sizes=(32,))``); when they still are too
+    long, and set the same parameters, the header names those and each
+    label keeps its values, in that order.
+
+    Returns
+    -------
+    header : str or None
+        What the labels share, for a legend's title or an axis label; None
+        when they are kept as they are.
+
+    labels : list of str
+        The labels to draw.
+    """
+    parts = [_name_parts(label) for label in labels]
+    if (max(map(len, labels), default=0) <= _LABEL_WIDTH or None in parts
+            or len({estimator for _, estimator, _ in parts}) != 1):
+        return None, list(labels)
+    heads, (estimator, *_), arguments = zip(*parts)
+    shared = [a for a in arguments[0] if all(a in other for other in arguments[1:])]
+    own = [[a for a in these if a not in shared] for these in arguments]
+    header = estimator + (f"({', '.join(shared)})" if shared else "")
+    short = [" ".join([head, ", ".join(these)]).strip() for head, these in zip(heads, own)]
+    keys = {tuple(a.split("=", 1)[0] for a in these) for these in own}
+    if max(map(len, short)) > _LABEL_WIDTH and len(keys) == 1:
+        header += ": " + ", ".join(keys.pop())
+        short = [" ".join([head, ", ".join(a.split("=", 1)[-1] for a in these)])
+                 for head, these in zip(heads, own)]
+    return header, short
+
+
+def _name_parts(label):
+    """``(head, estimator, arguments)`` of a candidate's name, or None for another label."""
+    match = _NAME.fullmatch(label)
+    if match is None:
+        return None
+    head, estimator, arguments = match.groups()
+    return head, estimator, _arguments(arguments) if arguments else []
+
+
+def _wrapped_header(header):
+    """`header` (of :func:`_shortened`) on lines of at most 48 characters; None stays None."""
+    return header and textwrap.fill(header, _LABEL_WIDTH, break_long_words=False)
 
 
 def _name(names, candidate_ids, candidate):

@@ -709,3 +709,107 @@ def test_displays_are_readable_with_many_candidates(many, display, search):
 def _used_ids(search):
     results = search.all_cv_results_
     return results["candidate_id"][_used(results)]
+
+
+# ------------------------------------------------------------------ long names
+from scipy.stats import uniform  # noqa: E402
+
+SGD_SPACE = {"sgdclassifier__alpha": loguniform(1e-6, 1e-1),
+             "sgdclassifier__eta0": loguniform(1e-4, 1e-1),
+             "sgdclassifier__l1_ratio": uniform(0, 1),
+             "sgdclassifier__power_t": uniform(0.1, 0.8)}
+
+
+@pytest.fixture(scope="module")
+def long_names():
+    """A Mutant-UCB search over four parameters: its names are longer than 60 characters."""
+    X, y = load_iris(return_X_y=True)
+    sgd = make_pipeline(StandardScaler(), SGDClassifier(
+        penalty="elasticnet", learning_rate="adaptive", random_state=0))
+    return MutantUCBSearch(sgd, SGD_SPACE, budget=30, max_subtrains=5, cv=3,
+                           random_state=0).fit(X, y)
+
+
+def _values(params):
+    return [f"{params[key]:.3g}" for key in SGD_SPACE]
+
+
+def _head(results, i):
+    parent = results["parent_id"][i]
+    return f"#{results['candidate_id'][i]}" + (f" (from #{parent})" if parent >= 0 else "")
+
+
+def _inside_and_apart(figure, texts):
+    """Every text inside the figure, and no two overlapping, as drawn."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    inside = Bbox.from_bounds(0, 0, *figure.canvas.get_width_height())
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert inside.containsx(box.x0) and inside.containsx(box.x1), text.get_text()
+        assert inside.containsy(box.y0) and inside.containsy(box.y1), text.get_text()
+    _no_two_overlap(texts, renderer)
+
+
+def test_names_the_results_cut_are_drawn_whole(long_names):
+    results = long_names.cv_results_
+    assert all(name.endswith("...") for name in results["candidate_name"])
+    names = SearchCurvesDisplay.from_search(long_names).names
+    ids = list(np.unique(results["candidate_id"]))
+    for i, c in enumerate(results["candidate_id"]):
+        alpha, eta0, l1_ratio, power_t = _values(results["params"][i])
+        assert names[ids.index(c)] == (
+            f"{_head(results, i)} SGDClassifier(alpha={alpha}, eta0={eta0}, "
+            f"l1_ratio={l1_ratio}, power_t={power_t})")
+
+
+def test_long_names_keep_the_values_and_share_the_rest(long_names):
+    results = long_names.cv_results_
+    row_of = {c: i for i, c in enumerate(results["candidate_id"])}
+    curves = SearchCurvesDisplay.from_search(long_names)
+    legend = curves.ax_.get_legend()
+    assert legend.get_title().get_text() == "SGDClassifier: alpha, eta0, l1_ratio, power_t"
+    selected = results["candidate_id"][long_names.best_index_]
+    expected = {c: f"{_head(results, i)} {', '.join(_values(results['params'][i]))}"
+                for c, i in row_of.items()}
+    named = [line for line in curves.lines_ if not line.get_label().startswith("_")
+             and line.get_label() != f"{len(row_of) - 10} others"]
+    assert len(named) == 10
+    for line in named:
+        c = curves.candidate_ids[curves.lines_.index(line)]
+        assert line.get_label() == ("selected: " if c == selected else "") + expected[c]
+    _inside_and_apart(curves.figure_, list(legend.get_texts()) + [legend.get_title()])
+    bars = AllocationDisplay.from_search(long_names)
+    order = np.argsort(-np.asarray(bars.spent, dtype=float), kind="stable")
+    ticks = [t.get_text() for t in bars.ax_.get_yticklabels()]
+    assert ticks == [expected[bars.candidate_ids[i]] for i in order]
+    assert bars.ax_.get_ylabel() == "Candidate: SGDClassifier: alpha, eta0, l1_ratio,\npower_t"
+    _inside_and_apart(bars.figure_, _drawn_tick_labels(bars.ax_.yaxis) + [bars.ax_.yaxis.label])
+
+
+@pytest.mark.parametrize("names, header, drawn", [
+    # The estimator and the parameter all share go to the header; the others stay.
+    (["#0 MLPClassifier(alpha=0.000154, hidden_layer_sizes=(32,), momentum=0.9)",
+      "#4 (from #0) MLPClassifier(alpha=0.00377, hidden_layer_sizes=(32,), momentum=0.8)"],
+     "MLPClassifier(hidden_layer_sizes=(32,))",
+     ["#0 alpha=0.000154, momentum=0.9", "#4 (from #0) alpha=0.00377, momentum=0.8"]),
+    # Still too long: the header names the parameters, the labels keep the values.
+    (["#0 MLPClassifier(alpha=0.000154, hidden_layer_sizes=(32,), learning_rate_init=0.0123)",
+      "#1 MLPClassifier(alpha=0.00377, hidden_layer_sizes=(64, 32), learning_rate_init=0.01)"],
+     "MLPClassifier: alpha, hidden_layer_sizes,\nlearning_rate_init",
+     ["#0 0.000154, (32,), 0.0123", "#1 0.00377, (64, 32), 0.01"]),
+    # Short names, names of several estimators and names given: as they are.
+    (["#0 SVC(C=1)", "#1 SVC(C=10)"], None, ["#0 SVC(C=1)", "#1 SVC(C=10)"]),
+    (["#0 LogisticRegression(C=0.000154, class_weight='balanced', max_iter=500)",
+      "#1 RandomForestClassifier(max_depth=4, min_samples_leaf=3)"], None, None),
+    (["a logistic regression, regularised by C=0.000154, balanced classes",
+      "a random forest of depth 4, at least three samples per leaf"], None, None),
+])
+def test_only_long_names_of_one_estimator_are_shortened(names, header, drawn):
+    display = SearchCurvesDisplay(candidate_ids=[0, 1], resources=[[1, 2], [1, 2]],
+                                  scores=[[0.5, 0.6], [0.4, 0.5]], selected=1,
+                                  names=names).plot()
+    legend = display.ax_.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [
+        f"selected: {(drawn or names)[1]}", (drawn or names)[0]]
+    assert legend.get_title().get_text() == (header or "")

@@ -247,7 +247,7 @@ class SearchCurvesDisplay:
         -------
         display : SearchCurvesDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         line_kw = {"marker": "o", "markersize": 4, "linewidth": 1.5, **(line_kw or {})}
         other_kw = {**line_kw, "color": "tab:gray", "alpha": 0.5, "linewidth": 1, "zorder": 1}
         selected_kw = {**line_kw, "color": "tab:red", "linewidth": 2.5, "zorder": 3,
@@ -487,7 +487,7 @@ class AllocationDisplay:
         -------
         display : AllocationDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         spent = np.asarray(self.spent, dtype=float)
         order = np.argsort(-spent, kind="stable")
         shown = _top_k(order, top_k)
@@ -799,7 +799,7 @@ class PosteriorDisplay:
         -------
         display : PosteriorDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         posterior_mean = np.asarray(self.posterior_mean, dtype=float)
         shown = np.array(_top_k(np.argsort(-posterior_mean, kind="stable"), top_k))
         self.candidate_ids_ = shown
@@ -1094,8 +1094,18 @@ class FamilyTreeDisplay:
         Returns
         -------
         display : FamilyTreeDisplay
+
+        Notes
+        -----
+        A figure made here is wide enough for the labels of neighbouring
+        generations to stand apart (matplotlib's default width, or more for
+        a long lineage), and the title is broken into lines that fit it; on
+        given axes, the labels take the room the axes give.
         """
-        ax = _start_plot(self, ax)
+        check_matplotlib_support(f"{type(self).__name__}.plot")  # before measuring the labels
+        texts = [_node_label(_name(self.names, self.lineage, model), score, change)
+                 for model, score, change in zip(self.lineage, self.scores, self.changes)]
+        ax = _start_plot(self, ax, None if ax is not None else _tree_figsize(texts))
         generations = np.arange(len(self.lineage))
         self.nodes_ = ax.plot(generations, self.scores, "o", markersize=10, color="tab:blue",
                               linestyle="none")[0]
@@ -1105,14 +1115,14 @@ class FamilyTreeDisplay:
             for g, (parent, child) in enumerate(zip(self.scores, self.scores[1:]))
         ]
         self.labels_ = [
-            ax.annotate(_node_label(_name(self.names, self.lineage, model), score, change),
-                        (g, score), textcoords="offset points", xytext=(0, 10), ha="center",
-                        fontsize=8)
-            for g, (model, score, change) in enumerate(
-                zip(self.lineage, self.scores, self.changes))
+            ax.annotate(text, (g, score), textcoords="offset points", xytext=(0, 10),
+                        ha="center", fontsize=_TREE_FONTSIZE)
+            for g, (text, score) in enumerate(zip(texts, self.scores))
         ]
         model = self.model_name or _name(None, self.lineage, self.lineage[-1])
-        ax.set_title(f"Lineage of {model}", fontsize="medium")
+        # the width of the axes before the layout, less than the title may take
+        width = ax.get_position().width * ax.figure.get_figwidth() * 72
+        ax.set_title(_wrapped(f"Lineage of {model}", width, "medium"), fontsize="medium")
         ax.set_xticks(generations)
         ax.set_xlim(-0.5, len(generations) - 0.5)
         # room above the top node for its label, which is in points, not data
@@ -1123,21 +1133,24 @@ class FamilyTreeDisplay:
 
 
 # ---------------------------------------------------------------- helpers
-def _start_plot(display, ax, named=False):
+def _start_plot(display, ax, figsize=None):
     """The axes to plot `display` on, set as its ``ax_`` with its ``figure_``.
 
     A figure made here has constrained layout, which keeps the labels and a
-    legend outside the axes in the figure; one that draws candidates'
-    `named` labels is wider than matplotlib's default, for the names.
+    legend outside the axes in the figure, and `figsize` (None:
+    matplotlib's default); the displays that name candidates ask for
+    `_NAMED_FIGSIZE`, wider, for the names.
     """
     check_matplotlib_support(f"{type(display).__name__}.plot")
     import matplotlib.pyplot as plt
 
     if ax is None:
-        figsize = (9.6, 4.8) if named else None
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     display.ax_, display.figure_ = ax, ax.figure
     return ax
+
+
+_NAMED_FIGSIZE = (9.6, 4.8)
 
 
 def _legend_outside(ax, **kwargs):
@@ -1545,6 +1558,44 @@ def _ancestry(parent_id, row_of, candidate):
 def _changed(parent, child):
     """The parameters of `child` set to other values than in `parent`."""
     return {k: v for k, v in child.items() if k not in parent or parent[k] != v}
+
+
+_TREE_FONTSIZE = 8
+
+
+def _tree_figsize(texts):
+    """Size of a figure for a lineage labelled `texts`: a generation as wide as the widest.
+
+    Matplotlib's default (6.4 by 4.8 inches), or wider where the
+    generations, each as wide as the widest label and a gap, need more
+    than its axes, about an inch and a half less.
+    """
+    widest = max(_text_width(line, _TREE_FONTSIZE) for text in texts
+                 for line in text.split("\n"))
+    return max(6.4, len(texts) * (widest + 12) / 72 + 1.5), 4.8
+
+
+def _text_width(text, fontsize):
+    """Width of `text` in points, drawn in matplotlib's default font at `fontsize`."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    return text_to_path.get_text_width_height_descent(
+        text, FontProperties(size=fontsize), ismath=False)[0]
+
+
+def _wrapped(text, width, fontsize):
+    """`text` broken at spaces into lines of at most `width` points at `fontsize`.
+
+    A word wider than `width` has a line of its own.
+    """
+    lines = []
+    for word in text.split(" "):
+        if lines and _text_width(f"{lines[-1]} {word}", fontsize) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def _node_label(label, score, change):

@@ -813,3 +813,16 @@ def test_only_long_names_of_one_estimator_are_shortened(names, header, drawn):
     assert [t.get_text() for t in legend.get_texts()] == [
         f"selected: {(drawn or names)[1]}", (drawn or names)[0]]
     assert legend.get_title().get_text() == (header or "")
+
+
+def test_family_tree_of_a_long_lineage_keeps_labels_and_title_apart():
+    """Nine generations of close scores (a 25-model search's lineage) and a long name."""
+    scores = [0.938, 0.940, 0.940, 0.944, 0.947, 0.949, 0.951, 0.956, 0.960]
+    changes = [{}] + [{"sgdclassifier__eta0": 0.00309}, {"sgdclassifier__alpha": 0.00162}] * 4
+    name = ("#20 (from #19) SGDClassifier(alpha=0.00313, eta0=0.00732, l1_ratio=0.568, "
+            "power_t=0.723)")
+    display = FamilyTreeDisplay(lineage=[6, 9, 14, 15, 16, 17, 18, 19, 20], scores=scores,
+                                changes=changes, model_name=name).plot()
+    title = display.ax_.title
+    assert title.get_text().replace("\n", " ") == f"Lineage of {name}"
+    _inside_and_apart(display.figure_, list(display.labels_) + [title])

@@ -116,8 +116,10 @@ def main():
     for name, search in searches.items():
         n = len(np.unique(search.all_cv_results_["candidate_id"]))
         print(f"{name}: {n} candidates evaluated")
-        save(AllocationDisplay.from_search(search), args.outdir, f"{name}_allocation")
         save(BestScoreDisplay.from_search(search), args.outdir, f"{name}_best_score")
+    # KDPPSearch gives every candidate GridSearchCV's share: no allocation to draw.
+    for name in ("daub", "mutant_ucb", "gpucb"):
+        save(AllocationDisplay.from_search(searches[name]), args.outdir, f"{name}_allocation")
     for name in ("daub", "mutant_ucb"):
         save(SearchCurvesDisplay.from_search(searches[name]), args.outdir, f"{name}_curves")
     save(FamilyTreeDisplay.from_search(searches["mutant_ucb"]), args.outdir,

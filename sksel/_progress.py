@@ -28,7 +28,6 @@ import time
 from .space import _STEP
 
 _STATUS_EVERY_S = 5.0
-_NAME_WIDTH = 60
 
 
 def _tqdm():
@@ -162,8 +161,7 @@ class ShortNames:
         shown.update((_shown_key(key, path), params[key]) for key in self.varying
                      if key in params and not (key == path or path.startswith(f"{key}__")))
         shown = ", ".join(f"{key}={_value(value)}" for key, value in shown.items())
-        name = f"{name}({shown})" if shown else name
-        return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3] + "..."
+        return f"{name}({shown})" if shown else name
 
 
 class CandidateNames:

@@ -8,14 +8,17 @@ attributes, and draws them with ``plot(ax=None, ...)``, which sets ``ax_``,
 """
 
 import numbers
+import re
+import textwrap
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
-from ._compat import check_matplotlib_support
+from ._base import DisplayInfo, _rank_by_resource
+from ._compat import BaseSearchCV, check_matplotlib_support
 from ._progress import CandidateNames, ShortNames
-from .space import SearchSpace, first_estimator
+from .space import _STEP, SearchSpace, first_estimator
 
 __all__ = [
     "AllocationDisplay",
@@ -32,9 +35,15 @@ class SearchCurvesDisplay:
 
     One line per candidate through its scores at the resources it received
     (training rows per fold for :class:`~sksel.DAUBSearch`, sub-trains for
-    :class:`~sksel.MutantUCBSearch`). The `top_k` best ranked candidates are
-    drawn in colour and named in the legend, right of the axes, the selected
-    one highlighted; the others are grey, one legend entry for all of them.
+    :class:`~sksel.MutantUCBSearch`, samples or the `resource` parameter for
+    scikit-learn's :class:`~sklearn.model_selection.HalvingGridSearchCV` and
+    :class:`~sklearn.model_selection.HalvingRandomSearchCV`). The `top_k`
+    best ranked candidates are drawn in colour and named in the legend,
+    right of the axes, the selected one highlighted; the others are grey,
+    one legend entry for all of them. Names too long to read (over 48
+    characters) lose what the named candidates share, the estimator and the
+    parameters set alike, which the legend's title gives; each keeps its id
+    and the parameters that differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation.
@@ -136,14 +145,23 @@ class SearchCurvesDisplay:
         """Plot the learning curves a fitted search drew.
 
         The rows of ``all_cv_results_`` the search used (not the speculative
-        ones) give the points, the ranks of ``cv_results_`` the order of the
-        names; for a :class:`~sksel.DAUBSearch`, its ``policy_.upper_bound``
-        gives the bounds at ``sizes_[-1]``.
+        ones) give the points (for a scikit-learn halving search, the rows of
+        ``cv_results_``: a candidate's are those with its params in the
+        iterations it reached), the ranks of ``cv_results_`` the order of the
+        names (a halving search's rows ranked as sksel ranks them, those at
+        larger resources first, as it selects its best in its last
+        iteration). For a :class:`~sksel.DAUBSearch`, its
+        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : DAUBSearch, MutantUCBSearch, HalvingGridSearchCV or HalvingRandomSearchCV
+            A fitted search that evaluated candidates at several resources.
+            One that evaluated every candidate at one resource
+            (:class:`~sksel.KDPPSearch`, :class:`~sksel.GPUCBSelector`,
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`) has no
+            curves: it is refused.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -151,7 +169,10 @@ class SearchCurvesDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -162,14 +183,25 @@ class SearchCurvesDisplay:
         Returns
         -------
         display : SearchCurvesDisplay
+
+        Raises
+        ------
+        ValueError
+            If the search evaluated every candidate at one resource.
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        record = _checked_search(search, cls)
+        results = _used_rows(record, "all_cv_results_")
+        reason = _one_resource(search, results)
+        if reason is not None:
+            raise ValueError(f"{cls.__name__} draws learning curves over a resource; "
+                             f"{type(search).__name__} {reason}, so that every curve would be "
+                             f"one point. {_USE_BEST_SCORE}")
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
-        scores = results[f"mean_test_{_metric(search)}"]
+        scores = results[f"mean_test_{_metric(record)}"]
         bounds = max_resource = None
-        info = search._display_info()
+        info = record._display_info()
         if info.bounds is not None:
             max_resource = info.full_resource
             bounds = np.array([info.bounds(c) for c in candidate_ids])
@@ -177,9 +209,9 @@ class SearchCurvesDisplay:
             candidate_ids=candidate_ids,
             resources=[results["n_resources"][ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
-            selected=_selected(search), ranks=_ranks(search, candidate_ids), bounds=bounds, max_resource=max_resource,
-            resource_name=_resource_name(search), score_name=_score_name(search),
-            names=_names(search, candidate_ids, names),
+            selected=_selected(record), ranks=_ranks(record, candidate_ids), bounds=bounds,
+            max_resource=max_resource, resource_name=info.resource_name,
+            score_name=_score_name(search), names=_names(record, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
@@ -215,7 +247,7 @@ class SearchCurvesDisplay:
         -------
         display : SearchCurvesDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         line_kw = {"marker": "o", "markersize": 4, "linewidth": 1.5, **(line_kw or {})}
         other_kw = {**line_kw, "color": "tab:gray", "alpha": 0.5, "linewidth": 1, "zorder": 1}
         selected_kw = {**line_kw, "color": "tab:red", "linewidth": 2.5, "zorder": 3,
@@ -231,8 +263,8 @@ class SearchCurvesDisplay:
             for c, x, y in zip(ids, self.resources, self.scores)
         ]
         self.selected_line_ = self.lines_[ids.index(self.selected)]
-        for c in named:
-            label = _name(self.names, ids, c)
+        header, labels = _shortened([_name(self.names, ids, c) for c in named])
+        for c, label in zip(named, labels):
             self.lines_[ids.index(c)].set_label(
                 f"selected: {label}" if c == self.selected else label)
         others = [line for c, line in zip(ids, self.lines_) if c not in named]
@@ -250,7 +282,8 @@ class SearchCurvesDisplay:
         ax.set_ylabel(self.score_name)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
             self.bound_lines_ or [])[:1]
-        _legend_outside(ax, handles=handles)
+        _legend_outside(ax, handles=handles, title=_wrapped_header(header),
+                        alignment="left")
         return self
 
     def _order(self):
@@ -282,8 +315,11 @@ class AllocationDisplay:
     resource it was trained on, summed over its evaluations and the folds
     each ran on (training rows for :class:`~sksel.DAUBSearch`, sub-trains
     for :class:`~sksel.MutantUCBSearch`, which continue a model: each
-    sub-train counts once). The `top_k` highest get a bar each; the others
-    share one grey bar, at their mean. A dashed line marks what
+    sub-train counts once; samples or the `resource` parameter for
+    scikit-learn's halving searches). The `top_k` highest get a bar each;
+    the others share one grey bar, at their mean. Names too long to read
+    lose what the named candidates share, which the y-axis label gives (as
+    :class:`SearchCurvesDisplay`'s legend does). A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
     the full resource on every fold; the title says so, and gives the total
     as a share of GridSearchCV's.
@@ -360,16 +396,25 @@ class AllocationDisplay:
         Every row of ``all_cv_results_``, speculative ones included, costs
         its ``n_resources`` (for a :class:`~sksel.MutantUCBSearch`, the
         sub-trains added since the model's previous row) times the folds it
-        ran on, those whose test score is not NaN. GridSearchCV spends the
-        largest resource (``sizes_[-1]`` for DAUB, ``max_subtrains`` for
-        Mutant-UCB, ``n_resources`` otherwise) on all ``n_splits_`` folds of
+        ran on, those whose test score is not NaN; a scikit-learn halving
+        search's rows are those of its ``cv_results_``, each trained anew.
+        GridSearchCV spends the largest resource (``sizes_[-1]`` for DAUB,
+        ``max_subtrains`` for Mutant-UCB, ``max_resources_`` for a halving
+        search, ``n_resources`` otherwise) on all ``n_splits_`` folds of
         every candidate (every one of ``candidates_`` for a
         :class:`~sksel.GPUCBSelector`).
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : DAUBSearch, MutantUCBSearch, GPUCBSelector or a halving search
+            A fitted search that spent its resource unevenly (scikit-learn's
+            :class:`~sklearn.model_selection.HalvingGridSearchCV` and
+            :class:`~sklearn.model_selection.HalvingRandomSearchCV` too). One that gave
+            every candidate GridSearchCV's share, the full resource on every
+            fold (:class:`~sksel.KDPPSearch`,
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`), would
+            draw every bar on GridSearchCV's line: it is refused.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -377,7 +422,10 @@ class AllocationDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -388,20 +436,33 @@ class AllocationDisplay:
         Returns
         -------
         display : AllocationDisplay
+
+        Raises
+        ------
+        ValueError
+            If every candidate of the search had GridSearchCV's share.
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls).all_cv_results_
+        record = _checked_search(search, cls)
+        results = record.all_cv_results_
+        reason = _one_resource(search, results)
+        if reason is not None and "n_resources" not in results:
+            raise ValueError(_allocation_like_grid(cls, search, reason))
         ids = results["candidate_id"]
-        cost = _resource_added(search, results) * _folds_run(search, results)
+        cost = _resource_added(record, results) * _folds_run(record, results)
         candidate_ids = np.unique(ids)
+        info = record._display_info()
         display = cls(
             candidate_ids=candidate_ids,
             spent=np.array([cost[ids == c].sum() for c in candidate_ids]),
-            grid_spent=_full_resource(search) * search.n_splits_,
-            n_grid_candidates=len(getattr(search, "candidates_", candidate_ids)),
-            resource_name=_resource_name(search),
-            names=_names(search, candidate_ids, names),
+            grid_spent=info.full_resource * record.n_splits_,
+            n_grid_candidates=len(getattr(record, "candidates_", candidate_ids)),
+            resource_name=info.resource_name,
+            names=_names(record, candidate_ids, names),
         )
+        if reason is not None and display.n_grid_candidates == len(candidate_ids) and np.all(
+                display.spent == display.grid_spent):
+            raise ValueError(_allocation_like_grid(cls, search, reason))
         return display.plot(ax=ax, **kwargs)
 
     def plot(self, ax=None, *, top_k=20, bar_kw=None, grid_kw=None):
@@ -426,14 +487,15 @@ class AllocationDisplay:
         -------
         display : AllocationDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         spent = np.asarray(self.spent, dtype=float)
         order = np.argsort(-spent, kind="stable")
         shown = _top_k(order, top_k)
         rest = order[len(shown):]
         widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
-        labels = [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown] + (
-            [f"{len(rest)} others, mean"] if len(rest) else [])
+        header, labels = _shortened(
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown])
+        labels += [f"{len(rest)} others, mean"] if len(rest) else []
         colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
         positions = np.arange(len(widths))
         self.bars_ = ax.barh(positions, widths, **{"color": colours, **(bar_kw or {})})
@@ -444,7 +506,7 @@ class AllocationDisplay:
         )
         ax.set_yticks(positions, labels, fontsize="small")
         ax.set_ylim(len(widths) - 0.5, -0.5)  # the highest on top
-        ax.set_ylabel("Candidate")
+        ax.set_ylabel(_wrapped_header(header and f"Candidate: {header}") or "Candidate")
         ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
         ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
@@ -457,7 +519,9 @@ class BestScoreDisplay:
     """Best mean test score so far against the seconds spent training and scoring.
 
     A step line, so that several searches drawn on one axes (each with its
-    `name`) compare as the figures of the methods' papers do.
+    `name`) compare as the figures of the methods' papers do: sksel's
+    searches, and scikit-learn's beside them, GridSearchCV or
+    HalvingGridSearchCV drawn with the sksel search that replaces it.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -515,12 +579,21 @@ class BestScoreDisplay:
         training and scoring added up, not wall-clock time: parallel workers
         and the search's own overhead are not counted. The best score is the
         running maximum of ``mean_test_score`` (of the metric `refit` names
-        with several), whatever resource each row had.
+        with several), whatever resource each row had. A scikit-learn
+        search's rows are those of its ``cv_results_``, in their order: every
+        candidate in turn for GridSearchCV and RandomizedSearchCV (which train
+        them in parallel, in that order), iteration by iteration for the
+        halving searches.
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, KDPPSearch or GPUCBSelector
-            A fitted search.
+        search : sksel or scikit-learn search
+            A fitted search: any of sksel's, or scikit-learn's
+            :class:`~sklearn.model_selection.GridSearchCV`,
+            :class:`~sklearn.model_selection.RandomizedSearchCV`,
+            :class:`~sklearn.model_selection.HalvingGridSearchCV` or
+            :class:`~sklearn.model_selection.HalvingRandomSearchCV`, so that
+            a search drawn beside the one it replaces compares with it.
 
         name : str, default=None
             The line's label; None uses the search's class name.
@@ -537,12 +610,13 @@ class BestScoreDisplay:
         display : BestScoreDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _used_rows(_checked_search(search, cls), "all_cv_results_")
+        record = _checked_search(search, cls)
+        results = _used_rows(record, "all_cv_results_")
         seconds = (results["mean_fit_time"] + results["mean_score_time"]) * _folds_run(
-            search, results)
+            record, results)
         display = cls(
             elapsed=np.cumsum(seconds),
-            best_scores=np.fmax.accumulate(results[f"mean_test_{_metric(search)}"]),
+            best_scores=np.fmax.accumulate(results[f"mean_test_{_metric(record)}"]),
             name=type(search).__name__ if name is None else name,
             score_name=f"Best {_score_name(search).lower()} so far",
         )
@@ -583,7 +657,9 @@ class PosteriorDisplay:
     A row per candidate, named on its left, the highest posterior mean on
     top: the prior just above the row, the posterior just below, a star at
     the score of an evaluated candidate. The `top_k` highest posterior means
-    are drawn; the y-axis label says how many others are not.
+    are drawn; the y-axis label says how many others are not, and what the
+    names share where they are too long to read (as
+    :class:`SearchCurvesDisplay`'s legend does).
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -667,7 +743,8 @@ class PosteriorDisplay:
         Parameters
         ----------
         search : GPUCBSelector
-            A fitted selector.
+            A fitted selector; another search, sksel's or scikit-learn's, has
+            no posterior: it is refused with a TypeError.
 
         names : list of str or callable, default=None
             Labels of the candidates: a list indexed by ``candidate_id``, or
@@ -675,7 +752,10 @@ class PosteriorDisplay:
             its label; drawn as given. None: ``cv_results_["candidate_name"]``,
             the names ``verbose=2`` prints (``#12 SGDClassifier(alpha=0.0017)``:
             the id, the estimator, a ``Pipeline`` named by its final step, and
-            the parameters that differ between candidates).
+            the parameters that differ between candidates); a scikit-learn
+            search's candidates are named by the same rule, numbered in the
+            order of its ``cv_results_`` (of its first iteration for a
+            halving search).
 
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a figure and axes.
@@ -688,7 +768,8 @@ class PosteriorDisplay:
         display : PosteriorDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, attribute="posterior_mean_").cv_results_
+        results = _checked_search(search, cls, attribute="posterior_mean_",
+                                  draws=_DRAWS_POSTERIOR).cv_results_
         prior_mean, prior_std = search.policy_.prior()
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
@@ -718,7 +799,7 @@ class PosteriorDisplay:
         -------
         display : PosteriorDisplay
         """
-        ax = _start_plot(self, ax, named=True)
+        ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         posterior_mean = np.asarray(self.posterior_mean, dtype=float)
         shown = np.array(_top_k(np.argsort(-posterior_mean, kind="stable"), top_k))
         self.candidate_ids_ = shown
@@ -735,11 +816,13 @@ class PosteriorDisplay:
         self.evaluated_ = ax.scatter(*np.reshape(evaluated, (-1, 2)).T, marker="*", s=120,
                                      color="tab:red", zorder=3, label="evaluated")
         ids = range(len(posterior_mean))
-        ax.set_yticks(rows, [_name(self.names, ids, c) for c in shown], fontsize="small")
+        header, labels = _shortened([_name(self.names, ids, c) for c in shown])
+        ax.set_yticks(rows, labels, fontsize="small")
         ax.set_ylim(len(rows) - 0.5, -0.5)  # the highest posterior mean on top
         hidden = len(posterior_mean) - len(shown)
         ax.set_ylabel("Candidate, by posterior mean" + (
-            f" ({hidden} lower not shown)" if hidden else ""))
+            f" ({hidden} lower not shown)" if hidden else "") + (
+            f"\n{_wrapped_header(header)}" if header else ""))
         ax.set_xlabel(self.score_name)
         _legend_outside(ax)
         return self
@@ -806,7 +889,9 @@ class DiversityDisplay:
         Parameters
         ----------
         search : KDPPSearch
-            A fitted search.
+            A fitted search; another search, sksel's or scikit-learn's, did
+            not draw its configurations from a k-DPP: it is refused with a
+            TypeError.
 
         x_name, y_name : str
             Two parameters of the search's `param_distributions`.
@@ -825,8 +910,8 @@ class DiversityDisplay:
         display : DiversityDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        drawn = _checked_search(search, cls, attribute="param_distributions").cv_results_[
-            "params"]
+        drawn = _checked_search(search, cls, attribute="param_distributions",
+                                draws=_DRAWS_DIVERSITY).cv_results_["params"]
         names = _param_names(search.param_distributions)
         for arg, name in (("x_name", x_name), ("y_name", y_name)):
             if name not in names:
@@ -954,7 +1039,8 @@ class FamilyTreeDisplay:
         Parameters
         ----------
         search : MutantUCBSearch
-            A fitted search.
+            A fitted search; another search, sksel's or scikit-learn's, has
+            no lineage: it is refused with a TypeError.
 
         candidate : int, default=None
             The model (a ``candidate_id``); None is the selected one.
@@ -978,7 +1064,8 @@ class FamilyTreeDisplay:
         display : FamilyTreeDisplay
         """
         check_matplotlib_support(f"{cls.__name__}.from_search")
-        results = _checked_search(search, cls, column="parent_id").cv_results_
+        results = _checked_search(search, cls, column="parent_id",
+                                  draws=_DRAWS_LINEAGE).cv_results_
         row_of = {int(c): i for i, c in enumerate(results["candidate_id"])}
         candidate = _selected(search) if candidate is None else candidate
         if not isinstance(candidate, numbers.Integral) or candidate not in row_of:
@@ -1007,8 +1094,18 @@ class FamilyTreeDisplay:
         Returns
         -------
         display : FamilyTreeDisplay
+
+        Notes
+        -----
+        A figure made here is wide enough for the labels of neighbouring
+        generations to stand apart (matplotlib's default width, or more for
+        a long lineage), and the title is broken into lines that fit it; on
+        given axes, the labels take the room the axes give.
         """
-        ax = _start_plot(self, ax)
+        check_matplotlib_support(f"{type(self).__name__}.plot")  # before measuring the labels
+        texts = [_node_label(_name(self.names, self.lineage, model), score, change)
+                 for model, score, change in zip(self.lineage, self.scores, self.changes)]
+        ax = _start_plot(self, ax, None if ax is not None else _tree_figsize(texts))
         generations = np.arange(len(self.lineage))
         self.nodes_ = ax.plot(generations, self.scores, "o", markersize=10, color="tab:blue",
                               linestyle="none")[0]
@@ -1018,14 +1115,14 @@ class FamilyTreeDisplay:
             for g, (parent, child) in enumerate(zip(self.scores, self.scores[1:]))
         ]
         self.labels_ = [
-            ax.annotate(_node_label(_name(self.names, self.lineage, model), score, change),
-                        (g, score), textcoords="offset points", xytext=(0, 10), ha="center",
-                        fontsize=8)
-            for g, (model, score, change) in enumerate(
-                zip(self.lineage, self.scores, self.changes))
+            ax.annotate(text, (g, score), textcoords="offset points", xytext=(0, 10),
+                        ha="center", fontsize=_TREE_FONTSIZE)
+            for g, (text, score) in enumerate(zip(texts, self.scores))
         ]
         model = self.model_name or _name(None, self.lineage, self.lineage[-1])
-        ax.set_title(f"Lineage of {model}", fontsize="medium")
+        # the width of the axes before the layout, less than the title may take
+        width = ax.get_position().width * ax.figure.get_figwidth() * 72
+        ax.set_title(_wrapped(f"Lineage of {model}", width, "medium"), fontsize="medium")
         ax.set_xticks(generations)
         ax.set_xlim(-0.5, len(generations) - 0.5)
         # room above the top node for its label, which is in points, not data
@@ -1036,21 +1133,24 @@ class FamilyTreeDisplay:
 
 
 # ---------------------------------------------------------------- helpers
-def _start_plot(display, ax, named=False):
+def _start_plot(display, ax, figsize=None):
     """The axes to plot `display` on, set as its ``ax_`` with its ``figure_``.
 
     A figure made here has constrained layout, which keeps the labels and a
-    legend outside the axes in the figure; one that draws candidates'
-    `named` labels is wider than matplotlib's default, for the names.
+    legend outside the axes in the figure, and `figsize` (None:
+    matplotlib's default); the displays that name candidates ask for
+    `_NAMED_FIGSIZE`, wider, for the names.
     """
     check_matplotlib_support(f"{type(display).__name__}.plot")
     import matplotlib.pyplot as plt
 
     if ax is None:
-        figsize = (9.6, 4.8) if named else None
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     display.ax_, display.figure_ = ax, ax.figure
     return ax
+
+
+_NAMED_FIGSIZE = (9.6, 4.8)
 
 
 def _legend_outside(ax, **kwargs):
@@ -1082,7 +1182,7 @@ def _names(search, candidate_ids, names):
 
 
 def _candidate_names(search):
-    """``candidate_id -> name``: the ``candidate_name`` column of the results.
+    """``candidate_id -> name``: the ``candidate_name`` column of the results, whole.
 
     A search with ``candidates_`` (:class:`~sksel.GPUCBSelector`) has
     candidates it never evaluated; every one of them is named by the same
@@ -1095,6 +1195,80 @@ def _candidate_names(search):
         rule = CandidateNames(ShortNames(candidates, first_estimator(search.estimator)))
         names = {c: rule(c) for c in range(len(candidates))} | names
     return names
+
+
+def _arguments(text):
+    """`text` (``alpha=0.01, sizes=(64, 32)``) split at the commas outside brackets and quotes."""
+    arguments, depth, quote, start = [], 0, None, 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            arguments.append(text[start:i])
+            start = i + 2 if text[i + 1:i + 2] == " " else i + 1
+    return arguments + [text[start:]]
+
+
+_LABEL_WIDTH = 48
+_NAME = re.compile(r"(#\d+(?: \(from #\d+\))?) (\w+)(?:\((.*)\))?")
+
+
+def _shortened(labels):
+    """`labels` without what they all share, and that, when one is too long to read.
+
+    Labels of at most 48 characters stay as they are, and so do labels that
+    do not all read as names of one estimator's candidates, as the results
+    name them (``#12 (from #3) MLPClassifier(alpha=0.01, ...)``; names given
+    by ``names=`` are drawn as given). Longer ones lose the estimator and
+    the parameters they all set alike, given back as the header
+    (``MLPClassifier(hidden_layer_sizes=(32,))``); when they still are too
+    long, and set the same parameters, the header names those and each
+    label keeps its values, in that order.
+
+    Returns
+    -------
+    header : str or None
+        What the labels share, for a legend's title or an axis label; None
+        when they are kept as they are.
+
+    labels : list of str
+        The labels to draw.
+    """
+    parts = [_name_parts(label) for label in labels]
+    if (max(map(len, labels), default=0) <= _LABEL_WIDTH or None in parts
+            or len({estimator for _, estimator, _ in parts}) != 1):
+        return None, list(labels)
+    heads, (estimator, *_), arguments = zip(*parts)
+    shared = [a for a in arguments[0] if all(a in other for other in arguments[1:])]
+    own = [[a for a in these if a not in shared] for these in arguments]
+    header = estimator + (f"({', '.join(shared)})" if shared else "")
+    short = [" ".join([head, ", ".join(these)]).strip() for head, these in zip(heads, own)]
+    keys = {tuple(a.split("=", 1)[0] for a in these) for these in own}
+    if max(map(len, short)) > _LABEL_WIDTH and len(keys) == 1:
+        header += ": " + ", ".join(keys.pop())
+        short = [" ".join([head, ", ".join(a.split("=", 1)[-1] for a in these)])
+                 for head, these in zip(heads, own)]
+    return header, short
+
+
+def _name_parts(label):
+    """``(head, estimator, arguments)`` of a candidate's name, or None for another label."""
+    match = _NAME.fullmatch(label)
+    if match is None:
+        return None
+    head, estimator, arguments = match.groups()
+    return head, estimator, _arguments(arguments) if arguments else []
+
+
+def _wrapped_header(header):
+    """`header` (of :func:`_shortened`) on lines of at most 48 characters; None stays None."""
+    return header and textwrap.fill(header, _LABEL_WIDTH, break_long_words=False)
 
 
 def _name(names, candidate_ids, candidate):
@@ -1140,25 +1314,132 @@ def _configuration(search, params):
     return {k: v for k, v in params.items() if k != length}
 
 
-def _checked_search(search, display, attribute=None, column=None):
-    """`search`, once it is a fitted sksel search with what `display` reads.
+def _checked_search(search, display, attribute=None, column=None, draws=None):
+    """`search` as `display` reads it, once it is fitted and records what `display` draws.
 
-    That is the results every search has, and for the displays of one kind
-    of search an `attribute` (``"posterior_mean_"``, ``"param_distributions"``)
-    or a `column` of ``cv_results_`` (``"parent_id"``).
+    An sksel search is read as it is, a scikit-learn search (any
+    ``BaseSearchCV``: GridSearchCV, RandomizedSearchCV, the halving searches)
+    through :class:`_ScikitLearnSearch`. The displays of one kind of search
+    need an `attribute` (``"posterior_mean_"``, ``"param_distributions"``)
+    or a `column` of ``cv_results_`` (``"parent_id"``) that only an sksel
+    search of that kind has, and say what they `draws` to a search without.
     """
-    if not hasattr(search, "_display_info"):
-        raise TypeError(f"{display.__name__}.from_search needs a fitted sksel search; "
-                        f"got {type(search).__name__}.")
-    check_is_fitted(search, "all_cv_results_")
+    if not isinstance(search, BaseSearchCV):
+        raise TypeError(f"{display.__name__}.from_search needs a fitted search, an sksel "
+                        f"search or a scikit-learn one (GridSearchCV, HalvingGridSearchCV, "
+                        f"...); got {type(search).__name__}.")
+    sksel = hasattr(search, "_display_info")
+    check_is_fitted(search, "all_cv_results_" if sksel else "cv_results_")
+    if attribute is None and column is None:
+        return search if sksel else _ScikitLearnSearch(search)
+    if not sksel:
+        raise TypeError(f"{display.__name__} draws {draws}; scikit-learn's "
+                        f"{type(search).__name__} records none.")
     if attribute is not None and getattr(search, attribute, None) is None:
         missing = attribute
     elif column is not None and column not in search.cv_results_:
         missing = f"a {column} in cv_results_"
     else:
         return search
-    raise TypeError(f"{display.__name__}.from_search needs a fitted search with {missing}; "
+    raise TypeError(f"{display.__name__} draws {draws}, from a search with {missing}; "
                     f"{type(search).__name__} has none.")
+
+
+_DRAWS_POSTERIOR = "GPUCBSelector's prior and posterior of every candidate"
+_DRAWS_DIVERSITY = "a KDPPSearch's configurations against as many drawn independently"
+_DRAWS_LINEAGE = "the lineage of a MutantUCBSearch's model"
+_USE_BEST_SCORE = "Use BestScoreDisplay to compare it with other searches."
+
+
+class _ScikitLearnSearch:
+    """A fitted scikit-learn search, as the displays read an sksel search.
+
+    The displays read a search's results, ``cv_results_`` and
+    ``all_cv_results_`` with the columns every sksel search adds
+    (``candidate_id``, ``candidate_name``, ``speculative``), its
+    ``_display_info()`` (:class:`~sksel._base.DisplayInfo`) and what the
+    scikit-learn searches have too (``best_index_``, ``n_splits_``,
+    ``multimetric_``, ``refit``). Here both results are the search's
+    ``cv_results_`` with those columns: a row of GridSearchCV or
+    RandomizedSearchCV is a candidate; a halving search's candidate is a row
+    of its first iteration, and keeps its ``candidate_id`` in the iterations
+    it goes on to. Names follow sksel's rule (:class:`~sksel._progress.ShortNames`),
+    no row is speculative. Only a halving search has a resource: its
+    ``n_resources``, samples or the values of its `resource` parameter (left
+    out of the candidates' names, as ``length_param_``), up to
+    ``max_resources_``; its rows are ranked as sksel ranks them, those at
+    larger resources first (scikit-learn ranks the rows of all iterations
+    by score alone, but selects in the last one). The others have no
+    ``_display_info()``.
+
+    Parameters
+    ----------
+    search : BaseSearchCV
+        A fitted scikit-learn search.
+    """
+
+    def __init__(self, search):
+        results = search.cv_results_
+        halving = "iter" in results and "n_resources" in results
+        resource = search.resource if halving else None
+        self.length_param_ = None if resource == "n_samples" else resource
+        ids = _candidate_ids(results, self.length_param_)
+        first = [_configuration(self, results["params"][i]) for i in np.unique(ids)]
+        names = CandidateNames(ShortNames(first, search.estimator))
+        self.cv_results_ = {**results, "candidate_id": ids,
+                            "candidate_name": np.array([names(c) for c in ids])}
+        if halving:
+            self.cv_results_["rank_test_score"] = _rank_by_resource(
+                results["n_resources"], results["mean_test_score"])
+        self.all_cv_results_ = {**self.cv_results_, "speculative": np.zeros(len(ids), bool)}
+        self.best_index_ = search.best_index_
+        self.n_splits_ = search.n_splits_
+        self.multimetric_ = search.multimetric_
+        self.refit = search.refit
+        self._info = None
+        if halving:
+            self._info = DisplayInfo(
+                "Samples (n_resources)" if resource == "n_samples" else resource,
+                search.max_resources_)
+
+    def _display_info(self):
+        return self._info
+
+
+def _candidate_ids(results, length_param):
+    """The candidate of each row of a scikit-learn search's `results`.
+
+    Every row of the first iteration (every row, without ``iter``) is a
+    candidate, numbered from 0; a row of a later halving iteration is the
+    candidate with the same params but for `length_param`.
+    """
+    if "iter" not in results:
+        return np.arange(len(results["params"]))
+    keys = [repr({k: v for k, v in p.items() if k != length_param}) for p in results["params"]]
+    first = np.flatnonzero(np.asarray(results["iter"]) == 0)
+    candidate = {}
+    for i in first:
+        candidate.setdefault(keys[i], i)
+    return np.array([candidate[key] for key in keys])
+
+
+def _one_resource(search, results):
+    """Why every candidate of `results` had one resource, or None where resources differ."""
+    if "n_resources" not in results:
+        return ("trains every candidate once, on all the training rows of every fold (its "
+                "cv_results_ has no n_resources)")
+    resources = np.unique(results["n_resources"])
+    if len(resources) == 1:
+        return f"evaluated every candidate at one resource (n_resources={resources[0]})"
+    return None
+
+
+def _allocation_like_grid(display, search, reason):
+    """Why `display` does not draw `search`, whose candidates all had GridSearchCV's share."""
+    return (f"{display.__name__} draws how a search shared its resource among candidates, "
+            f"against GridSearchCV's, the full resource on every fold of every candidate; "
+            f"{type(search).__name__} {reason}, so that every bar would be GridSearchCV's. "
+            f"{_USE_BEST_SCORE}")
 
 
 def _metric(search):
@@ -1174,10 +1455,6 @@ def _score_name(search):
     if name is None and is_classifier(search):
         return "Accuracy"
     return "R²" if name is None and is_regressor(search) else "Score"
-
-
-def _resource_name(search):
-    return search._display_info().resource_name
 
 
 def _selected(search):
@@ -1219,11 +1496,6 @@ def _resource_added(search, results):
     return added
 
 
-def _full_resource(search):
-    """The resource GridSearchCV trains every candidate on."""
-    return search._display_info().full_resource
-
-
 def _param_names(param_distributions):
     grids = param_distributions if isinstance(param_distributions, list) else [
         param_distributions]
@@ -1255,6 +1527,44 @@ def _ancestry(parent_id, row_of, candidate):
 def _changed(parent, child):
     """The parameters of `child` set to other values than in `parent`."""
     return {k: v for k, v in child.items() if k not in parent or parent[k] != v}
+
+
+_TREE_FONTSIZE = 8
+
+
+def _tree_figsize(texts):
+    """Size of a figure for a lineage labelled `texts`: a generation as wide as the widest.
+
+    Matplotlib's default (6.4 by 4.8 inches), or wider where the
+    generations, each as wide as the widest label and a gap, need more
+    than its axes, about an inch and a half less.
+    """
+    widest = max(_text_width(line, _TREE_FONTSIZE) for text in texts
+                 for line in text.split("\n"))
+    return max(6.4, len(texts) * (widest + 12) / 72 + 1.5), 4.8
+
+
+def _text_width(text, fontsize):
+    """Width of `text` in points, drawn in matplotlib's default font at `fontsize`."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    return text_to_path.get_text_width_height_descent(
+        text, FontProperties(size=fontsize), ismath=False)[0]
+
+
+def _wrapped(text, width, fontsize):
+    """`text` broken at spaces into lines of at most `width` points at `fontsize`.
+
+    A word wider than `width` has a line of its own.
+    """
+    lines = []
+    for word in text.split(" "):
+        if lines and _text_width(f"{lines[-1]} {word}", fontsize) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def _node_label(label, score, change):

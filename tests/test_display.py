@@ -186,6 +186,132 @@ def test_several_searches_on_one_axes(daub, kdpp):
     assert [line.get_label() for line in first.ax_.get_lines()] == ["DAUBSearch", "KDPPSearch"]
 
 
+# ------------------------------------------------------ scikit-learn's searches
+from sklearn.ensemble import ExtraTreesClassifier  # noqa: E402
+from sklearn.experimental import enable_halving_search_cv  # noqa: E402, F401
+from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+
+SVC_GRID = {"svc__C": [0.01, 0.1, 1, 10, 100], "svc__gamma": [0.01, 0.1]}
+
+
+@pytest.fixture(scope="module")
+def grid():
+    X, y = load_iris(return_X_y=True)
+    return GridSearchCV(make_pipeline(StandardScaler(), SVC()), SVC_GRID, cv=3).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def halving():
+    X, y = load_iris(return_X_y=True)
+    return HalvingGridSearchCV(make_pipeline(StandardScaler(), SVC()), SVC_GRID, cv=3,
+                               factor=2, random_state=0).fit(X, y)
+
+
+def _rows_by_candidate(search):
+    """Each candidate's rows of cv_results_: those with its params, first-iteration row first."""
+    params = search.cv_results_["params"]
+    first = np.flatnonzero(search.cv_results_.get("iter", np.zeros(len(params))) == 0)
+    return [[j for j, p in enumerate(params) if p == params[i]] for i in first]
+
+
+@pytest.mark.parametrize("name", ["grid", "halving"])
+def test_best_score_of_a_scikit_learn_search(name, request):
+    search = request.getfixturevalue(name)
+    display = BestScoreDisplay.from_search(search)
+    results = search.cv_results_
+    seconds = (results["mean_fit_time"] + results["mean_score_time"]) * 3
+    np.testing.assert_allclose(display.line_.get_xdata(), np.cumsum(seconds))
+    np.testing.assert_array_equal(display.line_.get_ydata(),
+                                  np.maximum.accumulate(results["mean_test_score"]))
+    assert display.line_.get_label() == type(search).__name__
+    assert display.ax_.get_ylabel() == "Best accuracy so far"
+
+
+def test_scikit_learn_searches_beside_an_sksel_search(daub, grid, halving):
+    display = BestScoreDisplay.from_search(daub)
+    for search in (grid, halving):
+        BestScoreDisplay.from_search(search, ax=display.ax_)
+    assert [line.get_label() for line in display.ax_.get_lines()] == [
+        "DAUBSearch", "GridSearchCV", "HalvingGridSearchCV"]
+
+
+def test_halving_curves_are_its_rows_per_candidate(halving):
+    display = SearchCurvesDisplay.from_search(halving)
+    results = halving.cv_results_
+    rows = _rows_by_candidate(halving)
+    assert len(rows) == halving.n_candidates_[0] == len(display.lines_) == 10
+    for line, candidate in zip(display.lines_, rows):
+        np.testing.assert_array_equal(line.get_xdata(), results["n_resources"][candidate])
+        np.testing.assert_array_equal(line.get_ydata(), results["mean_test_score"][candidate])
+    assert [len(r) for r in rows].count(len(halving.n_resources_)) == halving.n_candidates_[-1]
+    best = next(c for c, r in enumerate(rows) if halving.best_index_ in r)
+    assert display.selected_line_ is display.lines_[best]
+    # Named as sksel names candidates: the final step and the parameters that differ.
+    assert display.names == [f"#{c} SVC(C={p['svc__C']:g}, gamma={p['svc__gamma']:g})"
+                             for c, p in enumerate(results["params"][:10])]
+    # The candidates that reached the last iteration come first in the legend.
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels[0] == f"selected: {display.names[best]}"
+    reached = {display.names[c] for c, r in enumerate(rows) if len(r) == len(rows[best])}
+    assert set(labels[:len(reached)]) == {f"selected: {display.names[best]}"} | reached - {
+        display.names[best]}
+    assert display.ax_.get_xlabel() == "Samples (n_resources)"
+
+
+def test_halving_allocation_is_its_resources_per_candidate(halving):
+    display = AllocationDisplay.from_search(halving)
+    results = halving.cv_results_
+    spent = [results["n_resources"][r].sum() * 3 for r in _rows_by_candidate(halving)]
+    np.testing.assert_array_equal(display.spent, spent)
+    np.testing.assert_array_equal([bar.get_width() for bar in display.bars_],
+                                  np.sort(spent)[::-1])
+    assert display.grid_spent == halving.max_resources_ * 3 == 150 * 3
+    assert display.n_grid_candidates == 10
+    assert display.ax_.get_xlabel() == "Samples (n_resources), summed over folds"
+
+
+def test_halving_over_a_parameter_keeps_its_candidates():
+    X, y = load_iris(return_X_y=True)
+    search = HalvingGridSearchCV(
+        ExtraTreesClassifier(random_state=0), {"max_depth": [1, 2, 3, 4]},
+        resource="n_estimators", min_resources=2, max_resources=8, factor=2, cv=3,
+        random_state=0).fit(X, y)
+    display = SearchCurvesDisplay.from_search(search)
+    depth_of = [p["max_depth"] for p in search.cv_results_["params"]]
+    assert display.names == [f"#{c} ExtraTreesClassifier(max_depth={d})"
+                             for c, d in enumerate(depth_of[:4])]
+    assert sorted(len(x) for x in display.resources) == [1, 1, 2, 3]
+    assert [list(x) for x in display.resources if len(x) == 3] == [[2, 4, 8]]
+    assert display.ax_.get_xlabel() == "n_estimators"
+    assert AllocationDisplay.from_search(search).grid_spent == 8 * 3
+
+
+@pytest.mark.parametrize("display", [SearchCurvesDisplay, AllocationDisplay])
+def test_a_grid_search_has_no_curves_nor_allocation(grid, display):
+    with pytest.raises(ValueError, match=(
+            r"GridSearchCV trains every candidate once, on all the training rows of every "
+            r"fold \(its cv_results_ has no n_resources\), so that every (curve|bar) would "
+            r"be .*Use BestScoreDisplay")):
+        display.from_search(grid)
+
+
+@pytest.mark.parametrize("display, draws", [
+    (PosteriorDisplay, "GPUCBSelector's prior and posterior"),
+    (DiversityDisplay, "a KDPPSearch's configurations"),
+    (FamilyTreeDisplay, "the lineage of a MutantUCBSearch's model"),
+])
+@pytest.mark.parametrize("name", ["grid", "halving"])
+def test_displays_of_one_sksel_search_refuse_scikit_learn_searches(display, draws, name,
+                                                                   request):
+    search = request.getfixturevalue(name)
+    args = ("svc__C", "svc__gamma") if display is DiversityDisplay else ()
+    with pytest.raises(TypeError, match=f"^{display.__name__} draws {draws}.*; "
+                                        f"scikit-learn's {type(search).__name__} records none"):
+        display.from_search(search, *args)
+
+
 # ----------------------------------------------------------------- posterior
 def test_posterior_points_are_the_policy_numbers(gpucb):
     display = PosteriorDisplay.from_search(gpucb)
@@ -285,14 +411,44 @@ def test_family_tree_rejects_an_unknown_candidate(mutant):
 
 
 # ------------------------------------------------------------------ checks
-@pytest.mark.parametrize("display, name", [(PosteriorDisplay, "daub"),
-                                           (DiversityDisplay, "gpucb"),
-                                           (FamilyTreeDisplay, "kdpp")])
-def test_a_display_for_another_search_says_which_it_needs(display, name, request):
+@pytest.mark.parametrize("display, name, needs", [
+    (PosteriorDisplay, "daub", "GPUCBSelector's prior and posterior of every candidate, "
+                               "from a search with posterior_mean_; DAUBSearch has none"),
+    (DiversityDisplay, "gpucb", "a KDPPSearch's configurations .*, from a search with "
+                                "param_distributions; GPUCBSelector has none"),
+    (FamilyTreeDisplay, "kdpp", "the lineage of a MutantUCBSearch's model, from a search with "
+                                "a parent_id in cv_results_; KDPPSearch has none"),
+])
+def test_a_display_for_another_search_says_which_it_needs(display, name, needs, request):
     search = request.getfixturevalue(name)
     args = ("C", "C") if display is DiversityDisplay else ()
-    with pytest.raises(TypeError, match=f"{display.__name__}.from_search needs a fitted"):
+    with pytest.raises(TypeError, match=f"^{display.__name__} draws {needs}"):
         display.from_search(search, *args)
+
+
+@pytest.mark.parametrize("name", ["kdpp", "gpucb"])
+def test_curves_of_a_search_at_one_resource_are_refused(name, request):
+    search = request.getfixturevalue(name)
+    n_rows = search.cv_results_["n_resources"][0]
+    with pytest.raises(ValueError, match=(
+            rf"^SearchCurvesDisplay draws learning curves over a resource; "
+            rf"{type(search).__name__} evaluated every candidate at one resource "
+            rf"\(n_resources={n_rows}\), so that every curve would be one point. "
+            rf"Use BestScoreDisplay")):
+        SearchCurvesDisplay.from_search(search)
+
+
+def test_allocation_of_a_search_that_spent_as_the_grid_is_refused(kdpp):
+    with pytest.raises(ValueError, match=r"^AllocationDisplay draws how a search shared .*; "
+                                         r"KDPPSearch evaluated every candidate at one "
+                                         r"resource .* every bar would be GridSearchCV's"):
+        AllocationDisplay.from_search(kdpp)
+
+
+def test_something_else_than_a_search_is_refused():
+    with pytest.raises(TypeError, match="BestScoreDisplay.from_search needs a fitted search, "
+                                        "an sksel search or a scikit-learn one"):
+        BestScoreDisplay.from_search(LogisticRegression())
 
 
 def test_an_unfitted_search_is_refused():
@@ -334,20 +490,20 @@ def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, caps
 # ------------------------------------------------ a new search gets the displays
 from sksel._base import BaseSelectionSearch  # noqa: E402
 from sksel._policy import SequentialPolicy  # noqa: E402
-from sksel.resources import WholeFolds  # noqa: E402
+from sksel.resources import NSamplesResource  # noqa: E402
 
 
 class _FirstHalf(SequentialPolicy):
-    """Evaluates the first half of the candidates, in order, on whole folds."""
+    """Evaluates the first half of the candidates, in order, at each of two sizes."""
 
-    def __init__(self, n_candidates, resource):
-        self.n_candidates, self.resource = n_candidates, resource
+    def __init__(self, n_candidates, sizes):
+        self.n_candidates, self.sizes = n_candidates, sizes
         super().__init__()
         self._advance()
 
     def _decide(self):
-        k = len(self._decisions)
-        return (k, self.resource) if k < (self.n_candidates + 1) // 2 else None
+        k, size = divmod(len(self._decisions), 2)
+        return (k, self.sizes[size]) if k < (self.n_candidates + 1) // 2 else None
 
     def _use(self, action, outcome):
         pass
@@ -364,24 +520,26 @@ class HalfSearch(BaseSelectionSearch):
         self.param_grid = param_grid
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        return (_FirstHalf(len(candidates), min(len(train) for train, _ in splits)),
-                WholeFolds(splits))
+        n_rows = min(len(train) for train, _ in splits)
+        sizes = [n_rows // 2, n_rows]
+        return (_FirstHalf(len(candidates), sizes),
+                NSamplesResource(splits, y, sizes, stratify=False, random_state=0))
 
 
 def test_a_new_search_gets_every_generic_display():
     X, y = load_iris(return_X_y=True)
     search = HalfSearch(LogisticRegression(max_iter=500), {"C": [0.01, 0.1, 1.0, 10.0]},
                         cv=3).fit(X, y)
-    n_rows = int(search.cv_results_["n_resources"][0])
+    n_rows = int(search.cv_results_["n_resources"].max())
     curves = SearchCurvesDisplay.from_search(search)
     assert list(curves.candidate_ids) == [0, 1]
-    assert all(list(r) == [n_rows] for r in curves.resources)
+    assert all(list(r) == [n_rows // 2, n_rows] for r in curves.resources)
     allocation = AllocationDisplay.from_search(search)
     assert allocation.grid_spent == n_rows * 3
-    assert sorted(allocation.spent) == [n_rows * 3, n_rows * 3]
+    assert list(allocation.spent) == [(n_rows // 2 + n_rows) * 3] * 2
     best = BestScoreDisplay.from_search(search)
     assert best.best_scores[-1] == pytest.approx(search.best_score_)
-    with pytest.raises(TypeError, match="needs a fitted search with posterior_mean_"):
+    with pytest.raises(TypeError, match="from a search with posterior_mean_; HalfSearch has"):
         PosteriorDisplay.from_search(search)
 
 
@@ -466,8 +624,6 @@ def test_top_k_groups_the_others(daub):
 # ------------------------------------------- readable with 5, 25, 100 candidates
 from matplotlib.transforms import Bbox  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 RULE = re.compile(r"#(\d+)( \(from #(\d+)\))? (SGDClassifier|DecisionTreeClassifier|"
                   r"LogisticRegression)\(\w+=")
@@ -566,3 +722,120 @@ def test_displays_are_readable_with_many_candidates(many, display, search):
 def _used_ids(search):
     results = search.all_cv_results_
     return results["candidate_id"][_used(results)]
+
+
+# ------------------------------------------------------------------ long names
+from scipy.stats import uniform  # noqa: E402
+
+SGD_SPACE = {"sgdclassifier__alpha": loguniform(1e-6, 1e-1),
+             "sgdclassifier__eta0": loguniform(1e-4, 1e-1),
+             "sgdclassifier__l1_ratio": uniform(0, 1),
+             "sgdclassifier__power_t": uniform(0.1, 0.8)}
+
+
+@pytest.fixture(scope="module")
+def long_names():
+    """A Mutant-UCB search over four parameters: its names are longer than 60 characters."""
+    X, y = load_iris(return_X_y=True)
+    sgd = make_pipeline(StandardScaler(), SGDClassifier(
+        penalty="elasticnet", learning_rate="adaptive", random_state=0))
+    return MutantUCBSearch(sgd, SGD_SPACE, budget=30, max_subtrains=5, cv=3,
+                           random_state=0).fit(X, y)
+
+
+def _values(params):
+    return [f"{params[key]:.3g}" for key in SGD_SPACE]
+
+
+def _head(results, i):
+    parent = results["parent_id"][i]
+    return f"#{results['candidate_id'][i]}" + (f" (from #{parent})" if parent >= 0 else "")
+
+
+def _inside_and_apart(figure, texts):
+    """Every text inside the figure, and no two overlapping, as drawn."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    inside = Bbox.from_bounds(0, 0, *figure.canvas.get_width_height())
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert inside.containsx(box.x0) and inside.containsx(box.x1), text.get_text()
+        assert inside.containsy(box.y0) and inside.containsy(box.y1), text.get_text()
+    _no_two_overlap(texts, renderer)
+
+
+def test_long_names_are_drawn_whole(long_names):
+    results = long_names.cv_results_
+    assert all(len(name) > 60 for name in results["candidate_name"])
+    names = SearchCurvesDisplay.from_search(long_names).names
+    ids = list(np.unique(results["candidate_id"]))
+    for i, c in enumerate(results["candidate_id"]):
+        alpha, eta0, l1_ratio, power_t = _values(results["params"][i])
+        assert names[ids.index(c)] == (
+            f"{_head(results, i)} SGDClassifier(alpha={alpha}, eta0={eta0}, "
+            f"l1_ratio={l1_ratio}, power_t={power_t})")
+
+
+def test_long_names_keep_the_values_and_share_the_rest(long_names):
+    results = long_names.cv_results_
+    row_of = {c: i for i, c in enumerate(results["candidate_id"])}
+    curves = SearchCurvesDisplay.from_search(long_names)
+    legend = curves.ax_.get_legend()
+    assert legend.get_title().get_text() == "SGDClassifier: alpha, eta0, l1_ratio, power_t"
+    selected = results["candidate_id"][long_names.best_index_]
+    expected = {c: f"{_head(results, i)} {', '.join(_values(results['params'][i]))}"
+                for c, i in row_of.items()}
+    named = [line for line in curves.lines_ if not line.get_label().startswith("_")
+             and line.get_label() != f"{len(row_of) - 10} others"]
+    assert len(named) == 10
+    for line in named:
+        c = curves.candidate_ids[curves.lines_.index(line)]
+        assert line.get_label() == ("selected: " if c == selected else "") + expected[c]
+    _inside_and_apart(curves.figure_, list(legend.get_texts()) + [legend.get_title()])
+    bars = AllocationDisplay.from_search(long_names)
+    order = np.argsort(-np.asarray(bars.spent, dtype=float), kind="stable")
+    ticks = [t.get_text() for t in bars.ax_.get_yticklabels()]
+    assert ticks == [expected[bars.candidate_ids[i]] for i in order]
+    assert bars.ax_.get_ylabel() == "Candidate: SGDClassifier: alpha, eta0, l1_ratio,\npower_t"
+    _inside_and_apart(bars.figure_, _drawn_tick_labels(bars.ax_.yaxis) + [bars.ax_.yaxis.label])
+
+
+@pytest.mark.parametrize("names, header, drawn", [
+    # The estimator and the parameter all share go to the header; the others stay.
+    (["#0 MLPClassifier(alpha=0.000154, hidden_layer_sizes=(32,), momentum=0.9)",
+      "#4 (from #0) MLPClassifier(alpha=0.00377, hidden_layer_sizes=(32,), momentum=0.8)"],
+     "MLPClassifier(hidden_layer_sizes=(32,))",
+     ["#0 alpha=0.000154, momentum=0.9", "#4 (from #0) alpha=0.00377, momentum=0.8"]),
+    # Still too long: the header names the parameters, the labels keep the values.
+    (["#0 MLPClassifier(alpha=0.000154, hidden_layer_sizes=(32,), learning_rate_init=0.0123)",
+      "#1 MLPClassifier(alpha=0.00377, hidden_layer_sizes=(64, 32), learning_rate_init=0.01)"],
+     "MLPClassifier: alpha, hidden_layer_sizes,\nlearning_rate_init",
+     ["#0 0.000154, (32,), 0.0123", "#1 0.00377, (64, 32), 0.01"]),
+    # Short names, names of several estimators and names given: as they are.
+    (["#0 SVC(C=1)", "#1 SVC(C=10)"], None, ["#0 SVC(C=1)", "#1 SVC(C=10)"]),
+    (["#0 LogisticRegression(C=0.000154, class_weight='balanced', max_iter=500)",
+      "#1 RandomForestClassifier(max_depth=4, min_samples_leaf=3)"], None, None),
+    (["a logistic regression, regularised by C=0.000154, balanced classes",
+      "a random forest of depth 4, at least three samples per leaf"], None, None),
+])
+def test_only_long_names_of_one_estimator_are_shortened(names, header, drawn):
+    display = SearchCurvesDisplay(candidate_ids=[0, 1], resources=[[1, 2], [1, 2]],
+                                  scores=[[0.5, 0.6], [0.4, 0.5]], selected=1,
+                                  names=names).plot()
+    legend = display.ax_.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [
+        f"selected: {(drawn or names)[1]}", (drawn or names)[0]]
+    assert legend.get_title().get_text() == (header or "")
+
+
+def test_family_tree_of_a_long_lineage_keeps_labels_and_title_apart():
+    """Nine generations of close scores (a 25-model search's lineage) and a long name."""
+    scores = [0.938, 0.940, 0.940, 0.944, 0.947, 0.949, 0.951, 0.956, 0.960]
+    changes = [{}] + [{"sgdclassifier__eta0": 0.00309}, {"sgdclassifier__alpha": 0.00162}] * 4
+    name = ("#20 (from #19) SGDClassifier(alpha=0.00313, eta0=0.00732, l1_ratio=0.568, "
+            "power_t=0.723)")
+    display = FamilyTreeDisplay(lineage=[6, 9, 14, 15, 16, 17, 18, 19, 20], scores=scores,
+                                changes=changes, model_name=name).plot()
+    title = display.ax_.title
+    assert title.get_text().replace("\n", " ") == f"Lineage of {name}"
+    _inside_and_apart(display.figure_, list(display.labels_) + [title])

@@ -912,6 +912,10 @@ class DiversityDisplay:
         check_matplotlib_support(f"{cls.__name__}.from_search")
         drawn = _checked_search(search, cls, attribute="param_distributions",
                                 draws=_DRAWS_DIVERSITY).cv_results_["params"]
+        if "parent_id" in search.cv_results_:
+            raise TypeError(f"{cls.__name__} draws {_DRAWS_DIVERSITY}; "
+                            f"{type(search).__name__} breeds its configurations from "
+                            "parents, it does not draw them together.")
         names = _param_names(search.param_distributions)
         for arg, name in (("x_name", x_name), ("y_name", y_name)):
             if name not in names:

@@ -426,6 +426,14 @@ def test_a_display_for_another_search_says_which_it_needs(display, name, needs, 
         display.from_search(search, *args)
 
 
+def test_diversity_refuses_the_configurations_a_mutant_ucb_search_bred(mutant):
+    first = next(iter(mutant.param_distributions))
+    with pytest.raises(TypeError, match=(
+            "^DiversityDisplay draws a KDPPSearch's configurations .*; MutantUCBSearch "
+            "breeds its configurations from parents")):
+        DiversityDisplay.from_search(mutant, first, first)
+
+
 @pytest.mark.parametrize("name", ["kdpp", "gpucb"])
 def test_curves_of_a_search_at_one_resource_are_refused(name, request):
     search = request.getfixturevalue(name)

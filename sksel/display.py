@@ -1334,6 +1334,10 @@ def _checked_search(search, display, attribute=None, column=None, draws=None):
                         f"...); got {type(search).__name__}.")
     sksel = hasattr(search, "_display_info")
     check_is_fitted(search, "all_cv_results_" if sksel else "cv_results_")
+    if not sksel and not hasattr(search, "best_index_"):
+        raise ValueError(f"{display.__name__} draws the scores of the metric that selects; "
+                         f"{type(search).__name__} with several metrics and refit=False "
+                         "selects none: set refit to one of its metrics.")
     if attribute is None and column is None:
         return search if sksel else _ScikitLearnSearch(search)
     if not sksel:

@@ -426,6 +426,17 @@ def test_a_display_for_another_search_says_which_it_needs(display, name, needs, 
         display.from_search(search, *args)
 
 
+@pytest.mark.parametrize("display", [BestScoreDisplay, SearchCurvesDisplay, AllocationDisplay])
+def test_a_scikit_learn_search_that_selects_no_metric_is_refused(display):
+    X, y = load_iris(return_X_y=True)
+    grid = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=3,
+                        scoring=["accuracy", "f1_macro"], refit=False).fit(X, y)
+    with pytest.raises(ValueError, match=f"^{display.__name__} draws the scores of the metric "
+                                         "that selects; GridSearchCV with several metrics and "
+                                         "refit=False selects none"):
+        display.from_search(grid)
+
+
 def test_diversity_refuses_the_configurations_a_mutant_ucb_search_bred(mutant):
     first = next(iter(mutant.param_distributions))
     with pytest.raises(TypeError, match=(

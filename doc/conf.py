@@ -70,6 +70,7 @@ exclude_patterns = [
     # pulled into daub.rst by `.. include::`, not a page of its own
     "benchmark_daub.rst",
     "benchmark_daub_suite.rst",
+    "benchmark_daub_small.rst",
     "benchmark_kdpp.rst",
     "benchmark_kdpp_search.rst",
     "benchmark_gpucb.rst",

@@ -47,7 +47,7 @@ from .portfolio import (
 from .resources import WholeFolds
 from .space import SearchSpace
 
-__all__ = ["BETA_SCALES", "GPUCBPolicy", "GPUCBSelector", "cost_prior_from_times",
+__all__ = ["AUTO_BETA_SCALE", "BETA_SCALES", "GPUCBPolicy", "GPUCBSelector", "cost_prior_from_times",
            "evaluations_to_best", "kernel_prior", "prior_from_scores", "time_to_best",
            "tune_beta_scale"]
 
@@ -138,10 +138,10 @@ class GPUCBSelector(BaseSelectionSearch):
     risk : float, default=0.1
         With ``n_iter="auto"``, the posterior probability in [0, 1] at which
         the search stops (see `tol`); 0 never stops before `max_iter`. The
-        posterior is cautious: with the defaults, chosen on LCDB's tune half
-        (even OpenML ids), the regret at the stop exceeded `tol` on 3% of
-        the datasets there and on at most 4% of those of every collection
-        not tuned on (see the :ref:`User Guide <gpucb>`).
+        bound is cautious: 0.1 is the largest risk at which the regret at
+        the stop exceeded `tol` on at most 5% of LCDB's tune half (even
+        OpenML ids; 4%), and it did on at most 2.4% of the datasets of
+        every collection not tuned on (see the :ref:`User Guide <gpucb>`).
 
     max_iter : int, default=None
         With ``n_iter="auto"``, the most evaluations; None means K.
@@ -156,10 +156,11 @@ class GPUCBSelector(BaseSelectionSearch):
     beta_scale : float, "auto" or "tune", default="auto"
         Factor of ``beta_t``:
 
-        - ``"auto"``: 0.03 with a prior from earlier scores or ``(mean,
+        - ``"auto"``: 0.3 with a prior from earlier scores or ``(mean,
           cov)`` (the scale that found the best candidate soonest on LCDB's
-          tune half; the formula as written explores too much for model
-          selection), 1 with ``prior="kernel"``;
+          tune half, with `empirical_bayes`; the formula as written
+          explores too much for model selection), 1 with
+          ``prior="kernel"``;
         - ``"tune"``: runs this search's GP-UCB leave-one-dataset-out on the
           prior's earlier scores for each scale of
           ``sksel.gpucb.BETA_SCALES`` and keeps the one that finds the best
@@ -513,8 +514,8 @@ class GPUCBSelector(BaseSelectionSearch):
 
 
 #: ``beta_scale="auto"`` with a prior from earlier scores: the scale that found the best
-#: candidate soonest on LCDB's tune half (``benchmarks/bench_gpucb.py --stop``).
-AUTO_BETA_SCALE = 0.03
+#: candidate soonest on LCDB's tune half (``benchmarks/bench_gpucb_stop.py``).
+AUTO_BETA_SCALE = 0.3
 
 
 def _check_mean_cov(mean, cov, n_total):

@@ -73,7 +73,7 @@ class GPUCBPolicy(SequentialPolicy):
         `tol` with a posterior probability of at most `risk`
         (:meth:`probability_left`). In score units, >= 0; None never stops
         early.
-    risk : float, default=0.05
+    risk : float, default=0.1
         The posterior probability, in [0, 1], under which the policy stops
         (with `tol`).
     fit_scale : bool, default=False
@@ -155,7 +155,7 @@ class GPUCBPolicy(SequentialPolicy):
     _LOOKAHEAD_DEPTH = 8
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
-                 tol=None, risk=0.05, fit_scale=False, empirical_bayes=False,
+                 tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
                  asynchronous=False):
         self.mean = np.asarray(mean, dtype=float)
@@ -303,18 +303,18 @@ class GPUCBPolicy(SequentialPolicy):
         candidate = self._ucb_argmax(available)
         return None if candidate is None else (candidate, self.resource)
 
-    def probability_left(self, candidates=None):
+    def probability_left(self, candidates=None, tol=None):
         """What stopping now risks: the probability that a candidate left beats the selection.
 
         An upper bound of the posterior probability that some candidate of
         `candidates` (default: those neither evaluated nor failed) beats the
         best candidate observed ``b``, the one a search selects, by more than
-        `tol`: the sum over them of ``P(f(k) - f(b) > tol) = Phi((mu_t(k) -
-        mu_t(b) - tol) / s_k)``, with ``s_k^2`` the posterior variance of
-        ``f(k) - f(b)`` (Bonferroni's bound of the probability of the union;
-        its terms are exact under the posterior). The policy stops once it
-        is at most `risk`. ``inf`` before any observation, 0 without
-        candidates; `tol` None counts as 0.
+        `tol` (default: the policy's, 0 when it has none): the sum over them
+        of ``P(f(k) - f(b) > tol) = Phi((mu_t(k) - mu_t(b) - tol) / s_k)``,
+        with ``s_k^2`` the posterior variance of ``f(k) - f(b)``
+        (Bonferroni's bound of the probability of the union; its terms are
+        exact under the posterior). The policy stops once it is at most
+        `risk`. ``inf`` before any observation, 0 without candidates.
         """
         if candidates is None:
             candidates = self._available()
@@ -322,11 +322,11 @@ class GPUCBPolicy(SequentialPolicy):
             return np.inf
         if not len(candidates):
             return 0.0
-        best = self.best_
-        mean, cov = self._posterior_cov([best, *candidates])
+        if tol is None:
+            tol = self.tol or 0.0
+        mean, cov = self._posterior_cov([self.best_, *candidates])
         var = cov[0, 0] + np.diag(cov)[1:] - 2 * cov[0, 1:]
-        gap = mean[1:] - mean[0] - (self.tol or 0.0)
-        z = gap / np.sqrt(np.maximum(var, 1e-24))
+        z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
 
     def stop_reason(self):

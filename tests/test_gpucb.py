@@ -18,6 +18,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sksel import GPUCBSelector
 from sksel.gpucb import (
+    AUTO_BETA_SCALE,
     GPUCBPolicy,
     cost_prior_from_times,
     evaluations_to_best,
@@ -515,7 +516,7 @@ def test_default_prior_with_the_default_portfolio():
                            random_state=0).fit(X, y)
     mean, cov = prior_from_scores(default_prior()[1])
     np.testing.assert_allclose(search.policy_.mean, mean)
-    assert search.beta_scale_ == 0.03
+    assert search.beta_scale_ == AUTO_BETA_SCALE
     with pytest.raises(ValueError, match="default_portfolio"):
         GPUCBSelector(learners[:-1], prior="default").fit(X, y)
 
@@ -819,7 +820,7 @@ def test_auto_stops_by_tol_within_max_iter_and_is_reproducible(capsys):
     n = len(search.cv_results_["params"])
     policy = search.policy_
     assert (policy.tol, policy.risk, policy.n_iter) == (0.01, 0.1, 9)
-    assert policy.empirical_bayes and search.beta_scale_ == 0.03
+    assert policy.empirical_bayes and search.beta_scale_ == AUTO_BETA_SCALE
     assert n < 9 and policy.probability_left() <= 0.1
     # The same answer with two workers (the decisions are the sequential run's).
     assert runs[1].policy_.decisions_ == policy.decisions_

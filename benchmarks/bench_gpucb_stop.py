@@ -167,6 +167,15 @@ def stop_table(results, policy):
     return table
 
 
+def in_order(table, sort_rows=True):
+    """`table` with its (measure, collection) columns in the order of `COLLECTIONS`; its
+    rows sorted unless `sort_rows` is False."""
+    measures = list(dict.fromkeys(table.columns.get_level_values(0)))
+    columns = [(m, c) for m in measures for c in COLLECTIONS if (m, c) in table.columns]
+    table = table[columns]
+    return table.sort_index() if sort_rows else table
+
+
 def choose_risk(results, policy):
     """The largest risk whose stop leaves more than tol on at most `SHARE` of the tune
     half's datasets (the smallest risk when none does)."""
@@ -203,7 +212,7 @@ def report(results, tol, per_dataset):
           "and largest regret (points), share of datasets whose regret exceeds tol "
           f"(risk chosen on the lcdb tune half: {risk:g})")
     with pd.option_context(*options):
-        print(stop_table(results, chosen).unstack("collection")
+        print(in_order(stop_table(results, chosen).unstack("collection"))
               .to_string(float_format="%.3f"))
     at = results[(results["policy"] == chosen) & (results["risk"] == risk)]
     print(f"\n== floors of the stop at risk={risk:g}")
@@ -235,7 +244,8 @@ def report(results, tol, per_dataset):
                          "regret": r[column].mean(), "regret_max": r[column].max(),
                          "over_tol": (r[column] > 100 * tol).mean()})
     with pd.option_context(*options):
-        print(pd.DataFrame(rows).set_index(["policy", "collection"]).unstack("collection")
+        print(in_order(pd.DataFrame(rows).set_index(["policy", "collection"])
+                       .unstack("collection"), sort_rows=False)
               .to_string(float_format="%.3f"))
     if per_dataset:
         wide = at.set_index(["collection", "dataset"])[["K", "evals", "regret",
@@ -243,6 +253,9 @@ def report(results, tol, per_dataset):
         pm = results[results["policy"] == PRIOR_MEAN].set_index(["collection", "dataset"])
         wide["pm_to_best"] = pm["evals_to_best"]
         wide["paper_regret"] = paper.set_index(["collection", "dataset"])["regret"]
+        rank = {c: i for i, c in enumerate(COLLECTIONS)}
+        wide = wide.sort_index(level="collection", sort_remaining=False, kind="stable",
+                               key=lambda level: level.map(rank))
         print(f"\n== every dataset: {chosen}, stop at risk={risk:g} (evals, regret in points), "
               "its evaluations to the best, the prior-mean order's, the paper's gp-ucb's "
               "regret at n_iter=ceil(K/3)")

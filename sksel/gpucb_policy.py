@@ -528,8 +528,8 @@ class GPUCBPolicy(SequentialPolicy):
         return np.full(self.n_candidates, level), scale2 * self.cov
 
     def _scaled_and_shrunk_cov(self, observed, y):
-        """``scale * ((1 - shrink) * target + shrink * cov)`` of the highest posterior
-        density of the observed scores, over `EB_SCALES` x `EB_SHRINKS`.
+        """``scale * ((1 - weight) * target + weight * cov)`` of the highest posterior
+        density of the observed scores, over `EB_SCALES` x `EB_WEIGHTS`.
 
         ``target`` keeps the variances of `cov` and replaces its covariances by
         their mean (clipped to [0, the smallest variance]): the level the
@@ -542,8 +542,8 @@ class GPUCBPolicy(SequentialPolicy):
         noise = self.noise**2 * np.eye(len(y))
         target = _shared_level_target(self.cov)
         best, fitted = -np.inf, self.cov
-        for shrink in sorted(EB_SHRINKS, reverse=True):
-            cov = shrink * self.cov + (1 - shrink) * target
+        for weight in sorted(EB_WEIGHTS, reverse=True):
+            cov = weight * self.cov + (1 - weight) * target
             cov_oo = cov[np.ix_(observed, observed)]
             for scale in EB_SCALES:
                 density = (_gaussian_log_density(r, scale * cov_oo + noise)
@@ -556,7 +556,7 @@ class GPUCBPolicy(SequentialPolicy):
 #: Factors of the prior covariance that ``empirical_bayes`` chooses among.
 EB_SCALES = tuple(4.0 ** np.arange(-3, 3))
 #: Weights of the prior covariance against its shared-level target (1: as given).
-EB_SHRINKS = (0.0, 0.25, 0.5, 0.75, 1.0)
+EB_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 #: Log standard deviation of the log-normal prior of the scale (median 1).
 EB_SCALE_SD = np.log(4.0)
 

@@ -445,7 +445,8 @@ class GPUCBSelector(BaseSelectionSearch):
         if self.policy_.tol is None:
             return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
         return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
-                               f"answer is known (tol={self.policy_.tol:g})")
+                               f"answer is known (tol={self.policy_.tol:g}, "
+                               f"risk={self.policy_.risk:g})")
 
     def _prior(self, candidates):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""

@@ -266,7 +266,8 @@ class GPUCBPolicy(SequentialPolicy):
         """Prior mean and standard deviation of every candidate.
 
         The prior that :meth:`posterior` conditions on: with `fit_scale`, its
-        level and scale fitted to the scores observed so far.
+        level and scale fitted to the scores observed so far; with
+        `empirical_bayes`, its covariance scaled and shrunk to them.
 
         Returns
         -------

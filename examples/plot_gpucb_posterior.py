@@ -38,7 +38,8 @@ print(f"selected: {names[best]} ({search.best_score_:.3f})")
 # %%
 # Prior and posterior of every candidate
 # --------------------------------------
-# Grey: the prior, what the 57 earlier datasets suggest before any fit here.
+# Grey: the prior, what the 57 earlier datasets suggest, its spread fitted to
+# the six scores seen here (``empirical_bayes=True``, the default).
 # Blue: the posterior after the six evaluations (red stars). The evaluated
 # candidates' posteriors collapse onto their scores; the others move with
 # them as far as the prior correlates them, and their remaining spread says

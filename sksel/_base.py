@@ -286,7 +286,7 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.refit:
             with threads_within_cpus():
                 self._refit_best(job, fit_params, run.refit_metric)
-        progress.close(self.stop_reason_, self._progress_best())
+        progress.close(self._stop_words(policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
@@ -348,6 +348,10 @@ class BaseSelectionSearch(BaseSearchCV):
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
                         max_resource=self._largest_resource())
+
+    def _stop_words(self, policy):
+        """Why the search stopped, as the final progress line says it."""
+        return self.stop_reason_
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""

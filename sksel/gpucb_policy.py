@@ -68,18 +68,32 @@ class GPUCBPolicy(SequentialPolicy):
         Most evaluations, T <= K; None means K. Without `tol`, the policy
         makes exactly `n_iter` evaluations (failed ones included).
     tol : float, default=None
-        Stop before `n_iter` once the answer is known: once the candidates
-        left, summed, are expected to beat the best one observed by at most
-        `tol` (:meth:`expected_improvement_left`). The best one observed is
-        the one a search selects, counted at its posterior mean ``m``
-        rather than its observed score, a noisy value that, as a maximum,
-        is biased upwards. In score units, >= 0; None never stops early.
+        Stop before `n_iter` once the answer is known: once a candidate left
+        beats the best one observed (the one a search selects) by more than
+        `tol` with a posterior probability of at most `risk`
+        (:meth:`probability_left`). In score units, >= 0; None never stops
+        early.
+    risk : float, default=0.1
+        The posterior probability, in [0, 1], under which the policy stops
+        (with `tol`); 0 never stops before `n_iter`.
     fit_scale : bool, default=False
         Treat `mean` as unknown and `cov` as a correlation known up to a
         scale: after each observation the prior becomes the constant mean of
         the observed scores and ``s^2 * cov``, with ``s^2`` the maximum
         likelihood estimate from them, at least ``noise^2`` (a kernel prior
         without history).
+    empirical_bayes : bool, default=False
+        Learn from the scores observed how far to trust `cov` (a prior from
+        earlier datasets), rather than taking it as it is: after each
+        observation the covariance becomes ``s * ((1 - w) * T + w * cov)``,
+        where ``T`` keeps the variances of `cov` and the covariance all
+        candidates share (the mean of its covariances) but none of the
+        structure that would reorder them, and the scale ``s`` (among
+        ``4^-3 .. 4^2``) and the weight ``w`` (among 0, 0.25, .., 1) have
+        the highest posterior density of the observed scores: their
+        marginal likelihood times a log-normal prior of ``s`` (median 1,
+        log standard deviation ``log 4``). The mean stays `mean`. Ignored
+        with `fit_scale`.
     random_state : int, RandomState instance or None, default=None
         Breaks ties between equal upper bounds (e.g. the first pick of a
         kernel prior), by one random order of the candidates drawn up front.
@@ -141,8 +155,9 @@ class GPUCBPolicy(SequentialPolicy):
     _LOOKAHEAD_DEPTH = 8
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
-                 tol=None, fit_scale=False, random_state=None, resource="all", cost=None,
-                 budget=None, asynchronous=False):
+                 tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
+                 random_state=None, resource="all", cost=None, budget=None,
+                 asynchronous=False):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -150,7 +165,10 @@ class GPUCBPolicy(SequentialPolicy):
         self.beta_scale = beta_scale
         self.n_iter = len(self.mean) if n_iter is None else n_iter
         self.tol = tol
+        self.risk = risk
         self.fit_scale = fit_scale
+        self.empirical_bayes = empirical_bayes
+        self._fitted = (None, None)  # (observed scores' key, fitted covariance)
         self._tie_rank = np.argsort(check_random_state(random_state).permutation(len(self.mean)))
         self.resource = resource
         self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
@@ -193,7 +211,7 @@ class GPUCBPolicy(SequentialPolicy):
 
     @property
     def done(self):
-        """Whether `n_iter` picks have their results, the answer is known (`tol`), or no
+        """Whether `n_iter` picks have their results, the answer is known (`tol`, `risk`), or no
         candidate is left."""
         # Asynchronously, the evaluations running are decisions: wait for them.
         return self._next is None and not (self.asynchronous and self._pending)
@@ -248,7 +266,8 @@ class GPUCBPolicy(SequentialPolicy):
         """Prior mean and standard deviation of every candidate.
 
         The prior that :meth:`posterior` conditions on: with `fit_scale`, its
-        level and scale fitted to the scores observed so far.
+        level and scale fitted to the scores observed so far; with
+        `empirical_bayes`, its covariance scaled and shrunk to them.
 
         Returns
         -------
@@ -285,29 +304,62 @@ class GPUCBPolicy(SequentialPolicy):
         candidate = self._ucb_argmax(available)
         return None if candidate is None else (candidate, self.resource)
 
-    def expected_improvement_left(self, candidates=None):
-        """What stopping now may give up: the summed expected improvement of the candidates left.
+    def probability_left(self, candidates=None, tol=None):
+        """What stopping now risks: the probability that a candidate left beats the selection.
 
-        ``sum_k E[(f(k) - m)^+] = sum_k (mu_t(k) - m) Phi(z_k) + sigma_t(k) phi(z_k)``,
-        ``z_k = (mu_t(k) - m) / sigma_t(k)``, over `candidates` (default:
-        those neither evaluated nor failed), with ``m`` the posterior mean of
-        the best candidate observed. It bounds the expected amount by which
-        the best candidate left beats it, ``E[max_k (f(k) - m)^+]``; the
-        policy stops once it is at most `tol`. ``inf`` before any
-        observation, 0 without candidates.
+        An upper bound of the posterior probability that some candidate of
+        `candidates` (default: those neither evaluated nor failed) beats the
+        best candidate observed ``b``, the one a search selects, by more than
+        `tol` (default: the policy's, 0 when it has none): the sum over them
+        of ``P(f(k) - f(b) > tol) = Phi((mu_t(k) - mu_t(b) - tol) / s_k)``,
+        with ``s_k^2`` the posterior variance of ``f(k) - f(b)``
+        (Bonferroni's bound of the probability of the union; its terms are
+        exact under the posterior). The policy stops once it is at most
+        `risk`. ``inf`` before any observation, 0 without candidates.
         """
         if candidates is None:
             candidates = self._available()
         if not self._observed:
             return np.inf
-        mean, std = self._posterior(())
-        gain, std = mean[candidates] - mean[self.best_], std[candidates]
-        z = gain / np.maximum(std, 1e-12)  # std 0: (gain)^+
-        return float(np.sum(gain * norm.cdf(z) + std * norm.pdf(z)))
+        if not len(candidates):
+            return 0.0
+        if tol is None:
+            tol = self.tol or 0.0
+        mean, cov = self._posterior_cov([self.best_, *candidates])
+        var = cov[0, 0] + np.diag(cov)[1:] - 2 * cov[0, 1:]
+        z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
+        return float(np.sum(norm.cdf(z)))
+
+    def stop_reason(self):
+        """Why the sequential run stopped, in words; None while it goes on."""
+        if not self.done:
+            return None
+        left, n = self._available(), len(self._decisions)
+        if not left:
+            return f"every candidate evaluated ({n})"
+        if n >= self.n_iter:
+            return f"{n} evaluations made (n_iter={self.n_iter})"
+        return (f"the answer is known after {n} evaluations: a candidate left beats the "
+                f"selected one by more than tol={self.tol:g} with a probability of at most "
+                f"{self.probability_left(left):.2g} <= risk={self.risk:g}")
 
     def _answer_known(self, candidates):
-        """Whether `tol` is set and the candidates left may improve by at most `tol`."""
-        return self.tol is not None and self.expected_improvement_left(candidates) <= self.tol
+        """Whether `tol` is set, `risk` is positive, and a candidate left beats the best
+        by `tol` with probability at most `risk`."""
+        return (self.tol is not None and self.risk > 0
+                and self.probability_left(candidates) <= self.risk)
+
+    def _posterior_cov(self, candidates):
+        """Posterior mean and covariance of `candidates`, given the scores observed."""
+        observed = list(self._observed)
+        y, mean, cov = self._observed_prior()
+        mean_c, cov_c = mean[candidates], cov[np.ix_(candidates, candidates)]
+        if not observed:
+            return mean_c, cov_c
+        K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
+        K_co = cov[np.ix_(candidates, observed)]
+        solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
+        return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
 
     def _advance(self):
         """Use told results; keep and return the next pick, or None.
@@ -452,9 +504,19 @@ class GPUCBPolicy(SequentialPolicy):
         return np.maximum(ucb - baseline, 0.0)
 
     def _prior(self, observed, y):
-        """Prior mean and covariance; with `fit_scale`, fitted to the observed scores."""
-        if not self.fit_scale:
+        """Prior mean and covariance, fitted to the observed scores with `fit_scale` or
+        `empirical_bayes`."""
+        if self.fit_scale:
+            return self._level_and_scale(observed, y)
+        if not self.empirical_bayes or len(y) == 0:
             return self.mean, self.cov
+        key = (tuple(observed), y.tobytes())
+        if self._fitted[0] != key:
+            self._fitted = (key, self._scaled_and_shrunk_cov(observed, y))
+        return self.mean, self._fitted[1]
+
+    def _level_and_scale(self, observed, y):
+        """The constant mean of the observed scores, and `cov` scaled to their spread."""
         if len(y) == 0:
             return np.zeros(self.n_candidates), self.cov
         level = y.mean()
@@ -466,6 +528,56 @@ class GPUCBPolicy(SequentialPolicy):
             # an estimate below the noise would stop the search on a plateau.
             scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), self.noise**2)
         return np.full(self.n_candidates, level), scale2 * self.cov
+
+    def _scaled_and_shrunk_cov(self, observed, y):
+        """``scale * ((1 - weight) * target + weight * cov)`` of the highest posterior
+        density of the observed scores, over `EB_SCALES` x `EB_WEIGHTS`.
+
+        ``target`` keeps the variances of `cov` and replaces its covariances by
+        their mean (clipped to [0, the smallest variance]): the level the
+        candidates share, but none of the structure that would reorder them.
+        The density is the marginal likelihood of the scores times a
+        log-normal prior of the scale (median 1, log standard deviation
+        `EB_SCALE_SD`); ties go to the least shrunk covariance.
+        """
+        r = y - self.mean[observed]
+        noise = self.noise**2 * np.eye(len(y))
+        target = _shared_level_target(self.cov)
+        best, fitted = -np.inf, self.cov
+        for weight in sorted(EB_WEIGHTS, reverse=True):
+            cov = weight * self.cov + (1 - weight) * target
+            cov_oo = cov[np.ix_(observed, observed)]
+            for scale in EB_SCALES:
+                density = (_gaussian_log_density(r, scale * cov_oo + noise)
+                           - 0.5 * (np.log(scale) / EB_SCALE_SD) ** 2)
+                if density > best + 1e-12:
+                    best, fitted = density, scale * cov
+        return fitted
+
+
+#: Factors of the prior covariance that ``empirical_bayes`` chooses among.
+EB_SCALES = tuple(4.0 ** np.arange(-3, 3))
+#: Weights of the prior covariance against its shared-level target (1: as given).
+EB_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: Log standard deviation of the log-normal prior of the scale (median 1).
+EB_SCALE_SD = np.log(4.0)
+
+
+def _shared_level_target(cov):
+    """`cov`'s variances with every covariance replaced by their clipped mean."""
+    K = len(cov)
+    if K < 2:
+        return cov.copy()
+    level = (cov.sum() - np.trace(cov)) / (K * (K - 1))
+    level = min(max(level, 0.0), np.diag(cov).min())
+    return np.diag(np.diag(cov) - level) + level
+
+
+def _gaussian_log_density(r, cov):
+    """``log N(r; 0, cov)``."""
+    L = np.linalg.cholesky(cov)
+    z = np.linalg.solve(L, r)
+    return float(-0.5 * z @ z - np.log(np.diag(L)).sum() - 0.5 * len(r) * np.log(2 * np.pi))
 
 
 def _checked_cost(cost, n_candidates):

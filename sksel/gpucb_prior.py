@@ -4,7 +4,7 @@ The prior mean and covariance of the candidates' scores come from their scores
 on earlier datasets (:func:`prior_from_scores`) or, without history, from a
 kernel over their configurations (:func:`kernel_prior`); prior fit costs come
 from earlier fit times (:func:`cost_prior_from_times`). The exploration scale
-of ``beta_scale="auto"`` is tuned offline on those datasets
+of ``beta_scale="tune"`` is tuned offline on those datasets
 (:func:`tune_beta_scale`, replaying :class:`~sksel.gpucb_policy.GPUCBPolicy`
 leave-one-dataset-out with :func:`evaluations_to_best` or
 :func:`time_to_best`).
@@ -19,7 +19,7 @@ from .gpucb_policy import GPUCBPolicy
 from .kernels import configuration_kernel, default_bandwidth
 from .space import SearchSpace, _same_value
 
-#: Exploration scales tried by ``beta_scale="auto"`` on the prior's own datasets.
+#: Exploration scales tried by ``beta_scale="tune"`` on the prior's own datasets.
 BETA_SCALES = (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
 
 
@@ -232,7 +232,8 @@ def time_to_best(policy, scores, times):
     return spent / times.sum()
 
 
-def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=None):
+def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=None,
+                    empirical_bayes=False):
     """The exploration scale that finds the best candidate soonest on earlier datasets.
 
     Leave-one-dataset-out on `scores`: for every dataset, GP-UCB with the prior
@@ -260,6 +261,9 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=
     scales : sequence of float, default=BETA_SCALES
     times : array-like of shape (n_datasets, K), default=None
         Earlier fit times; NaN where missing.
+    empirical_bayes : bool, default=False
+        As in :class:`GPUCBPolicy`: the policy replayed learns how far to
+        trust the prior from each dataset's scores.
 
     Returns
     -------
@@ -291,7 +295,8 @@ def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=
         mean, cov = prior_from_scores(others[:, covered])
         for j, scale in enumerate(scales):
             policy = GPUCBPolicy(mean[known], cov[np.ix_(known, known)], noise=noise,
-                                 delta=delta, beta_scale=scale, cost=cost)
+                                 delta=delta, beta_scale=scale, cost=cost,
+                                 empirical_bayes=empirical_bayes)
             if cost is None:
                 counts[j] += evaluations_to_best(policy, row[known])
             else:

@@ -18,6 +18,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sksel import GPUCBSelector
 from sksel.gpucb import (
+    AUTO_BETA_SCALE,
     GPUCBPolicy,
     cost_prior_from_times,
     evaluations_to_best,
@@ -106,42 +107,52 @@ def test_never_evaluates_a_candidate_twice_and_stops_at_n_iter():
     assert policy.ask() == []
 
 
+def _closed_form_posterior_cov(mean, cov, noise, observed, y):
+    """Joint posterior mean and covariance of all candidates, by an explicit inverse."""
+    A = list(observed)
+    inv = np.linalg.inv(cov[np.ix_(A, A)] + noise**2 * np.eye(len(A)))
+    return (mean + cov[:, A] @ inv @ (np.asarray(y) - mean[A]),
+            cov - cov[:, A] @ inv @ cov[A, :])
+
+
 def test_stop_hand_checked():
     # Independent arms, an observation noise of 1e-4: after arm 0 (the highest
-    # mean; beta_scale 0 is greedy) is observed at 0.85, m = 0.85 (0.849999)
-    # and arm 1 (0.75 +/- 0.05) has z = -2: its expected improvement is
-    # -0.1 * Phi(-2) + 0.05 * phi(-2) = -0.002275 + 0.0026995 = 0.000424.
+    # mean; beta_scale 0 is greedy) is observed at 0.85, its posterior is 0.85
+    # (to 1e-6), and arm 1 (0.75 +/- 0.05) beats it by more than tol = 0 with
+    # probability Phi((0.75 - 0.85) / 0.05) = Phi(-2) = 0.02275.
     mean, cov = [0.8, 0.75], np.diag([0.01, 0.0025])
-    for tol, n_evaluations in ((0.00043, 1), (0.00042, 2)):
-        policy = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=tol)
-        assert policy.expected_improvement_left() == np.inf
+    for risk, n_evaluations in ((0.0228, 1), (0.0227, 2)):
+        policy = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=0.0, risk=risk)
+        assert policy.probability_left() == np.inf
         assert policy.ask() == [(0, "all")]
         policy.tell(0, "all", 0.85)
-        assert policy.expected_improvement_left() == pytest.approx(0.0004245, abs=2e-7)
+        assert policy.probability_left() == pytest.approx(stats.norm.cdf(-2), abs=2e-6)
         assert policy.done == (n_evaluations == 1)
         if not policy.done:
             policy.tell(*policy.ask()[0], 0.7)
         assert policy.done and len(policy.decisions_) == n_evaluations
+        assert policy.probability_left() == 0.0 or n_evaluations == 1
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_stops_exactly_when_the_closed_form_condition_holds(seed):
     rng = np.random.RandomState(seed)
-    K, noise, tol = 9, 0.01, 0.002
+    K, noise, tol, risk = 9, 0.01, 0.002, 0.3
     mean, cov = _random_prior(rng, K)
     scores = rng.multivariate_normal(mean, cov)
-    policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.1, tol=tol, random_state=seed)
+    policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.1, tol=tol, risk=risk,
+                         random_state=seed)
     observed = []
     while True:
         if observed:
-            y = scores[observed]
-            mu, sd = _closed_form_posterior(np.asarray(mean), cov, noise, observed, y)
-            m = mu[observed[int(np.argmax(y))]]
+            mu, C = _closed_form_posterior_cov(np.asarray(mean), cov, noise, observed,
+                                               scores[observed])
+            b = observed[int(np.argmax(scores[observed]))]
             left = [k for k in range(K) if k not in observed]
-            z = (mu[left] - m) / sd[left]
-            ei = np.sum((mu[left] - m) * stats.norm.cdf(z) + sd[left] * stats.norm.pdf(z))
-            assert policy.expected_improvement_left() == pytest.approx(ei, rel=1e-6, abs=1e-12)
-            assert policy.done == (ei <= tol or not left)
+            sd = np.sqrt(C[b, b] + C[left, left] - 2 * C[b, left])
+            p = stats.norm.cdf((mu[left] - mu[b] - tol) / sd).sum()
+            assert policy.probability_left() == pytest.approx(p, rel=1e-6, abs=1e-12)
+            assert policy.done == (p <= risk or not left)
         if policy.done:
             break
         (c, r), = policy.ask()
@@ -157,10 +168,103 @@ def test_stops_exactly_when_the_closed_form_condition_holds(seed):
     assert order[:len(observed)] == observed and len(order) == K
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_probability_left_against_monte_carlo_from_the_posterior(seed):
+    # Draws of the joint posterior: the share where some candidate left beats the
+    # best observed by more than tol. Each term of the bound is that share for one
+    # candidate; the sum is at least the share for any of them.
+    rng = np.random.RandomState(seed)
+    K, noise, tol = 8, 0.01, 0.01
+    mean, cov = _random_prior(rng, K)
+    policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.0, tol=tol)
+    for _ in range(3):
+        (c, r), = policy.ask()
+        policy.tell(c, r, rng.uniform(0.6, 0.9))
+    observed = list(policy.observed_)
+    mu, C = _closed_form_posterior_cov(mean, cov, noise, observed,
+                                       [policy.observed_[c] for c in observed])
+    draws = np.random.default_rng(seed).multivariate_normal(mu, C, size=200_000,
+                                                            method="eigh")
+    left, b = [k for k in range(K) if k not in observed], policy.best_
+    beats = draws[:, left] - draws[:, [b]] > tol
+    se = 3 * np.sqrt(0.25 / len(draws))
+    for k in range(len(left)):
+        assert policy.probability_left([left[k]]) == pytest.approx(beats[:, k].mean(), abs=se)
+    any_beats = beats.any(axis=1).mean()
+    assert any_beats - se <= policy.probability_left() <= beats.mean(axis=0).sum() + se
+
+
+def _fitted_scale_and_weight(mean, cov, noise, observed, y):
+    """Brute force over the grid: the (scale, weight) of the highest posterior density."""
+    K = len(mean)
+    level = np.clip((cov.sum() - np.trace(cov)) / (K * (K - 1)), 0, np.diag(cov).min())
+    target = np.diag(np.diag(cov) - level) + level
+    best = (-np.inf, None)
+    for w in (1.0, 0.75, 0.5, 0.25, 0.0):
+        for s in 4.0 ** np.arange(-3, 3):
+            C = s * (w * cov + (1 - w) * target)[np.ix_(observed, observed)]
+            density = (stats.multivariate_normal(mean[observed], C + noise**2 * np.eye(len(y)))
+                       .logpdf(y) + stats.norm(0, np.log(4)).logpdf(np.log(s)))
+            if density > best[0] + 1e-12:
+                best = (density, (s, w))
+    return best[1]
+
+
+@pytest.mark.parametrize("true_scale", [1 / 16, 1.0, 16.0])
+def test_empirical_bayes_scales_the_prior_to_the_scores_seen(true_scale):
+    # Scores drawn with a spread 1/16, 1 or 16 times the prior's: the scale fitted
+    # follows it, and is the grid's highest posterior density, found by brute force.
+    rng = np.random.RandomState(0)
+    K, noise = 12, 0.001
+    mean, cov = _random_prior(rng, K)
+    scores = rng.multivariate_normal(mean, true_scale * cov)
+    policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.0, n_iter=6,
+                         empirical_bayes=True)
+    while not policy.done:
+        (c, r), = policy.ask()
+        policy.tell(c, r, scores[c])
+    observed = list(policy.observed_)
+    scale, weight = _fitted_scale_and_weight(mean, cov, noise, observed, scores[observed])
+    fitted = policy._observed_prior()[2]
+    K_ = len(mean)
+    level = np.clip((cov.sum() - np.trace(cov)) / (K_ * (K_ - 1)), 0, np.diag(cov).min())
+    target = np.diag(np.diag(cov) - level) + level
+    np.testing.assert_allclose(fitted, scale * (weight * cov + (1 - weight) * target))
+    assert scale / true_scale in (0.25, 1.0, 4.0)
+    mu, std = policy.posterior()
+    mu_ref, std_ref = _closed_form_posterior(mean, fitted, noise, observed, scores[observed])
+    np.testing.assert_allclose(mu, mu_ref, rtol=1e-8)
+    np.testing.assert_allclose(std, std_ref, rtol=1e-6)
+
+
+def test_empirical_bayes_shrinks_correlations_the_scores_contradict():
+    # The prior says candidates 0-2 move together, and so do 3-5; on this dataset
+    # neighbours in a block move apart: the correlations are shrunk, by as much as
+    # the brute force over the grid says.
+    block = np.kron(np.eye(2), np.ones((3, 3)))
+    cov = 1e-3 * (0.1 * np.eye(6) + 0.8 * block + 0.1)
+    mean = np.array([0.80, 0.79, 0.78, 0.80, 0.79, 0.78])
+    deviation = 0.03 * np.array([1, -1, 0, -1, 1, 0])
+    policy = GPUCBPolicy(mean, cov, noise=0.001, beta_scale=0.0, n_iter=4,
+                         empirical_bayes=True)
+    while not policy.done:
+        (c, r), = policy.ask()
+        policy.tell(c, r, mean[c] + deviation[c])
+    observed = list(policy.observed_)
+    assert sorted(observed) == [0, 1, 3, 4]
+    scale, weight = _fitted_scale_and_weight(mean, cov, 0.001, observed,
+                                             (mean + deviation)[observed])
+    assert weight < 1
+    level = (cov.sum() - np.trace(cov)) / 30
+    target = np.diag(np.diag(cov) - level) + level
+    np.testing.assert_allclose(policy._observed_prior()[2],
+                               scale * (weight * cov + (1 - weight) * target))
+
+
 def test_kernel_prior_does_not_stop_on_a_plateau():
     # Two neighbours score the same (e.g. both predict the majority class): the
     # spread fitted from them is not below the noise, so the 8 candidates left,
-    # some far from the plateau, are still worth more than tol.
+    # some far from the plateau, may still beat them by more than tol.
     from sksel.gpucb import kernel_prior
 
     corr = kernel_prior([{"C": c} for c in np.logspace(-3, 3, 10)])
@@ -170,7 +274,7 @@ def test_kernel_prior_does_not_stop_on_a_plateau():
         (c, r), = policy.ask()
         policy.tell(c, r, score)
     assert policy.prior()[1].min() == pytest.approx(0.01)
-    assert not policy.done and policy.expected_improvement_left() > 0.01
+    assert not policy.done and policy.probability_left() > policy.risk
 
 
 def test_wide_prior_never_stops_before_the_cap():
@@ -181,7 +285,20 @@ def test_wide_prior_never_stops_before_the_cap():
         (c, r), = policy.ask()
         policy.tell(c, r, rng.uniform(0.6, 0.9))
     assert len(policy.decisions_) == 5
-    assert policy.expected_improvement_left() > 0.01
+    assert policy.probability_left() > policy.risk
+    assert policy.stop_reason() == "5 evaluations made (n_iter=5)"
+
+
+def test_risk_zero_never_stops_early_even_when_the_probability_underflows():
+    # Candidate 1 is 50 standard deviations below candidate 0's score: its
+    # probability is 0.0 in floating point, yet risk=0 evaluates all n_iter.
+    mean, cov = [0.9, 0.4, 0.3], np.diag([1e-6, 1e-6, 1e-6])
+    policy = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=0.0, risk=0.0)
+    policy.tell(*policy.ask()[0], 0.9)
+    assert policy.probability_left() == 0.0 and not policy.done
+    stopping = GPUCBPolicy(mean, cov, noise=1e-4, beta_scale=0.0, tol=0.0, risk=1e-12)
+    stopping.tell(*stopping.ask()[0], 0.9)
+    assert stopping.done
 
 
 def test_stop_waits_for_a_score_and_never_selects_a_failed_candidate():
@@ -195,6 +312,7 @@ def test_stop_waits_for_a_score_and_never_selects_a_failed_candidate():
     policy.tell(1, "all", 0.8)
     # Candidate 2 (0.5 +/- 0.01) cannot beat 0.8: stop, with candidate 1.
     assert policy.done and policy.best_ == 1 and policy.decisions_ == [(0, "all"), (1, "all")]
+    assert policy.stop_reason().startswith("the answer is known after 2 evaluations")
 
 
 def _true_scores(rng, mean, cov):
@@ -309,11 +427,12 @@ def test_tune_beta_scale_leaves_out_candidates_only_the_held_out_dataset_scores(
                                  beta_scale=beta_scale)
             n.append(evaluations_to_best(policy, scores[i, columns]))
         assert counts[j] == pytest.approx(np.mean(n))
-    # The selector tunes its scale on such a prior instead of failing.
+    # The selector tunes its scale on such a prior instead of failing, replaying its
+    # own policy.
     X, y = load_iris(return_X_y=True)
     search = GPUCBSelector(LogisticRegression(max_iter=1000), {"C": [0.01, 0.1, 1, 10, 100, 1e3]},
-                           prior=scores, n_iter=2, cv=3).fit(X, y)
-    assert search.beta_scale_ == tune_beta_scale(scores)[0]
+                           prior=scores, n_iter=2, cv=3, beta_scale="tune").fit(X, y)
+    assert search.beta_scale_ == tune_beta_scale(scores, empirical_bayes=True)[0]
 
 
 # ---------------------------------------------------------------- the selector
@@ -381,6 +500,9 @@ def test_inside_a_pipeline_and_cloned():
         (dict(n_iter="all"), "'n_iter' parameter"),
         (dict(n_iter=0), "'n_iter' parameter"),
         (dict(tol=-0.01), "'tol' parameter"),
+        (dict(risk=1.5), "'risk' parameter"),
+        (dict(beta_scale="tune"), 'beta_scale="tune" replays'),
+        (dict(empirical_bayes="yes"), "'empirical_bayes' parameter"),
         (dict(max_iter=0), "'max_iter' parameter"),
         (dict(n_iter=2, max_iter=2), "max_iter=2 caps n_iter='auto'"),
         (dict(delta=1.0), "'delta' parameter"),
@@ -406,7 +528,7 @@ def test_default_prior_with_the_default_portfolio():
                            random_state=0).fit(X, y)
     mean, cov = prior_from_scores(default_prior()[1])
     np.testing.assert_allclose(search.policy_.mean, mean)
-    assert search.beta_scale_ in (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)
+    assert search.beta_scale_ == AUTO_BETA_SCALE
     with pytest.raises(ValueError, match="default_portfolio"):
         GPUCBSelector(learners[:-1], prior="default").fit(X, y)
 
@@ -689,32 +811,40 @@ def _earlier_results():
 
 def test_int_n_iter_keeps_the_previous_evaluation_order():
     # Pinned: the candidates evaluated by n_iter=5 before n_iter="auto" existed,
-    # with the prior costs (then the default) and without.
+    # with the prior costs (then the default) and without; the paper's prior, taken
+    # as it is (empirical_bayes=False).
     X, y = load_iris(return_X_y=True)
     est = LogisticRegression(max_iter=1000)
     for cost in ("prior", None):
         search = GPUCBSelector(est, GRID, prior=_earlier_results(), n_iter=5, cv=CV3,
-                               beta_scale=0.1, cost=cost, random_state=0).fit(X, y)
+                               beta_scale=0.1, cost=cost, empirical_bayes=False,
+                               random_state=0).fit(X, y)
         assert [c for c, _ in search.policy_.history_] == [6, 7, 1, 0, 4]
         assert search.policy_.tol is None
 
 
-def test_auto_stops_by_tol_within_max_iter_and_is_reproducible():
+def test_auto_stops_by_tol_within_max_iter_and_is_reproducible(capsys):
     X, y = load_iris(return_X_y=True)
     est = LogisticRegression(max_iter=1000)
-    runs = [GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, random_state=0)
-            .fit(X, y) for _ in range(2)]
+    runs = [GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, random_state=0,
+                          n_jobs=n_jobs, verbose=1).fit(X, y) for n_jobs in (1, 2)]
     search = runs[0]
     n = len(search.cv_results_["params"])
-    assert search.policy_.tol == 0.01 and search.policy_.n_iter == 9
-    assert search.policy_.expected_improvement_left() <= 0.01 or n == 9
-    assert runs[1].policy_.history_ == search.policy_.history_
+    policy = search.policy_
+    assert (policy.tol, policy.risk, policy.n_iter) == (0.01, 0.1, 9)
+    assert policy.empirical_bayes and search.beta_scale_ == AUTO_BETA_SCALE
+    assert n < 9 and policy.probability_left() <= 0.1
+    # The same answer with two workers (the decisions are the sequential run's).
+    assert runs[1].policy_.decisions_ == policy.decisions_
     assert runs[1].best_params_ == search.best_params_
-    # tol=0 never stops early; max_iter caps it.
-    everything = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, tol=0.0,
+    # verbose says why it stopped.
+    assert capsys.readouterr().out.count(
+        f"(stopped: the answer is known after {n} evaluations") == 2
+    # risk=0 never stops early; max_iter caps it.
+    everything = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, risk=0.0,
                                random_state=0).fit(X, y)
     assert len(everything.cv_results_["params"]) == 9
-    capped = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, tol=0.0, max_iter=3,
+    capped = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, risk=0.0, max_iter=3,
                            random_state=0).fit(X, y)
     assert len(capped.cv_results_["params"]) == 3
     # n_iter_ is where each stopped, as scikit-learn's estimators with a max_iter say.

@@ -255,6 +255,7 @@ class DAUBPolicy(SequentialPolicy):
         self._failed = set()
         self._fold_scores = {}
         self._bounds = {}
+        self._bounds_at_use = {}
         self._active = set(range(n_candidates))
         self._finished = set()
         self._warm_up = [(c, n) for c in range(n_candidates) for n in self.sizes[:warm_up]]
@@ -352,23 +353,15 @@ class DAUBPolicy(SequentialPolicy):
         return self._bounds[candidate]
 
     def bound_at(self, candidate, size):
-        """The bound of `candidate` from its results at sizes up to `size`, used or told.
+        """The bound of `candidate` once the sequential run used its result at `size`.
 
-        What :meth:`upper_bound` gives once the sequential run has used the
-        result at `size`, whichever order the results came in: the bound a
-        progress line of that evaluation shows, the same for any number of
-        workers. None while a smaller size of `candidate` is still running.
+        What :meth:`upper_bound` gave right after that result was used, the
+        widening of every bound by then included: the bound a progress line
+        of that evaluation shows, the same for any number of workers. None
+        while the run has not used it (a result that came in ahead of its
+        turn, or one still running).
         """
-        if any(c == candidate and n < size for c, n in self._pending):
-            return None
-        curve = {n: v for n, v in self._valid[candidate].items() if n <= size}
-        train = dict(self._train[candidate])
-        for (c, n), outcome in self._told.items():
-            if c == candidate and n <= size and not outcome.failed:
-                curve[n] = float(outcome.score)
-                if outcome.train_score is not None and np.isfinite(outcome.train_score):
-                    train[n] = float(outcome.train_score)
-        return self._projected(curve, train)
+        return self._bounds_at_use.get((candidate, size))
 
     def _projected(self, curve, train):
         """The bound at N of a learning curve ``{size: score}``, training scores `train`."""
@@ -416,6 +409,11 @@ class DAUBPolicy(SequentialPolicy):
 
     # ------------------------------------------------- the sequential algorithm
     def _use(self, action, outcome):
+        self._fold_in(action, outcome)
+        self._bounds_at_use[action] = self.upper_bound(action[0])
+
+    def _fold_in(self, action, outcome):
+        """Update the curves, the widening and the learners left with the used `outcome`."""
         candidate, size = action
         score, train_score, fit_time, failed, give_up, fold_scores = outcome
         self._bounds.pop(candidate, None)

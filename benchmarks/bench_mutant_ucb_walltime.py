@@ -1,9 +1,10 @@
 """Where MutantUCBSearch's time goes, against RandomizedSearchCV at equal training.
 
 Three tasks on 6,000 rows x 40 features (``make_classification``, 4 classes;
-2 for the booster, which grows a tree per class and iteration), ``cv=3``: a scaled MLPClassifier (a sub-train is one epoch), a scaled
-SGDClassifier (one ``partial_fit`` pass) and a HistGradientBoostingClassifier
-(10 boosting iterations). :class:`sksel.MutantUCBSearch` gets ``budget=120``
+2 for the booster, which grows a tree per class and iteration), ``cv=3``: a
+scaled MLPClassifier (a sub-train is one epoch), a scaled SGDClassifier (one
+``partial_fit`` pass) and a HistGradientBoostingClassifier (10 boosting
+iterations). :class:`sksel.MutantUCBSearch` gets ``budget=120``
 sub-trains with ``max_subtrains=6``; RandomizedSearchCV fits 20 configurations
 of the same space trained 6 units each in one plain fit: the same 120 units of
 training per fold.
@@ -12,7 +13,7 @@ For every task and ``n_jobs`` the two searches run interleaved in this
 process, ``--repeats`` times each; the table gives the best wall and CPU
 seconds of each (the CPU of this process: with ``n_jobs=2`` the workers' CPU
 is not in it) and their ratios, and the best score of each (the same seed
-gives the same Mutant-UCB results at any ``n_jobs=1`` run). The floor of
+gives the same Mutant-UCB results in every ``n_jobs=1`` run). The floor of
 issue 31 is a wall ratio of at most 1.2.
 
 Then, at ``n_jobs=1``, the breakdown of one Mutant-UCB search by what runs
@@ -29,20 +30,19 @@ do each part:
 - ``refit``: the selected model's lineage replayed on all rows;
 - ``engine``: the rest of the fit: the engine, the policy, the results.
 
-Last, per task, the cost of continuing a model by itself: random search's 20
-configurations trained 6 units each by one plain fit and by 6 sub-trains
-(process seconds, no scoring).
-
 ``state round trip`` is what sending each task's model to a worker process
 and back would cost (pickled and unpickled both ways, as loky does; measured
-beside the run, not part of it): it is what ``n_jobs=2`` adds per task. The
-same is printed for RandomizedSearchCV from its ``cv_results_`` (fit and
-score times) and ``refit_time_``.
+beside the run, not part of it): it is what ``n_jobs=2`` adds per task.
+RandomizedSearchCV's parts follow, as its ``cv_results_`` (fit and score
+times) and ``refit_time_`` give them, in wall seconds. Last, per task, the
+cost of continuing a model by itself: random search's 20 configurations
+trained 6 units each by one plain fit and by 6 sub-trains (process seconds,
+no scoring).
 
 Run it on an otherwise idle machine where possible (the wall times of
 ``n_jobs=2`` depend on it), single-threaded BLAS and OpenMP::
 
-    python benchmarks/bench_mutant_ucb_walltime.py                  # ~3 minutes on 2 cores
+    python benchmarks/bench_mutant_ucb_walltime.py                  # ~15 minutes on 2 cores
     python benchmarks/bench_mutant_ucb_walltime.py --tasks mlp --n-jobs 1 --repeats 5
 """
 

@@ -30,6 +30,12 @@ diamonds      ggplot2 diamonds (plotnine), price            20000/5000    26   r
 bikeshare     ISLP Bikeshare, hourly rentals                 6916/1729    26   regr.
 ============= ============================================ =========== ===== =======
 
+``IMAGES`` holds two more, for the CNN tasks of ``bench_mutant_ucb.py`` (not in
+``DATASETS``, whose order fixes the halves of ``bench_daub.py``):
+``digits`` (scikit-learn's 8x8 digits, pixels scaled to [0, 1], 1437/360 rows, 64
+features) and ``fashion_mnist_14`` (``fashion_mnist`` with every 2x2 block averaged:
+14x14 images, 196 features).
+
 * ``parity``: 16 binary features; the label is the XOR of 5 fixed hidden bits
   (``PARITY_BITS``), the other 11 are distractors.  25,000 *distinct* nonzero rows
   are drawn without replacement from the 65,535 nonzero 16-bit vectors, then split
@@ -259,6 +265,23 @@ def load_fashion_mnist(n_train=20_000, n_test=5_000):
     return X_tr, X_te, y_tr, y_te
 
 
+def load_digits_images():
+    """scikit-learn's digits: 8x8 images flattened to 64 features scaled to [0, 1]."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    return _split(X / 16.0, y)
+
+
+def load_fashion_mnist_14(n_train=20_000, n_test=5_000):
+    """``fashion_mnist`` downscaled to 14x14 (the mean of every 2x2 block): 196 features."""
+    def halved(X):
+        return X.reshape(-1, 14, 2, 14, 2).mean(axis=(2, 4)).reshape(len(X), -1)
+
+    X_tr, X_te, y_tr, y_te = load_fashion_mnist(n_train, n_test)
+    return halved(X_tr), halved(X_te), y_tr, y_te
+
+
 # The order fixes the halves of bench_daub.py (even positions tune, odd ones report).
 DATASETS = {
     "parity": load_parity,
@@ -278,6 +301,12 @@ DATASETS = {
     "page_blocks": load_page_blocks,
     "diamonds": load_diamonds,
     "bikeshare": load_bikeshare,
+}
+# Small images for the CNN tasks of bench_mutant_ucb.py; not among DATASETS, whose
+# order fixes the halves of bench_daub.py.
+IMAGES = {
+    "digits": load_digits_images,
+    "fashion_mnist_14": load_fashion_mnist_14,
 }
 # Regression targets (scored by R²); the others are classification.
 REGRESSION = frozenset({"bikeshare", "diamonds"})

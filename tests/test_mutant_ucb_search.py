@@ -133,14 +133,14 @@ def test_mutants_descend_from_earlier_models_and_respect_the_cap():
 def test_a_mutant_inherits_its_parents_trees():
     subtrainer = Subtrainer("n_estimators", 5)
     train, test = np.arange(0, 150, 2), np.arange(1, 150, 2)
-    kwargs = dict(train=train, test=test, scorer=lambda est, X, y: est.score(X, y),
-                  fit_params={}, score_params=None, return_train_score=False,
-                  error_score=np.nan)
+    rows = X[train], Y[train], X[test], Y[test]
+    kwargs = dict(scorer=lambda est, X, y: est.score(X, y), fit_params={}, score_params={},
+                  train_score_params=None, error_score=np.nan)
     parent = _subtrain_and_score(None, RandomForestClassifier(max_depth=2, random_state=0),
-                                 subtrainer, X, Y, inherit=None, **kwargs)["model"]
+                                 subtrainer, rows, inherit=None, **kwargs)["model"]
     trees = list(parent.estimators_)
     mutant = _subtrain_and_score(parent, RandomForestClassifier(max_depth=4, random_state=0),
-                                 subtrainer, X, Y, inherit={"max_depth": 4}, **kwargs)["model"]
+                                 subtrainer, rows, inherit={"max_depth": 4}, **kwargs)["model"]
     assert len(mutant.estimators_) == 10
     for kept, tree in zip(mutant.estimators_[:5], trees):  # the parent's trees, kept
         np.testing.assert_array_equal(kept.tree_.threshold, tree.tree_.threshold)
@@ -318,9 +318,37 @@ def test_a_mutant_given_a_value_fit_rejects_fails_as_a_fresh_fit_does():
     assert search.best_params_["alpha"] == 1e-4
 
 
-def test_two_workers_keep_the_invariants():
+def test_rows_memory_mapped_for_worker_processes_give_the_same_results(monkeypatch, tmp_path):
+    """The fold's rows as worker processes get them (memory-mapped), here in process."""
+    pipe = make_pipeline(StandardScaler(), SGD)
+    space = {"sgdclassifier__alpha": stats.loguniform(1e-5, 1e-1)}
+    kinds = []
+
+    def scorer(estimator, X_test, y_test):
+        kinds.append((type(X_test), type(y_test)))
+        return estimator.score(X_test, y_test)
+
+    kwargs = dict(budget=20, max_subtrains=4, cv=CV3, random_state=0, scoring=scorer,
+                  return_train_score=True)
+    plain = MutantUCBSearch(pipe, space, **kwargs).fit(X, Y)
+    assert set(kinds) == {(np.ndarray, np.ndarray)}
+    kinds.clear()
+    monkeypatch.setattr("sksel.mutant_ucb.runs_in_process", lambda n_jobs: False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    mapped = MutantUCBSearch(pipe, space, **kwargs).fit(X, Y)
+    assert set(kinds) == {(np.memmap, np.memmap)}
+    for key in ("mean_test_score", "mean_train_score", "candidate_id", "parent_id"):
+        np.testing.assert_array_equal(plain.all_cv_results_[key], mapped.all_cv_results_[key])
+    np.testing.assert_array_equal(plain.best_estimator_.predict(X),
+                                  mapped.best_estimator_.predict(X))
+    assert os.listdir(tmp_path) == []  # the mapped rows are removed with the fit
+
+
+def test_two_workers_keep_the_invariants(monkeypatch, tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
                              max_subtrains=3, cv=CV3, n_jobs=2, random_state=0).fit(X, Y)
+    assert os.listdir(tmp_path) == []  # the rows the workers read are removed
     history = search.policy_.history_
     assert len(history) <= 30
     for k in set(c for c, _ in history):

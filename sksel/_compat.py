@@ -33,7 +33,6 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params, _num_samples
 
 
-
 def check_parameters(estimator):
     """Check the parameters of `estimator` as its ``fit`` would, before any training.
 

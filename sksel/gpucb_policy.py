@@ -295,15 +295,6 @@ class GPUCBPolicy(SequentialPolicy):
             var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
         return mean, np.sqrt(np.maximum(var, 0.0))
 
-    # --------------------------------------------------------------- internals
-    def _decide(self):
-        """The sequential run's next pick, as an action, or None once it stops."""
-        available = self._available()
-        if len(self._decisions) >= self.n_iter or self._answer_known(available):
-            return None
-        candidate = self._ucb_argmax(available)
-        return None if candidate is None else (candidate, self.resource)
-
     def probability_left(self, candidates=None, tol=None):
         """What stopping now risks: the probability that a candidate left beats the selection.
 
@@ -342,6 +333,15 @@ class GPUCBPolicy(SequentialPolicy):
         return (f"the answer is known after {n} evaluations: a candidate left beats the "
                 f"selected one by more than tol={self.tol:g} with a probability of at most "
                 f"{self.probability_left(left):.2g} <= risk={self.risk:g}")
+
+    # --------------------------------------------------------------- internals
+    def _decide(self):
+        """The sequential run's next pick, as an action, or None once it stops."""
+        available = self._available()
+        if len(self._decisions) >= self.n_iter or self._answer_known(available):
+            return None
+        candidate = self._ucb_argmax(available)
+        return None if candidate is None else (candidate, self.resource)
 
     def _answer_known(self, candidates):
         """Whether `tol` is set, `risk` is positive, and a candidate left beats the best

@@ -286,7 +286,7 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.refit:
             with threads_within_cpus():
                 self._refit_best(job, fit_params, run.refit_metric)
-        progress.close(self._stop_words(policy), self._progress_best())
+        progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
@@ -348,10 +348,6 @@ class BaseSelectionSearch(BaseSearchCV):
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
                         max_resource=self._largest_resource())
-
-    def _stop_words(self, policy):
-        """Why the search stopped, as the final progress line says it."""
-        return self.stop_reason_
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""
@@ -782,6 +778,17 @@ def _last_per_candidate(evaluations):
         if candidate not in last or n >= last[candidate][0][1]:
             last[candidate] = ((candidate, n), outputs)
     return [last[c] for c in sorted(last)]
+
+
+def _stop_words(stop_reason, policy):
+    """Why the search stopped, as its final progress line says it.
+
+    The engine's `stop_reason`, or, where the policy ended the search
+    (``"done"``) and says why (its ``stop_reason()``), the policy's words.
+    """
+    if stop_reason != "done" or not hasattr(policy, "stop_reason"):
+        return stop_reason
+    return policy.stop_reason() or stop_reason
 
 
 def _fold_scores(outputs, key, metric):

@@ -38,6 +38,10 @@ search then tells it the splits run so far. Its ``folds_used_``,
 ``{action: number of splits}``, names the evaluations whose results it used
 on their first splits only: ``cv_results_`` holds those splits.
 
+A policy that stops by a rule of its own may say why: ``stop_reason()``
+gives, once it is ``done``, the words the search's last progress line
+prints (None: the search says it is done).
+
 :class:`SequentialPolicy` is the base of the policies whose decisions are
 those of their one-worker run (DAUB, GP-UCB, k-DPP's evaluate-all): the first
 action :meth:`~SequentialPolicy.ask` gives is the sequential run's next

@@ -507,12 +507,6 @@ class GPUCBSelector(BaseSelectionSearch):
                                    empirical_bayes=self.empirical_bayes)
         return scale
 
-    def _stop_words(self, policy):
-        """Why the search stopped: the engine's reason, or the policy's once it is done."""
-        if self.stop_reason_ != "done":
-            return self.stop_reason_
-        return policy.stop_reason() or self.stop_reason_
-
 
 #: ``beta_scale="auto"`` with a prior from earlier scores: the scale that found the best
 #: candidate soonest on LCDB's tune half (``benchmarks/bench_gpucb_stop.py``).

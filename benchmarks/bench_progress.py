@@ -27,9 +27,9 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
-import sksel._progress as progress
+import sksel._core.progress as progress
 from sksel import DAUBSearch, KDPPSearch
-from sksel._progress import Progress, ShortNames
+from sksel._core.progress import Progress, ShortNames
 
 LEVELS = (0, 1, 2)
 

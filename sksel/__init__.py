@@ -1,17 +1,10 @@
-"""sksel: pick the best model while spending a fraction of a grid search's training."""
+"""sksel: model selection for scikit-learn that decides how much training each candidate deserves."""
 
 from .daub import DAUBSearch
-from .display import (
-    AllocationDisplay,
-    BestScoreDisplay,
-    DiversityDisplay,
-    FamilyTreeDisplay,
-    PosteriorDisplay,
-    SearchCurvesDisplay,
-)
-from .gpucb import GPUCBSelector
-from .kdpp import KDPPSampler, KDPPSearch
-from .mutant_ucb import MutantUCBSearch
+from .display import AllocationDisplay, BestScoreDisplay, SearchCurvesDisplay
+from .gpucb import GPUCBSelector, PosteriorDisplay
+from .kdpp import DiversityDisplay, KDPPSampler, KDPPSearch
+from .mutant_ucb import FamilyTreeDisplay, MutantUCBSearch
 
 __version__ = "0.1.0.dev0"
 

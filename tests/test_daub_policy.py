@@ -13,7 +13,8 @@ from functools import partial
 import numpy as np
 import pytest
 
-from sksel.daub import DAUBPolicy, _monotone, accuracy_noise, daub_sizes
+from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
+from sksel.daub.policy import _monotone
 
 # --------------------------------------------------------------------- helpers
 

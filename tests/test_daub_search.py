@@ -27,7 +27,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch
-from sksel._base import _Run
+from sksel._core.run import _Run
 from sksel.daub import accuracy_noise, daub_sizes
 
 # ------------------------------------------------------------------- fixtures

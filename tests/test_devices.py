@@ -12,8 +12,8 @@ from sklearn.base import BaseEstimator
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sksel import _devices
-from sksel._engine import _keyed
+from sksel._core import devices as _devices
+from sksel._core.engine import _keyed
 
 
 def _fake_torch(n_gpus, initialized=False):

@@ -507,8 +507,8 @@ def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, caps
 
 
 # ------------------------------------------------ a new search gets the displays
-from sksel._base import BaseSelectionSearch  # noqa: E402
-from sksel._policy import SequentialPolicy  # noqa: E402
+from sksel._core.search import BaseSelectionSearch  # noqa: E402
+from sksel._core.policy import SequentialPolicy  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
 
 

@@ -198,8 +198,8 @@ def test_n_iter_above_a_finite_space_warns_and_evaluates_it_all_as_randomized_se
 
 
 def test_evaluate_all_hands_out_every_candidate_as_sure():
-    from sksel.kdpp import _EvaluateAll
+    from sksel.kdpp import EvaluateAll
 
-    policy = _EvaluateAll(4, "all")
+    policy = EvaluateAll(4, "all")
     # Every candidate is evaluated, whatever the scores: none is speculative.
     assert policy.ask(10, speculative=False) == [(k, "all") for k in range(4)]

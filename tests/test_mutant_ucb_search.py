@@ -20,7 +20,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from sksel import KDPPSampler, MutantUCBSearch
-from sksel.mutant_ucb import MutantUCBPolicy, _subtrain_and_score
+from sksel.mutant_ucb import MutantUCBPolicy
+from sksel.training.continued import _subtrain_and_score
 from sksel.resources import Subtrainer
 
 X, Y = load_iris(return_X_y=True)
@@ -333,7 +334,7 @@ def test_rows_memory_mapped_for_worker_processes_give_the_same_results(monkeypat
     plain = MutantUCBSearch(pipe, space, **kwargs).fit(X, Y)
     assert set(kinds) == {(np.ndarray, np.ndarray)}
     kinds.clear()
-    monkeypatch.setattr("sksel.mutant_ucb.runs_in_process", lambda n_jobs: False)
+    monkeypatch.setattr("sksel.mutant_ucb.search.runs_in_process", lambda n_jobs: False)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     mapped = MutantUCBSearch(pipe, space, **kwargs).fit(X, Y)
     assert set(kinds) == {(np.memmap, np.memmap)}

@@ -14,9 +14,9 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-import sksel._progress as progress
+import sksel._core.progress as progress
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
-from sksel._progress import Progress, ShortNames
+from sksel._core.progress import Progress, ShortNames
 from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)

@@ -29,7 +29,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
-from sksel._base import _rank_by_resource
+from sksel._core.results import _rank_by_resource
 from sksel.kdpp import KDPPSampler
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)

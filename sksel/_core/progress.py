@@ -25,7 +25,7 @@ import numbers
 import sys
 import time
 
-from .space import _STEP
+from ..spaces.space import _STEP
 
 _STATUS_EVERY_S = 5.0
 
@@ -115,7 +115,7 @@ class ShortNames:
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn.pipeline import Pipeline
     >>> from sklearn.preprocessing import StandardScaler
-    >>> from sksel._progress import ShortNames
+    >>> from sksel._core.progress import ShortNames
     >>> pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
     >>> names = ShortNames([{"clf": GaussianNB()}, {"clf__C": 0.1}, {"clf__C": 10.0}], pipe)
     >>> [names(c) for c in range(3)]

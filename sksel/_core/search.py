@@ -2,7 +2,7 @@
 
 :class:`BaseSelectionSearch` validates the input, builds the search space and
 the candidates drawn from it, the cross-validation folds and the scorers,
-runs a subclass's policy on the :class:`~sksel._engine.Engine`, and turns
+runs a subclass's policy on the :class:`~sksel._core.engine.Engine`, and turns
 what happened into ``cv_results_``, ``all_cv_results_``, ``best_*`` and a
 refitted ``best_estimator_``. Prediction methods are delegated to
 ``best_estimator_`` exactly as in
@@ -38,8 +38,9 @@ from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_
 from sklearn.utils import check_random_state, get_tags, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
-from ._checkpoint import Checkpoint, fingerprint
-from ._compat import (
+from ..spaces.space import _STEP, SearchSpace, first_estimator
+from .checkpoint import Checkpoint, fingerprint
+from .compat import (
     BaseSearchCV,
     HasMethods,
     Interval,
@@ -54,9 +55,18 @@ from ._compat import (
     _routing_enabled,
     _warn_or_raise_about_fit_failures,
 )
-from ._engine import Engine, threads_within_cpus
-from ._progress import CandidateNames, Progress, ShortNames
-from .space import _STEP, SearchSpace, first_estimator
+from .engine import Engine, threads_within_cpus
+from .progress import CandidateNames, Progress, ShortNames
+from .results import (
+    _average_over_folds_run,
+    _check_some_candidate_scored,
+    _last_per_candidate,
+    _missing_fold,
+    _rank_by_resource,
+    _ranked_last,
+    _split_by_decisions,
+)
+from .run import _fold_scores, _Job, _Run, _stop_words
 
 # Metrics whose scores lie in [0, 1], higher is better.
 _UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
@@ -128,7 +138,7 @@ class BaseSelectionSearch(BaseSearchCV):
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         """Return ``(policy, resource)`` for this fit.
 
-        The policy follows the contract of :mod:`sksel._policy` (``ask``,
+        The policy follows the contract of :mod:`sksel._core.policy` (``ask``,
         ``tell``, ``done``, ``history_``, ``decisions_``); a policy whose
         decisions should not depend on the number of workers subclasses its
         ``SequentialPolicy`` and gets speculative work for idle workers.
@@ -328,13 +338,13 @@ class BaseSelectionSearch(BaseSearchCV):
 
     # ------------------------------------------------------------- internals
     def _open_checkpoint(self, X, y, fit_params, candidates):
-        """The :class:`~sksel._checkpoint.Checkpoint` of this fit, or None without one."""
+        """The :class:`~sksel._core.checkpoint.Checkpoint` of this fit, or None without one."""
         if self.checkpoint is None:
             return None
         return Checkpoint(self.checkpoint, fingerprint(self, X, y, fit_params, candidates))
 
     def _candidate_names(self, job):
-        """The :class:`~sksel._progress.CandidateNames` of this fit's candidates.
+        """The :class:`~sksel._core.progress.CandidateNames` of this fit's candidates.
 
         The progress lines and the ``candidate_name`` column of the results
         use these, so that a line and a row name a candidate alike.
@@ -343,7 +353,7 @@ class BaseSelectionSearch(BaseSearchCV):
         return CandidateNames(short, self._parent_of)
 
     def _progress(self, names, n_candidates):
-        """The :class:`~sksel._progress.Progress` reporter of this fit, naming by `names`."""
+        """The :class:`~sksel._core.progress.Progress` reporter of this fit, naming by `names`."""
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
@@ -617,102 +627,6 @@ class DisplayInfo:
     bounds: object = None
 
 
-class _Run:
-    """One fit's evaluations, as the engine calls back: tasks, results, failures.
-
-    It makes an action's tasks (or replays them from the checkpoint), and
-    when all its splits are in, records them in the checkpoint, tells the
-    policy and reports progress; the evaluations gathered so far are in
-    `evaluations`, ``(action, outputs)`` in the order they finished.
-    """
-
-    def __init__(self, search, job, policy, resource, progress, refit_metric, checkpoint):
-        self.search = search
-        self.job = job
-        self.policy = policy
-        self.resource = resource
-        self.progress = progress
-        self.refit_metric = refit_metric
-        self.checkpoint = checkpoint
-        self.evaluations = []
-        self._replayed = {}
-        self._given_up = set()
-
-    def tasks(self, action):
-        """The tasks of `action`, one per split; its recorded outputs if replayed."""
-        # Prepared even when replayed: preparing is part of the search's state
-        # (MutantUCBSearch breeds a mutant there).
-        self.search._prepare(self.job, action)
-        if self.checkpoint is not None and action not in self._replayed:
-            recorded = self.checkpoint.replay(action)
-            if recorded is not None:
-                self._replayed[action] = recorded
-        if action in self._replayed:
-            return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
-        return [self.search._task(self.job, action, fold, train, test)
-                for fold, (train, test) in enumerate(self.resource.split(action[1]))]
-
-    def on_done(self, action, outputs):
-        """Record, tell and report the outputs of every split of `action`."""
-        search = self.search
-        if action in self._replayed:
-            if self._replayed.pop(action)[1]:
-                self._given_up.add(action)
-        elif self.checkpoint is not None:
-            self.checkpoint.record(action, outputs, give_up=action in self._given_up)
-        search._on_evaluation(action, outputs)
-        if callable(search.scoring):
-            self.refit_metric = search._callable_metric(outputs, self.refit_metric)
-        _insert_error_scores(outputs, search.error_score)
-        self.evaluations.append((action, outputs))
-        score = search._tell(self.policy, action, outputs, self.refit_metric,
-                             give_up=action in self._given_up)
-        extra = search._progress_extra(action) if self.progress.verbose >= 2 else None
-        self.progress.evaluation(*action, score, extra)
-
-    def enough(self, action, outputs):
-        """Whether the policy needs no more splits of `action` than those of `outputs`."""
-        if any(out["fit_error"] is not None for out in outputs):
-            return False
-        return self.policy.enough_folds(
-            *action, _fold_scores(outputs, "test_scores", self.refit_metric))
-
-    def failed_output(self, action, i, reason):
-        """The output of split `i` of `action`, whose worker died: a failed fit."""
-        self._given_up.add(action)
-        _, test = self.resource.split(action[1])[i]
-        score = self.search.error_score
-        if isinstance(self.job.scorers, _MultimetricScorer):
-            score = dict.fromkeys(self.job.scorers._scorers, score)
-        failed = {"fit_error": reason, "test_scores": score,
-                  "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
-        if self.search._returns_train_score(action[1]):
-            failed["train_scores"] = score
-        return failed
-
-
-class _Job:
-    """What every task of one fit shares: data, scorers, parameters, candidates.
-
-    The estimators of the candidates are built up front, so that a wrong
-    parameter name fails before any training.
-    """
-
-    def __init__(self, space, candidates, X, y, scorers, fit_params, score_params):
-        self.space = space
-        self.candidates = candidates
-        self.X, self.y = X, y
-        self.scorers = scorers
-        self.fit_params = fit_params
-        self.score_params = score_params
-        self.estimators = [space.build(candidate) for candidate in candidates]
-
-
-def _recorded_output(output):
-    """The task of a replayed evaluation: its recorded output."""
-    return output
-
-
 def _check_targets(y):
     if y is None:
         return
@@ -742,126 +656,3 @@ def _routed_estimators(estimator):
         return [("estimator", estimator)]
     items = [item[0] if isinstance(item, tuple) else item for item in estimator]
     return [(f"estimator_{i}", item) for i, item in enumerate(items)]
-
-
-def _split_by_decisions(evaluations, decisions):
-    """The evaluations the policy decided on, in decision order, and the others.
-
-    An action run twice (a retry) matches its evaluations in the order they
-    finished. The others were speculative: started while a worker was free,
-    never used by the policy; they keep the order they finished in.
-    """
-    unused = {}
-    for i, (action, _) in enumerate(evaluations):
-        unused.setdefault(action, []).append(i)
-    decided = [unused[action].pop(0) for action in decisions if unused.get(action)]
-    speculative = sorted(i for left in unused.values() for i in left)
-    return [evaluations[i] for i in decided], [evaluations[i] for i in speculative]
-
-
-def _check_some_candidate_scored(mean_scores, last):
-    """Raise, in the words of sklearn's summary, when no candidate has a finite score."""
-    if np.isfinite(mean_scores).any():
-        return
-    failed = [out for _, outputs in last for out in outputs if out["fit_error"] is not None]
-    _warn_or_raise_about_fit_failures(failed, error_score=np.nan)
-    raise ValueError(
-        f"No candidate has a finite mean test score: every one of the {len(last)} "
-        "candidates scored NaN or infinity at its largest resource."
-    )
-
-
-def _last_per_candidate(evaluations):
-    """The evaluation of each candidate at the largest resource it received."""
-    last = {}
-    for (candidate, n), outputs in evaluations:
-        if candidate not in last or n >= last[candidate][0][1]:
-            last[candidate] = ((candidate, n), outputs)
-    return [last[c] for c in sorted(last)]
-
-
-def _stop_words(stop_reason, policy):
-    """Why the search stopped, as its final progress line says it.
-
-    The engine's `stop_reason`, or, where the policy ended the search
-    (``"done"``) and says why (its ``stop_reason()``), the policy's words.
-    """
-    if stop_reason != "done" or not hasattr(policy, "stop_reason"):
-        return stop_reason
-    return policy.stop_reason() or stop_reason
-
-
-def _fold_scores(outputs, key, metric):
-    """The `key` score (``"test_scores"`` or ``"train_scores"``) of each of `outputs`.
-
-    Of `metric` where the outputs hold several metrics.
-    """
-    values = [out[key] for out in outputs]
-    return [value[metric] if isinstance(value, dict) else value for value in values]
-
-
-def _missing_fold(output):
-    """The output of a fold an evaluation did not run on: NaN times and scores."""
-    missing = {**output, "fit_error": None, "fit_time": np.nan, "score_time": np.nan}
-    for key in ("test_scores", "train_scores"):
-        if key in output:
-            value = output[key]
-            missing[key] = dict.fromkeys(value, np.nan) if isinstance(value, dict) else np.nan
-    return missing
-
-
-def _average_over_folds_run(results, n_folds, outs, n_splits):
-    """Means and standard deviations in `results` over the first `n_folds` splits of each row."""
-    run = np.arange(n_splits) < n_folds[:, None]
-    times = {key: np.array([out[key] for out in outs], dtype=float).reshape(-1, n_splits)
-             for key in ("fit_time", "score_time")}
-    for key in [k[5:] for k in results if k.startswith("mean_")]:
-        if key in times:
-            values = times[key]
-        else:
-            values = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
-        values = np.where(run, values, 0.0)
-        mean = values.sum(axis=1) / n_folds
-        results[f"mean_{key}"] = mean
-        results[f"std_{key}"] = np.sqrt(np.where(run, (values - mean[:, None]) ** 2, 0.0)
-                                         .sum(axis=1) / n_folds)
-    for key in [k for k in results if k.startswith("mean_t") and not np.isfinite(results[k]).all()]:
-        warnings.warn(f"One or more of the {key[5:].split('_')[0]} scores are non-finite: "
-                      f"{results[key]}", UserWarning)
-
-
-def _ranked_last(ranks, demoted, scored):
-    """`ranks` with the rows `demoted` ranked last, with the rows not `scored`.
-
-    The other rows keep their order and ties: each ranks one after the rows
-    kept ahead of it, as ``rankdata(method="min")`` does.
-    """
-    ranks = np.asarray(ranks)
-    kept = np.ones(len(ranks), dtype=bool)
-    kept[demoted] = False
-    ahead = np.array([np.sum(kept & (ranks < r)) for r in ranks])
-    last = np.sum(kept & scored)
-    return np.where(kept, ahead, last).astype(ranks.dtype) + 1
-
-
-def _rank_by_resource(n_resources, mean_scores, n_folds=None):
-    """Rank finite scores first, then by resource received, folds run, then score.
-
-    Failed (non-finite) scores share the last rank, whatever their resource:
-    they are ranked as a score of -inf at resource 0, below every resource
-    received. At the same resource, a row whose evaluation ran on fewer
-    folds (a race's) ranks below the rows that ran on more. Ties share the
-    smallest rank, as ``rankdata(method="min")`` does.
-    """
-    mean_scores = np.asarray(mean_scores, dtype=float)
-    failed = ~np.isfinite(mean_scores)
-    n = np.where(failed, 0, n_resources)
-    folds = np.where(failed, 0, 1 if n_folds is None else n_folds)
-    scores = np.where(failed, -np.inf, mean_scores)
-    order = np.lexsort((-scores, -folds, -n))
-    n, folds, scores = n[order], folds[order], scores[order]
-    new = np.r_[True, (n[1:] != n[:-1]) | (folds[1:] != folds[:-1])
-                | (scores[1:] != scores[:-1])]
-    ranks = np.empty(len(order), dtype=np.int32)
-    ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
-    return ranks

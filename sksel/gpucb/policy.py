@@ -3,8 +3,8 @@
 Srinivas, Krause, Kakade and Seeger, "Gaussian Process Optimization in the
 Bandit Setting" (ICML 2010). The policy knows nothing of estimators: it hands
 out candidates with ``ask`` and learns their scores through ``tell``
-(:mod:`sksel._policy`). :class:`~sksel.GPUCBSelector` is the search built on
-it; :mod:`sksel.gpucb_prior` turns earlier results into its prior.
+(:mod:`sksel._core.policy`). :class:`~sksel.GPUCBSelector` is the search built on
+it; :mod:`sksel.gpucb.prior` turns earlier results into its prior.
 """
 
 import copy
@@ -13,7 +13,7 @@ import numpy as np
 from scipy.stats import norm
 from sklearn.utils import check_random_state
 
-from ._policy import Outcome, SequentialPolicy
+from .._core.policy import Outcome, SequentialPolicy
 
 
 class GPUCBPolicy(SequentialPolicy):

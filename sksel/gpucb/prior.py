@@ -5,7 +5,7 @@ on earlier datasets (:func:`prior_from_scores`) or, without history, from a
 kernel over their configurations (:func:`kernel_prior`); prior fit costs come
 from earlier fit times (:func:`cost_prior_from_times`). The exploration scale
 of ``beta_scale="tune"`` is tuned offline on those datasets
-(:func:`tune_beta_scale`, replaying :class:`~sksel.gpucb_policy.GPUCBPolicy`
+(:func:`tune_beta_scale`, replaying :class:`~sksel.gpucb.policy.GPUCBPolicy`
 leave-one-dataset-out with :func:`evaluations_to_best` or
 :func:`time_to_best`).
 """
@@ -15,9 +15,9 @@ import warnings
 import numpy as np
 from sklearn.covariance import ledoit_wolf
 
-from .gpucb_policy import GPUCBPolicy
-from .kernels import configuration_kernel, default_bandwidth
-from .space import SearchSpace, _same_value
+from ..spaces.kernels import configuration_kernel, default_bandwidth
+from ..spaces.space import SearchSpace, _same_value
+from .policy import GPUCBPolicy
 
 #: Exploration scales tried by ``beta_scale="tune"`` on the prior's own datasets.
 BETA_SCALES = (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)

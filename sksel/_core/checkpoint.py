@@ -18,7 +18,7 @@ from collections import defaultdict, deque
 import joblib
 from scipy.stats import rv_continuous, rv_discrete
 
-from ._dask import StateOnAWorker
+from .dask import StateOnAWorker
 
 _FINGERPRINT = "fingerprint.pkl"
 _SUFFIX = ".pkl"

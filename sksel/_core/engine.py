@@ -70,12 +70,12 @@ from contextlib import contextmanager, nullcontext
 from uuid import uuid4
 
 from joblib import cpu_count, effective_n_jobs
-from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn.utils.parallel import Parallel, delayed
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from ._compat import ThreadingBackend, get_active_backend
-from ._dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
-from ._devices import on_own_gpu
+from .compat import ThreadingBackend, get_active_backend
+from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
+from .devices import on_own_gpu
 
 _IDLE_SECONDS = 0.005
 #: The output slot of a task that a race left unrun.

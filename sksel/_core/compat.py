@@ -27,7 +27,12 @@ from sklearn.model_selection._validation import (
     _warn_or_raise_about_fit_failures,
 )
 from sklearn.utils._optional_dependencies import check_matplotlib_support
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_params,
+)
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.validation import _check_method_params, _num_samples

@@ -1,21 +1,8 @@
-"""GP-UCB over candidate algorithms, with a prior learned from earlier datasets.
+"""GPUCBSelector: GP-UCB over candidate algorithms, the search estimator.
 
-Srinivas, Krause, Kakade and Seeger, "Gaussian Process Optimization in the
-Bandit Setting" (ICML 2010), applied to model selection: the scores of K
-candidates on a new dataset are modelled as one draw of a Gaussian
-``N(mu, Sigma)``. ``mu`` and ``Sigma`` come from the candidates' scores on
-earlier datasets (candidates that do well together are correlated), or,
-without history, from a kernel over the candidates' configurations (Arc
-kernel for conditional spaces: Swersky, Duvenaud, Snoek, Hutter and Osborne,
-"Raiders of the Lost Architecture", 2014). Each evaluation is one full
-cross-validated fit; after it, the posterior of *every* candidate moves, and
-the next candidate is the one with the highest upper confidence bound.
-
-This module holds the search estimator (:class:`GPUCBSelector`); its policy
-(:class:`GPUCBPolicy`, no estimator) is in :mod:`sksel.gpucb_policy`, the
-helpers that turn earlier results into a prior and tune its exploration
-(:func:`prior_from_scores`, :func:`tune_beta_scale`) in
-:mod:`sksel.gpucb_prior`; both are importable from here too.
+Its policy is :class:`~sksel.gpucb.policy.GPUCBPolicy`; its prior comes from
+:mod:`sksel.gpucb.prior` and the shipped portfolios of :mod:`sksel.portfolio`
+(see :mod:`sksel.gpucb`).
 """
 
 import numbers
@@ -23,20 +10,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._base import BaseSelectionSearch
-from ._compat import Interval, StrOptions
-from .gpucb_policy import GPUCBPolicy, _checked_cost
-from .gpucb_prior import (
-    BETA_SCALES,
-    cost_prior_from_times,
-    evaluations_to_best,
-    kernel_prior,
-    prior_from_scores,
-    time_to_best,
-    tune_beta_scale,
-)
-from .kdpp import KDPPSampler
-from .portfolio import (
+from .._core.compat import Interval, StrOptions
+from .._core.search import BaseSelectionSearch
+from ..portfolio import (
     default_cost,
     default_portfolio,
     default_prior,
@@ -44,13 +20,16 @@ from .portfolio import (
     lcdb_portfolio,
     lcdb_prior,
 )
-from .resources import WholeFolds
-from .space import SearchSpace
-
-__all__ = ["AUTO_BETA_SCALE", "BETA_SCALES", "GPUCBPolicy", "GPUCBSelector", "cost_prior_from_times",
-           "evaluations_to_best", "kernel_prior", "prior_from_scores", "time_to_best",
-           "tune_beta_scale"]
-
+from ..spaces.sampler import KDPPSampler
+from ..spaces.space import SearchSpace
+from ..training.folds import WholeFolds
+from .policy import GPUCBPolicy, _checked_cost
+from .prior import (
+    cost_prior_from_times,
+    kernel_prior,
+    prior_from_scores,
+    tune_beta_scale,
+)
 
 class GPUCBSelector(BaseSelectionSearch):
     """Select among K candidates with GP-UCB, evaluating only a few of them.

@@ -1,0 +1,110 @@
+"""``cv_results_`` from a fit's evaluations: which rows, their means, their ranks."""
+
+import warnings
+
+import numpy as np
+
+from .compat import _warn_or_raise_about_fit_failures
+
+
+def _split_by_decisions(evaluations, decisions):
+    """The evaluations the policy decided on, in decision order, and the others.
+
+    An action run twice (a retry) matches its evaluations in the order they
+    finished. The others were speculative: started while a worker was free,
+    never used by the policy; they keep the order they finished in.
+    """
+    unused = {}
+    for i, (action, _) in enumerate(evaluations):
+        unused.setdefault(action, []).append(i)
+    decided = [unused[action].pop(0) for action in decisions if unused.get(action)]
+    speculative = sorted(i for left in unused.values() for i in left)
+    return [evaluations[i] for i in decided], [evaluations[i] for i in speculative]
+
+
+def _check_some_candidate_scored(mean_scores, last):
+    """Raise, in the words of sklearn's summary, when no candidate has a finite score."""
+    if np.isfinite(mean_scores).any():
+        return
+    failed = [out for _, outputs in last for out in outputs if out["fit_error"] is not None]
+    _warn_or_raise_about_fit_failures(failed, error_score=np.nan)
+    raise ValueError(
+        f"No candidate has a finite mean test score: every one of the {len(last)} "
+        "candidates scored NaN or infinity at its largest resource."
+    )
+
+
+def _last_per_candidate(evaluations):
+    """The evaluation of each candidate at the largest resource it received."""
+    last = {}
+    for (candidate, n), outputs in evaluations:
+        if candidate not in last or n >= last[candidate][0][1]:
+            last[candidate] = ((candidate, n), outputs)
+    return [last[c] for c in sorted(last)]
+
+
+def _missing_fold(output):
+    """The output of a fold an evaluation did not run on: NaN times and scores."""
+    missing = {**output, "fit_error": None, "fit_time": np.nan, "score_time": np.nan}
+    for key in ("test_scores", "train_scores"):
+        if key in output:
+            value = output[key]
+            missing[key] = dict.fromkeys(value, np.nan) if isinstance(value, dict) else np.nan
+    return missing
+
+
+def _average_over_folds_run(results, n_folds, outs, n_splits):
+    """Means and standard deviations in `results` over the first `n_folds` splits of each row."""
+    run = np.arange(n_splits) < n_folds[:, None]
+    times = {key: np.array([out[key] for out in outs], dtype=float).reshape(-1, n_splits)
+             for key in ("fit_time", "score_time")}
+    for key in [k[5:] for k in results if k.startswith("mean_")]:
+        if key in times:
+            values = times[key]
+        else:
+            values = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
+        values = np.where(run, values, 0.0)
+        mean = values.sum(axis=1) / n_folds
+        results[f"mean_{key}"] = mean
+        results[f"std_{key}"] = np.sqrt(np.where(run, (values - mean[:, None]) ** 2, 0.0)
+                                         .sum(axis=1) / n_folds)
+    for key in [k for k in results if k.startswith("mean_t") and not np.isfinite(results[k]).all()]:
+        warnings.warn(f"One or more of the {key[5:].split('_')[0]} scores are non-finite: "
+                      f"{results[key]}", UserWarning)
+
+
+def _ranked_last(ranks, demoted, scored):
+    """`ranks` with the rows `demoted` ranked last, with the rows not `scored`.
+
+    The other rows keep their order and ties: each ranks one after the rows
+    kept ahead of it, as ``rankdata(method="min")`` does.
+    """
+    ranks = np.asarray(ranks)
+    kept = np.ones(len(ranks), dtype=bool)
+    kept[demoted] = False
+    ahead = np.array([np.sum(kept & (ranks < r)) for r in ranks])
+    last = np.sum(kept & scored)
+    return np.where(kept, ahead, last).astype(ranks.dtype) + 1
+
+
+def _rank_by_resource(n_resources, mean_scores, n_folds=None):
+    """Rank finite scores first, then by resource received, folds run, then score.
+
+    Failed (non-finite) scores share the last rank, whatever their resource:
+    they are ranked as a score of -inf at resource 0, below every resource
+    received. At the same resource, a row whose evaluation ran on fewer
+    folds (a race's) ranks below the rows that ran on more. Ties share the
+    smallest rank, as ``rankdata(method="min")`` does.
+    """
+    mean_scores = np.asarray(mean_scores, dtype=float)
+    failed = ~np.isfinite(mean_scores)
+    n = np.where(failed, 0, n_resources)
+    folds = np.where(failed, 0, 1 if n_folds is None else n_folds)
+    scores = np.where(failed, -np.inf, mean_scores)
+    order = np.lexsort((-scores, -folds, -n))
+    n, folds, scores = n[order], folds[order], scores[order]
+    new = np.r_[True, (n[1:] != n[:-1]) | (folds[1:] != folds[:-1])
+                | (scores[1:] != scores[:-1])]
+    ranks = np.empty(len(order), dtype=np.int32)
+    ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
+    return ranks

@@ -1,0 +1,22 @@
+"""DAUB: Data Allocation using Upper Bounds.
+
+Sabharwal, Samulowitz and Tesauro, "Selecting Near-Optimal Learners via
+Incremental Data Allocation", AAAI 2016.
+
+Every candidate learner is trained on a few small subsamples; from then on the
+learner whose projected full-data score (its *upper bound*) is highest gets the
+next, geometrically larger subsample. A learner whose bound falls below what the
+leader already reaches stops receiving data. The search ends when a learner
+trained on all the training rows scores at least every other learner's bound
+(the paper: as soon as one learner has been trained on all of them).
+
+The policy (:class:`DAUBPolicy`, pure bookkeeping, no estimator) is in
+:mod:`sksel.daub.policy`, the search estimator built on it
+(:class:`DAUBSearch`) in :mod:`sksel.daub.search`; both are importable from
+here.
+"""
+
+from .policy import DAUBPolicy, accuracy_noise, daub_sizes
+from .search import DAUBSearch
+
+__all__ = ["DAUBPolicy", "DAUBSearch", "accuracy_noise", "daub_sizes"]

@@ -1,0 +1,519 @@
+"""DAUBSearch: the search estimator of DAUB's policy over training rows (see :mod:`sksel.daub`)."""
+
+import math
+import numbers
+import warnings
+from functools import partial
+
+import numpy as np
+from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
+
+from .._core.compat import Interval, StrOptions
+from .._core.search import BaseSelectionSearch, DisplayInfo
+from ..training.rows import NSamplesResource
+from .policy import DAUBPolicy, accuracy_noise, daub_sizes
+
+#: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3.
+_LARGE = 10_000
+
+
+class DAUBSearch(BaseSelectionSearch):
+    """Select a learner by giving growing data subsamples to the most promising.
+
+    Every candidate is trained on the `l` smallest nested subsamples of a
+    training fold (fewer when fewer sizes lie below the whole fold); from
+    then on the candidate with the highest upper bound on its full-data
+    score gets the next, about `r` times larger, subsample. The search ends
+    when a candidate trained on whole training folds, and scored on every
+    fold, scores at least every other candidate's bound; it is selected and
+    refitted on all the data. Validation folds are never subsampled. This is
+    DAUB (Sabharwal et al., AAAI 2016), which spends training *rows*:
+    learners that cannot catch up stop early, on small data.
+
+    Read more in the :ref:`User Guide <daub>`.
+
+    Parameters
+    ----------
+    estimator : estimator object or list
+        One estimator searched over `param_grid`, or a list of candidates:
+        estimators and/or ``(estimator, param_grid)`` pairs.
+
+    param_grid : dict or list of dicts, default=None
+        Grid of parameters for a single `estimator`, as
+        :class:`~sklearn.model_selection.GridSearchCV` takes it. Must be None
+        when `estimator` is a list.
+
+    r : float or "auto", default="auto"
+        Geometric growth of the subsample sizes, > 1: sizes are the multiples of
+        `b` ``n_0 = b``, ``n_{i+1} = min(N, b * ceil(r * n_i / b))``, the last
+        one N, the rows of the smallest training fold. The paper uses 1.5.
+        ``"auto"`` uses 3 when N is below 10,000 rows and 2 from there on: on
+        small data a fit costs about as much on a subsample as on N, so fewer
+        steps cost less; on large data finer steps drop learners earlier.
+
+    b : int or "auto", default="auto"
+        Granularity and first subsample size. ``"auto"`` uses
+        ``min(500, max(N // 32, 10 * n_classes))`` rows (``20`` instead of
+        ``10 * n_classes`` for regressors), at most N, so small datasets still
+        get several sizes. The paper uses 500.
+
+    l : int or "auto", default="auto"
+        Number of most recent points of a learning curve whose least-squares
+        slope projects it to N, and number of sizes every candidate is first
+        trained on. ``"auto"`` is 3, or the sizes below N where fewer lie
+        there (at least 2). An int larger than the sizes below N is lowered
+        to them, with a warning.
+
+    bound : {"prior", "slope", "train"}, default="prior"
+        Upper bound on a learner's score at N. ``"prior"``, for classifiers
+        scored in [0, 1] (the scores listed under `noise`), is the larger of the
+        slope projection and the rise that real learning curves with the same
+        prefix reached at their 98th percentile (:mod:`sksel.curve_prior`,
+        learned from LCDB's curves): a learner that trails on small
+        subsamples keeps a bound that lets it catch up later. Other scores
+        get ``"slope"``, the slope projection alone. ``"train"`` is the
+        paper's: the smaller of the learner's score on its own training
+        subsample and the projection; it costs a scoring of the training
+        subsample per fit below N, and starves learners that score higher on
+        validation data than on their training subsample (strongly
+        regularised models, late bloomers). With ``"prior"`` and
+        ``"slope"``, once learners reach N the search checks the bounds their earlier points gave: if
+        they scored above them, every remaining bound widens by the ratio
+        before anyone else is dropped (``policy_.widening_``).
+
+    cost : {"time", "rows"}, default="time"
+        What a step costs. ``"time"`` reads the measured fit times: a
+        learner whose fit time is nearly flat in rows (on small subsamples,
+        many boosting and forest learners) goes to whole training folds as
+        soon as its last two sizes show it, skipping the rest of its warm-up,
+        and the `jump` and `tol` tie-breaks compare predicted seconds. Fit
+        times vary from run to run, so a rerun with the same `random_state`
+        may take other steps: on three reruns of each dataset of our real
+        benchmark suite it selected the same learner 45 times of 48, and a
+        learner tied with it within `tol` the other 3. ``"rows"`` (the
+        paper's) counts training rows
+        only, so the same `random_state` gives the same ``cv_results_`` on
+        every run and for any `n_jobs`.
+
+    projection : {"auto", "linear", "log"}, default="auto"
+        How the slope of the last `l` points projects a learning curve to N:
+        a line in rows (``"linear"``, the paper's, an upper bound for any
+        concave curve) or in log(rows) (``"log"``, much tighter, an upper bound
+        for curves with diminishing returns per doubling of the data, as power
+        laws have). ``"auto"`` uses the log scale for a curve whose every step
+        so far gained no more per doubling than the step before it (up to twice
+        `noise`) and the linear one for the others: curves still flat at
+        chance level, which may take off later, and accelerating ones.
+
+    noise : float or "auto", default="auto"
+        Standard error of a validation score, which raises every learning
+        curve's slope by its standard error before projecting, so that a
+        learner whose first points are flat or dipping only by chance is not
+        dropped. With ``n_validation`` the validation rows of the
+        `subsample_folds` folds the learning curves are drawn on, ``"auto"``
+        uses, for classifiers scored by accuracy (the default score), the
+        binomial standard error of each curve's latest score
+        (:func:`accuracy_noise`); for those scored by balanced accuracy, ROC
+        AUC, average precision, F1, precision, recall or Jaccard,
+        ``0.5 / sqrt(n_validation)``, the largest standard error of a score in
+        [0, 1]; and 0 (the paper's bound) otherwise.
+
+    stop : {"first", "strict"}, default="strict"
+        ``"first"``, the paper's rule, stops when the first learner reaches N.
+        ``"strict"`` stops only when a learner trained on N scores at least
+        every other learner's upper bound, and selects the best learner at N.
+
+    tol : float, default=0.005
+        Bounds within `tol` (in units of the score: 0.5 accuracy points by
+        default) of the highest count as tied, and the tied learner whose next
+        subsample is the smallest goes first. ``0`` is the paper's argmax.
+        With ``stop="strict"`` the search also ends once no bound exceeds the
+        best score at N by more than `tol`: near-ties need not all reach N.
+
+    jump : float, default=3.0
+        A learner whose next subsample would hold at least ``N / jump`` rows
+        is trained on whole training folds instead: the last rungs of a
+        ladder cost nearly as much as N, and a learner that climbs them
+        mostly ends at N anyway. ``1`` (never) is the paper's ladder. On
+        LCDB's real curves, 3 (chosen on half of the datasets) cut the mean
+        training cost from 1.02 to 0.90 of training every learner on the
+        other half, at a lower loss.
+
+    subsample_folds : int or "all", default=1
+        Number of cross-validation folds, the first ones, on which subsamples
+        smaller than N are evaluated; N is evaluated on every fold, so the
+        selected candidate's score is a cross-validated one as in
+        :class:`~sklearn.model_selection.GridSearchCV`. ``1`` draws the
+        learning curves on one fold, at a fifth of the cost with ``cv=5``:
+        learners whose fit costs nearly as much on a subsample as on N
+        (boosting, forests) pay for every step of their curve. ``"all"``
+        draws them on every fold.
+
+    race_folds : bool, default=True
+        With several folds, race them at N: a candidate trained on whole
+        training folds is scored fold by fold, and once its folds so far
+        trail the same folds of the best candidate scored on all of them by
+        more than `tol` beyond what the noise of one fold's score explains (a
+        one-sided paired test at 1%; from three folds on, the spread of the
+        differences too, when larger), its other folds are not trained: it
+        gets no more data and is not selected. The selected candidate is
+        always scored on every fold; ``cv_results_`` holds the folds each
+        candidate ran on. Scores without a noise model (see `noise`) are
+        raced from their third fold on. ``False`` trains every candidate
+        that reaches N on every fold.
+
+    scoring : str, callable, list, tuple or dict, default=None
+        Strategy to evaluate the candidates, as in
+        :class:`~sklearn.model_selection.GridSearchCV`. With several metrics,
+        `refit` must name the one that drives the allocation, or be a
+        callable: the first metric then drives it, and the callable selects
+        the candidate from ``cv_results_``.
+
+    n_jobs : int, default=None
+        Number of jobs to run in parallel (joblib). Workers take the next fit
+        as soon as they are free; any joblib backend can be used through
+        :func:`joblib.parallel_config`.
+
+    refit : bool, str, or callable, default=True
+        Refit the selected candidate on the whole dataset, as in
+        :class:`~sklearn.model_selection.GridSearchCV`, except that a refit
+        that raises does not end the fit (a candidate selected on a
+        subsample, where `max_time` cut the search before any reached N, may
+        fail on all the rows): a ``FitFailedWarning`` names the candidate and
+        the error, and the next candidate in rank with a finite score is
+        refitted instead. ``best_index_``, ``best_params_`` and
+        ``best_score_`` then name the candidate refitted, which ranks 1, and
+        the candidates whose refit failed rank last (a callable `refit` keeps
+        the ranks). A ``RuntimeError`` is raised where every refit fails;
+        with ``error_score="raise"``, the first refit error is.
+
+    cv : int, cross-validation generator, iterable or float, default=None
+        Cross-validation splitting strategy, as in
+        :class:`~sklearn.model_selection.GridSearchCV` (None means 5-fold). A
+        float in (0, 1) is a single holdout split keeping that fraction of the
+        rows for validation (stratified for classifiers), as the paper does.
+
+    verbose : int, default=0
+        Progress, printed as the search runs. ``0``: nothing. ``1``: a header
+        (the search, its candidates, folds and budget), a progress bar where
+        tqdm is installed (``pip install sksel[progress]``; in a terminal or
+        Jupyter) or else a status line every few seconds (evaluations done,
+        elapsed time, best score so far and its candidate), and a final line
+        naming the selected candidate and its score. ``2``: one line per
+        finished evaluation instead of the bar: the candidate's short name,
+        its resource, its mean test score and its upper bound (projected
+        score at N, from the results used so far). ``3``: also scikit-learn's
+        ``[CV]`` line of every fit (printed by the worker that runs it).
+
+    random_state : int, RandomState instance or None, default=None
+        Seed of the subsample orders and of a holdout split.
+
+    error_score : 'raise' or numeric, default=np.nan
+        Score of a fit that fails, with a warning; with 'raise' the error is
+        raised. An evaluation with a failed fold is a failed evaluation. Below
+        the full size it leaves a hole in the candidate's learning curve and
+        the candidate goes on to the next size (a candidate with fewer than
+        two scores has no bound yet, so it gets larger subsamples until it
+        has); at the full size it is retried once on the same folds, and a
+        candidate that fails there twice is given up. A failed candidate is
+        never selected.
+
+    return_train_score : bool, default=False
+        Include training scores in ``cv_results_``.
+
+    max_time : float, default=None
+        Wall-clock seconds after which no new fit (one fold) starts; the search
+        ends with the best candidate so far. The refit is not counted.
+
+    checkpoint : str, path-like or None, default=None
+        Folder where every finished evaluation is written as it finishes,
+        one file each, atomically. Fitting again with the same data, fit
+        parameters and search parameters (``n_jobs``, ``verbose`` and
+        ``max_time`` aside) replays what the folder holds instead of running
+        it and goes on, so that a search that was killed ends with the
+        ``cv_results_`` of an uninterrupted run (``n_jobs=1``, a fixed
+        `random_state`); a folder from another input raises a ``ValueError``
+        naming what differs. The files are pickles: only give a folder you
+        trust. See :ref:`the User Guide <checkpoint>`.
+
+    Attributes
+    ----------
+    cv_results_ : dict of numpy (masked) ndarrays
+        One row per candidate, at the largest subsample the policy used it on,
+        with the keys of :class:`~sklearn.model_selection.GridSearchCV` plus
+        ``candidate_id``, ``candidate_name`` (``#id`` and the short name
+        ``verbose=2`` prints and the displays draw), ``n_resources`` (training
+        rows per fold) and ``iter`` (position of ``n_resources`` in
+        :attr:`sizes_`). Ranks order finite
+        scores first, then by ``n_resources``, then by folds run, then score,
+        so the selected candidate is rank 1 and failed rows share the last
+        rank. A candidate whose race of the folds ended early (see
+        `race_folds`) has NaN in the ``split<i>_*`` keys of the folds it did
+        not run, and its means are over those it ran.
+
+    all_cv_results_ : dict of numpy (masked) ndarrays
+        The same keys plus ``speculative``, one row per evaluation (candidate
+        x size): the learning curves. First the evaluations the policy used,
+        in decision order; then speculative ones it never used (started while
+        a worker was free), with ``speculative`` True.
+
+    best_estimator_ : estimator
+        The selected candidate refitted on the whole data (``refit=True``).
+
+    best_score_ : float
+        Mean cross-validated score of the selected candidate at its largest size.
+
+    best_params_ : dict
+        Parameters of the selected candidate.
+
+    best_index_ : int
+        Index of the selected candidate in ``cv_results_``.
+
+    sizes_ : list of int
+        Subsample sizes (training rows per fold) the search could allocate.
+
+    policy_ : DAUBPolicy
+        The allocation policy, with its ``history_`` of decisions.
+
+    scorer_ : function or dict
+        Scorer(s) used on the validation folds.
+
+    n_splits_ : int
+        Number of cross-validation splits.
+
+    refit_time_ : float
+        Seconds spent refitting the selected candidate.
+
+    multimetric_ : bool
+        Whether several metrics were used.
+
+    stop_reason_ : str
+        ``"done"``, ``"max_time"`` or ``"interrupted"``.
+
+    classes_ : ndarray of shape (n_classes,)
+        Class labels (classifiers, ``refit=True``).
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when `X` has string column names.
+
+    See Also
+    --------
+    sklearn.model_selection.HalvingGridSearchCV : Successive halving, which
+        also spends training rows, in synchronous rounds.
+
+    Notes
+    -----
+    Every candidate is first trained on the `l` smallest sizes below N (the
+    paper: on two), so that each bound starts from a slope of `l` points; the
+    warm-up never trains on N, which would be a grid search and more. Bounds are
+    capped at the best score the scorer allows (1 for the scorers listed under
+    `noise` and for R², 0 for ``neg_*`` errors). The defaults differ from the
+    paper's algorithm (``r=1.5, b=500, l=3, bound="train", cost="rows",
+    projection="linear", noise=0, stop="first", tol=0, jump=1``, and two
+    warm-up sizes); the :ref:`User Guide <daub>` shows what each difference gains on
+    real learning curves.
+
+    When reading the result: the selected candidate has the best score among
+    those trained on whole training folds (``n_resources`` at its maximum);
+    other rows of ``cv_results_`` were measured on smaller subsamples.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sksel import DAUBSearch
+    >>> X, y = load_digits(return_X_y=True)
+    >>> search = DAUBSearch(
+    ...     [GaussianNB(), DecisionTreeClassifier(random_state=0),
+    ...      LogisticRegression(max_iter=2000)],
+    ...     cv=0.25, random_state=0,
+    ... ).fit(X, y)
+    >>> search.best_params_["estimator"]
+    LogisticRegression(max_iter=2000)
+    >>> search.sizes_
+    [100, 300, 1347]
+    """
+
+    _parameter_constraints: dict = {
+        **BaseSelectionSearch._parameter_constraints,
+        "param_grid": [dict, list, None],
+        "r": [Interval(numbers.Real, 1, None, closed="neither"), StrOptions({"auto"})],
+        "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "l": [Interval(numbers.Integral, 2, None, closed="left"), StrOptions({"auto"})],
+        "bound": [StrOptions({"train", "slope", "prior"})],
+        "cost": [StrOptions({"time", "rows"})],
+        "projection": [StrOptions({"auto", "linear", "log"})],
+        "noise": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "stop": [StrOptions({"first", "strict"})],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "jump": [Interval(numbers.Real, 1, None, closed="left")],
+        "subsample_folds": [Interval(numbers.Integral, 1, None, closed="left"),
+                            StrOptions({"all"})],
+        "race_folds": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        param_grid=None,
+        *,
+        r="auto",
+        b="auto",
+        l="auto",
+        bound="prior",
+        cost="time",
+        projection="auto",
+        noise="auto",
+        stop="strict",
+        tol=0.005,
+        jump=3.0,
+        subsample_folds=1,
+        race_folds=True,
+        scoring=None,
+        n_jobs=None,
+        refit=True,
+        cv=None,
+        verbose=0,
+        random_state=None,
+        error_score=np.nan,
+        return_train_score=False,
+        max_time=None,
+        checkpoint=None,
+    ):
+        super().__init__(
+            estimator,
+            scoring=scoring,
+            n_jobs=n_jobs,
+            refit=refit,
+            cv=cv,
+            verbose=verbose,
+            random_state=random_state,
+            error_score=error_score,
+            return_train_score=return_train_score,
+            max_time=max_time,
+            checkpoint=checkpoint,
+        )
+        self.param_grid = param_grid
+        self.r = r
+        self.b = b
+        self.l = l
+        self.bound = bound
+        self.cost = cost
+        self.projection = projection
+        self.noise = noise
+        self.stop = stop
+        self.tol = tol
+        self.jump = jump
+        self.subsample_folds = subsample_folds
+        self.race_folds = race_folds
+
+    def _display_info(self):
+        return DisplayInfo("Training rows per fold", self.sizes_[-1],
+                           bounds=self.policy_.upper_bound)
+
+    def _needs_train_score(self, n_resources):
+        # A learner at N needs no bound any more.
+        return self.bound == "train" and n_resources < self.sizes_[-1]
+
+    def _make_policy(self, candidates, splits, y, n_classes, rng):
+        n_total = min(len(train) for train, _ in splits)
+        b = self._granularity(n_total, n_classes)
+        self.sizes_ = daub_sizes(n_total, b, self._growth(n_total))
+        self._warn_if_no_curve_below_n(len(candidates))
+        self._warn_if_l_exceeds_the_sizes()
+        folds = None if self.subsample_folds == "all" else self.subsample_folds
+        resource = NSamplesResource(
+            splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
+            n_folds_below_max=folds,
+        )
+        unit = self._unit_scored_classifier(n_classes)
+        self.policy_ = DAUBPolicy(
+            len(candidates), self.sizes_, l=self._curve_points(),
+            bound="slope" if self.bound == "prior" and not unit else self.bound,
+            projection=self.projection, max_score=self._max_score(n_classes),
+            noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
+            tol=self.tol,
+            warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
+            cost=self.cost, race=self.race_folds and len(splits) > 1,
+        )
+        return self.policy_, resource
+
+    def _progress_budget(self, n_candidates):
+        n_max = n_candidates * len(self.sizes_)
+        return n_max, False, (
+            f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
+            f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
+
+    def _progress_extra(self, action):
+        bound = self.policy_.bound_at(*action)
+        return {"bound": "pending" if bound is None else float(bound)}
+
+    def _largest_resource(self):
+        return self.sizes_[-1]
+
+    def _warn_if_no_curve_below_n(self, n_candidates):
+        if len(self.sizes_) < 3 and n_candidates > 1:
+            warnings.warn(
+                f"The subsample sizes {self.sizes_} hold fewer than two sizes below "
+                "the whole training fold: no learning curve ranks the candidates "
+                "before each is trained on all the rows, more training than "
+                "GridSearchCV spends. Lower b or r, or give more rows.",
+                UserWarning,
+            )
+
+    def _curve_points(self):
+        """`l` resolved: 3 for ``"auto"``, at most the sizes below N (at least 2)."""
+        below = len(self.sizes_) - 1
+        return max(2, min(3 if self.l == "auto" else self.l, below))
+
+    def _warn_if_l_exceeds_the_sizes(self):
+        below = len(self.sizes_) - 1
+        if self.l != "auto" and below >= 2 and self.l > below:
+            warnings.warn(
+                f"l={self.l} is more than the {below} subsample sizes below the whole "
+                f"training fold {self.sizes_}: the warm-up and the slopes use {below} "
+                "points. Lower l, or lower b or r for more sizes.",
+                UserWarning,
+            )
+
+    def _max_score(self, n_classes):
+        metric, sign = self._ranking_metric()
+        if self._unit_scored_classifier(n_classes):
+            return 1.0
+        if sign > 0 and metric in (r2_score, explained_variance_score):
+            return 1.0
+        if sign < 0:
+            return 0.0  # a loss, negated
+        return np.inf
+
+    def _noise(self, splits, n_classes):
+        if self.noise != "auto":
+            return self.noise
+        # Of the folds a learning curve is drawn on.
+        n_validation = sum(len(test) for _, test in splits)
+        if not self._unit_scored_classifier(n_classes):
+            return 0.0
+        if self._ranking_metric() == (accuracy_score, 1):
+            return partial(accuracy_noise, n_validation=n_validation)
+        return 0.5 / math.sqrt(n_validation)
+
+    def _growth(self, n_total):
+        if self.r != "auto":
+            return self.r
+        return 3.0 if n_total < _LARGE else 2.0
+
+    def _granularity(self, n_total, n_classes):
+        if self.b != "auto":
+            if self.b > n_total:
+                raise ValueError(
+                    f"b={self.b} is larger than the smallest training fold "
+                    f"({n_total} rows): lower b, or give more samples."
+                )
+            return self.b
+        floor = 10 * n_classes if n_classes else 20
+        return min(n_total, 500, max(n_total // 32, floor))

@@ -1,0 +1,28 @@
+"""k-DPP random search: diverse configurations, all evaluated in parallel.
+
+Dodge, Anderson and Smith, "Random Search for Hyperparameters using
+Determinantal Point Processes" (2017); Dodge, Jamieson and Smith, "Open Loop
+Hyperparameter Optimization and Determinantal Point Processes" (2017).
+
+Random search draws `k` configurations independently, so some land close to
+each other and parts of the space stay empty. A k-DPP draws the `k`
+configurations *together*, with a probability proportional to the determinant
+of their kernel matrix: the volume they span in feature space. Close
+configurations rarely come together, and the `k` configurations cover the
+space, its corners and its branches (the models of a ``Pipeline`` step
+choice, the parameters of each) better than independent draws.
+
+The sampler (:class:`KDPPSampler`, usable wherever a list of configurations
+is wanted, e.g. to give :class:`~sksel.DAUBSearch` its candidates) is shared,
+in :mod:`sksel.spaces.sampler`; the search estimator built on it
+(:class:`KDPPSearch`) is in :mod:`sksel.kdpp.search`, its policy (evaluate
+every configuration drawn) in :mod:`sksel.kdpp.policy`. Both are importable
+from here.
+"""
+
+from ..spaces.sampler import KDPPSampler
+from .display import DiversityDisplay
+from .policy import EvaluateAll
+from .search import KDPPSearch
+
+__all__ = ["DiversityDisplay", "EvaluateAll", "KDPPSampler", "KDPPSearch"]

@@ -1,0 +1,299 @@
+"""Mutant-UCB's policy: which model gets the next sub-train, or breeds a mutant.
+
+Pure bookkeeping, no estimator; see :mod:`sksel.mutant_ucb`.
+"""
+
+import math
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+
+class MutantUCBPolicy:
+    """Which model gets the next sub-train, or breeds a mutant, by Mutant-UCB.
+
+    The policy knows nothing of estimators: it hands out ``(model, n)``
+    actions with :meth:`ask`, meaning "bring model `model` to `n` sub-trains"
+    (``n = 1`` for a new model, initial or mutant), and learns their scores
+    through :meth:`tell`. Scores are "higher is better".
+
+    Parameters
+    ----------
+    n_initial : int
+        K, the number of models sampled at the start (models ``0 .. K-1``).
+
+    budget : int
+        T, the number of sub-trains in all, the final training of the
+        selected model included; never exceeded. At least
+        ``n_initial + max_subtrains - 1`` leaves room to finish a model.
+
+    max_subtrains : int or None, default=None
+        N, the most sub-trains a model receives. None: no cap (∞-UCB-E); then
+        no mutant is bred and the selected model gets no final training.
+
+    exploration : float, default=0.05
+        E, the exploration parameter, >= 0: an arm's bonus is
+        ``scale * sqrt(E / N_k)``.
+
+    mutation : bool, default=True
+        Breed mutants (Mutant-UCB). With False a chosen model is always
+        sub-trained while it has fewer than `max_subtrains` sub-trains, and
+        a model at the cap is no longer chosen.
+
+    reward : {"mean", "last"}, default="mean"
+        ``mu_k``: the running mean of the model's scores (the paper's, which
+        remembers how low a model started) or its last score.
+
+    scale : float or "range", default=1.0
+        Unit of the exploration bonus, in score units. 1 keeps the paper's E
+        for scores in [0, 1] (accuracy). ``"range"`` is the spread (max - min)
+        of the initial models' first scores, so that E means the same for any
+        scorer (e.g. ``neg_mean_squared_error``).
+
+    random_state : int, RandomState instance or None, default=None
+        Seed of the sub-train-or-mutate draws and of the ties.
+
+    Attributes
+    ----------
+    history_ : list of tuple
+        Every action handed out, ``(model, n)``, in order.
+
+    decisions_ : list of tuple
+        The actions whose results are in, in the order they came in.
+
+    parents_ : list of int
+        The parent of every model so far, -1 for the initial ones.
+
+    best_ : int or None
+        The model with the highest ``mu`` among those not failed.
+
+    Examples
+    --------
+    >>> from sksel.mutant_ucb import MutantUCBPolicy
+    >>> policy = MutantUCBPolicy(n_initial=2, budget=6, max_subtrains=3, random_state=0)
+    >>> quality = {0: 0.6, 1: 0.8}
+    >>> while not policy.done:
+    ...     for model, n in policy.ask():
+    ...         if model not in quality:  # a mutant: a little better than its parent
+    ...             quality[model] = quality[policy.parents_[model]] + 0.01
+    ...         policy.tell(model, n, quality[model] + 0.01 * n)
+    >>> policy.history_
+    [(0, 1), (1, 1), (1, 2), (2, 1), (2, 2), (2, 3)]
+    >>> policy.parents_, policy.best_
+    ([-1, -1, 1], 2)
+    """
+
+    def __init__(self, n_initial, budget, *, max_subtrains=None, exploration=0.05,
+                 mutation=True, reward="mean", scale=1.0, random_state=None):
+        self.n_initial = n_initial
+        self.budget = budget
+        self.max_subtrains = max_subtrains
+        self.exploration = exploration
+        self.mutation = mutation and max_subtrains is not None
+        self.reward = reward
+        self.scale = scale
+        self._rng = check_random_state(random_state)
+        self.history_ = []
+        self.decisions_ = []
+        self.parents_ = [-1] * n_initial
+        self._first = [None] * n_initial
+        self._last = [None] * n_initial
+        self._sum = [0.0] * n_initial
+        self._pulls = [0] * n_initial
+        self._trained = [0] * n_initial
+        self._busy = set()
+        self._failed = set()
+        self._initial_in = 0
+        self._finishing = []
+        self._scale = None if scale == "range" else float(scale)
+
+    # ------------------------------------------------------------------ ask/tell
+    def ask(self, n_actions=1, speculative=True):
+        """Up to `n_actions` actions ``(model, n)`` to run now.
+
+        Models with a sub-train in flight are not chosen again until it is
+        told; an empty list means nothing can start until a result is told,
+        or, when :attr:`done`, that the search is over. Every action is a
+        decision, whose result is used: `speculative` changes nothing.
+        """
+        actions = []
+        while len(actions) < n_actions:
+            action = self._next_action()
+            if action is None:
+                break
+            model, n = action
+            self._busy.add(model)
+            self.history_.append(action)
+            actions.append(action)
+        return actions
+
+    def tell(self, model, n, score, train_score=None, fit_time=None, failed=False,
+             give_up=False):
+        """Record the score of `model` after its `n`-th sub-train.
+
+        A failed sub-train (``failed``, ``give_up`` or a non-finite score)
+        marks the model failed: it is never chosen or selected again.
+        `train_score` and `fit_time` are unused.
+        """
+        self._busy.discard(model)
+        self.decisions_.append((model, n))
+        if model < self.n_initial and n == 1:
+            self._initial_in += 1
+        if failed or give_up or not np.isfinite(score):
+            self._failed.add(model)
+            return
+        score = float(score)
+        if n == 1:
+            self._first[model] = score
+        self._last[model] = score
+        self._sum[model] += score
+        self._trained[model] = n
+
+    @property
+    def done(self):
+        """Whether the budget is spent (or nothing is left to train) and nothing runs."""
+        return not self._busy and self._next_action(peek=True) is None
+
+    @property
+    def n_models(self):
+        """Models so far, initial and mutants."""
+        return len(self.parents_)
+
+    @property
+    def best_(self):
+        """The model with the highest ``mu`` among those not failed (see Attributes)."""
+        scored = [k for k in range(self.n_models) if self._scored(k)]
+        if not scored:
+            return None
+        return max(scored, key=lambda k: (self.mu(k), -k))
+
+    def subtrains(self, model):
+        """``Nbar_k``: the sub-trains `model` has received, as told."""
+        return self._trained[model]
+
+    def mu(self, model):
+        """``mu_k``: the mean or the last of the model's scores (see `reward`)."""
+        if self.reward == "mean":
+            return self._sum[model] / self._trained[model]
+        return self._last[model]
+
+    def upper_bound(self, model, pulls=None):
+        """``mu_k + scale * sqrt(E / N_k)``, ``N_k`` the times the arm was chosen."""
+        pulls = self._pulls[model] if pulls is None else pulls
+        return self.mu(model) + self._bonus_scale() * math.sqrt(self.exploration / pulls)
+
+    # ---------------------------------------------------------------- internals
+    def _next_action(self, peek=False):
+        """The next action, or None; with `peek`, draw nothing and change nothing."""
+        started = len(self.history_)
+        if started < self.n_initial:
+            return (started, 1) if peek else self._start_initial(started)
+        if self._initial_in < self.n_initial:
+            return None  # the initial sub-trains are not all in
+        if not self._finishing and self._can_pull():
+            arm = self._argmax()
+            if arm is not None:
+                return (arm, None) if peek else self._pull(arm)
+            if self._busy:
+                return None
+        return self._finalize(peek)
+
+    def _start_initial(self, model):
+        self._pulls[model] = 1
+        return model, 1
+
+    def _can_pull(self):
+        """Whether a pull leaves the budget to finish the leaders to the cap.
+
+        The leaders are the best models so far, one per worker: the one that
+        asks and one per model in flight (one with a single worker).
+        """
+        left = self.budget - len(self.history_) - 1
+        if self.max_subtrains is None:
+            return left >= 0
+        return left >= sum(self.max_subtrains - self._trained[k]
+                           for k in self._leaders(1 + len(self._busy)))
+
+    def _leaders(self, n):
+        """The `n` scored models with the highest ``mu``."""
+        return self._by_mu(k for k in range(self.n_models) if self._scored(k))[:n]
+
+    def _by_mu(self, models):
+        """`models` by decreasing ``mu``, ties to the lowest index."""
+        return sorted(models, key=lambda k: (-self.mu(k), k))
+
+    def _argmax(self):
+        """The free, trainable arm with the highest upper bound; ties to the lowest index."""
+        arms = [k for k in range(self.n_models)
+                if self._scored(k) and k not in self._busy and self._trainable(k)]
+        if not arms:
+            return None
+        return max(arms, key=lambda k: (self.upper_bound(k), -k))
+
+    def _scored(self, model):
+        return self._last[model] is not None and model not in self._failed
+
+    def _trainable(self, model):
+        """Whether choosing `model` can give a pull: a sub-train below the cap, or a mutant."""
+        return self.mutation or self.max_subtrains is None or (
+            self._trained[model] < self.max_subtrains)
+
+    def _pull(self, arm):
+        """Sub-train `arm`, or breed a mutant of it, as Algorithm 2 draws."""
+        self._pulls[arm] += 1
+        if self.mutation and self._rng.uniform() >= 1 - self._trained[arm] / self.max_subtrains:
+            return self._breed(arm)
+        return arm, self._trained[arm] + 1
+
+    def _breed(self, parent):
+        model = self.n_models
+        self.parents_.append(parent)
+        self._first.append(None)
+        self._last.append(None)
+        self._sum.append(0.0)
+        self._pulls.append(1)
+        self._trained.append(0)
+        return model, 1
+
+    def _finalize(self, peek):
+        """The final sub-trains of the leaders, up to `max_subtrains`.
+
+        Once the budget stops the pulls, each free worker extends the chain
+        of final sub-trains of a model already being finished, or starts
+        that of the best model (highest ``mu``) whose chain the budget left
+        can pay for beside the chains started and those of better models
+        still running a pull. With one worker that is one chain, the best
+        model's; with more, the leaders are finished in parallel and the
+        search selects the best finished one.
+        """
+        if self.max_subtrains is None:
+            return None
+        for model in self._finishing:
+            if model not in self._busy and self._unfinished(model):
+                return (model, None) if peek else (model, self._trained[model] + 1)
+        left = self.budget - len(self.history_) - sum(
+            self.max_subtrains - self._trained[k] - (k in self._busy)
+            for k in self._finishing if self._unfinished(k))
+        waiting = [k for k in range(self.n_models) if k not in self._finishing
+                   and self._scored(k) and self._unfinished(k)]
+        for model in self._by_mu(waiting):
+            need = self.max_subtrains - self._trained[model]
+            if need > left:
+                continue
+            if model in self._busy:
+                left -= need  # kept for it: it starts its chain once its pull is in
+                continue
+            if not peek:
+                self._finishing.append(model)
+            return model, (None if peek else self._trained[model] + 1)
+        return None
+
+    def _unfinished(self, model):
+        return model not in self._failed and self._trained[model] < self.max_subtrains
+
+    def _bonus_scale(self):
+        if self._scale is None:
+            first = [score for score in self._first[: self.n_initial] if score is not None]
+            spread = max(first) - min(first) if first else 0.0
+            self._scale = spread if spread > 0 else 1.0
+        return self._scale

@@ -3,6 +3,12 @@
 The public names of :mod:`sksel.spaces.dpp`, importable from here as well.
 """
 
-from .spaces.dpp import elementary_symmetric_polynomials, sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
+from .spaces.dpp import (
+    elementary_symmetric_polynomials,
+    sample_kdpp,
+    sample_kdpp_low_rank,
+    sample_kdpp_mcmc,
+    sample_sequential,
+)
 
 __all__ = ["elementary_symmetric_polynomials", "sample_kdpp", "sample_kdpp_low_rank", "sample_kdpp_mcmc", "sample_sequential"]

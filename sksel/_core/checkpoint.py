@@ -19,6 +19,7 @@ import joblib
 from scipy.stats import rv_continuous, rv_discrete
 
 from .dask import StateOnAWorker
+from .run import Listener
 
 _FINGERPRINT = "fingerprint.pkl"
 _SUFFIX = ".pkl"
@@ -53,8 +54,11 @@ def _hash(part, value):
         ) from error
 
 
-class Checkpoint:
+class Checkpoint(Listener):
     """The evaluations of one search's fits, recorded in `folder` and replayed.
+
+    A listener of the fit (:class:`~sksel._core.run.Listener`): it records
+    every evaluation that was not replayed from it.
 
     Opening a folder that holds evaluations of another input raises a
     ``ValueError`` naming the parts of the input that differ. Every file is
@@ -87,6 +91,10 @@ class Checkpoint:
         """``(outputs, give_up)`` of the next recorded evaluation of `action`, or None."""
         left = self._left.get(action)
         return left.popleft() if left else None
+
+    def on_evaluation(self, action, outputs, *, given_up, replayed):
+        if not replayed:
+            self.record(action, outputs, give_up=given_up)
 
     def record(self, action, outputs, give_up):
         """Write the `outputs` of the finished `action`, after those recorded so far.

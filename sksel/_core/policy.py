@@ -1,11 +1,15 @@
 """The contract between a search and its policy, and the base of the sequential ones.
 
 A *policy* decides which evaluations run; it knows nothing of estimators.
-An action is a pair ``(candidate, resource)``: evaluate `candidate` with that
-much training (DAUB: rows; Mutant-UCB: sub-trains; GP-UCB and k-DPP: whole
-folds). The search's engine keeps every worker busy by asking the policy for
-an action whenever a worker is free, runs it on every cross-validation split,
-and tells the policy its mean scores when all splits are in. A policy has:
+An action (:class:`Action`) is a pair ``(candidate, amount)``: evaluate
+`candidate` with that much training (DAUB: rows; Mutant-UCB: sub-trains; GP-UCB
+and k-DPP: whole folds); how the training is given is the search's trainer's
+business (:mod:`sksel._core.trainer`). An action may also name a *parent*: a
+new candidate bred from another one (a Mutant-UCB mutant) names the parent's
+action it starts from. The search's engine keeps every worker busy by asking
+the policy for an action whenever a worker is free, runs it on every
+cross-validation split, and tells the policy its mean scores when all splits
+are in. A policy has:
 
 ``ask(n_actions=1, speculative=True) -> list of actions``
     Up to `n_actions` actions to start now, each handed out once. An empty
@@ -31,16 +35,26 @@ and tells the policy its mean scores when all splits are in. A policy has:
 
 Properties are plain reads: a policy uses the results told in ``tell``.
 
-A policy may also race the folds of an evaluation: with
-``enough_folds(candidate, resource, fold_scores) -> bool`` it says, as the
-scores of the first splits come in, that the others need not run; the
-search then tells it the splits run so far. Its ``folds_used_``,
-``{action: number of splits}``, names the evaluations whose results it used
-on their first splits only: ``cv_results_`` holds those splits.
+A policy may also have any of these; the search uses those it has:
 
-A policy that stops by a rule of its own may say why: ``stop_reason()``
-gives, once it is ``done``, the words the search's last progress line
-prints (None: the search says it is done).
+``enough_folds(candidate, resource, fold_scores) -> bool``
+    Race the folds of an evaluation: as the scores of the first splits come
+    in, say that the others need not run; the search then tells the splits
+    run so far. Its ``folds_used_``, ``{action: number of splits}``, names the
+    evaluations whose results it used on their first splits only:
+    ``cv_results_`` holds those splits.
+``needs_train_score(resource) -> bool``
+    Whether it reads the training score of an evaluation at `resource`
+    (DAUB's bounds); the search then scores the training rows too.
+``describe(candidate, resource) -> dict or None``
+    What the ``verbose=2`` progress line of a finished evaluation adds,
+    ``{column: value}`` (DAUB: the candidate's bound).
+``columns(candidates) -> dict``
+    Columns ``{name: values}`` the results rows of `candidates` add, read
+    once the search is over (GP-UCB: the posterior of each).
+``stop_reason() -> str or None``
+    Once it is ``done`` by a rule of its own, the words the search's last
+    progress line prints (None: the search says it is done).
 
 :class:`SequentialPolicy` is the base of the policies whose decisions are
 those of their one-worker run (DAUB, GP-UCB, k-DPP's evaluate-all): the first
@@ -60,18 +74,30 @@ which results come in. A subclass says what the sequential run does:
     Such an action that the run will use whatever the results, or None
     (the default).
 
-and calls ``_advance()`` at the end of its ``__init__``. Mutant-UCB, whose
+and calls ``_advance()`` at the end of its ``__init__``. It reads where the
+run stands through the base's public properties (:attr:`~SequentialPolicy.next_decision`,
+:attr:`~SequentialPolicy.pending`, :attr:`~SequentialPolicy.waiting`,
+:attr:`~SequentialPolicy.n_decisions`) and may fold an outcome of its own
+choosing into a copy of the run (:meth:`~SequentialPolicy._branch`,
+:meth:`~SequentialPolicy._decide_with`) to look ahead. Mutant-UCB, whose
 decisions follow the order results come in, implements the contract
 directly.
 """
 
-from typing import NamedTuple, Protocol
+import copy
+from types import MappingProxyType
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
 
+@runtime_checkable
 class Policy(Protocol):
-    """What a search needs of a policy (see the module docstring)."""
+    """What a search needs of a policy (see the module docstring).
+
+    ``isinstance(policy, Policy)`` checks that `policy` has these members;
+    the search checks it before any training.
+    """
 
     history_: list
 
@@ -85,6 +111,52 @@ class Policy(Protocol):
 
     @property
     def decisions_(self): ...
+
+
+class Action(tuple):
+    """An action of a policy: evaluate `candidate` with `amount` of training.
+
+    A pair ``(candidate, amount)``: it unpacks, compares, hashes and prints as
+    that pair, so that a plain pair stands for it wherever an action is read.
+    `parent` says what a new candidate starts from: for a candidate bred from
+    another (a mutant), the parent's action whose trained state it takes up,
+    ``(parent, parent's amount)``; None for any other action.
+
+    Parameters
+    ----------
+    candidate : int
+        The candidate's index; a bred candidate takes the next free one.
+    amount : int
+        The training the evaluation gives (rows, sub-trains, or the training
+        fold's size for whole folds), as the policy counts it.
+    parent : tuple of (int, int) or None, default=None
+        See above.
+
+    Examples
+    --------
+    >>> from sksel._core.policy import Action
+    >>> action = Action(5, 1, parent=(2, 3))
+    >>> action == (5, 1), action.candidate, action.parent
+    (True, 5, (2, 3))
+    """
+
+    def __new__(cls, candidate, amount, parent=None):
+        action = super().__new__(cls, (candidate, amount))
+        action.parent = parent
+        return action
+
+    def __reduce__(self):
+        return Action, (self[0], self[1], self.parent)
+
+    @property
+    def candidate(self):
+        """The candidate evaluated."""
+        return self[0]
+
+    @property
+    def amount(self):
+        """The training it gets."""
+        return self[1]
 
 
 class Outcome(NamedTuple):
@@ -136,6 +208,7 @@ class SequentialPolicy:
                 action = self._speculate() if speculative else self._sure()
                 if action is None:
                     break
+            action = Action(*action)
             self._pending.add(action)
             self.history_.append(action)
             actions.append(action)
@@ -159,6 +232,36 @@ class SequentialPolicy:
     def decisions_(self):
         """The actions whose results made the decisions, in the order they were used."""
         return list(self._decisions)
+
+    @property
+    def n_decisions(self):
+        """How many results the sequential run has used."""
+        return len(self._decisions)
+
+    @property
+    def next_decision(self):
+        """The sequential run's next action, None once it has stopped."""
+        return self._next
+
+    @property
+    def pending(self):
+        """The actions handed out whose outcome is not told yet (a frozenset)."""
+        return frozenset(self._pending)
+
+    @property
+    def waiting(self):
+        """``{action: Outcome}`` told and not used yet: the run has not reached them (read-only)."""
+        return MappingProxyType(self._told)
+
+    def _branch(self):
+        """A copy of the run whose decisions go on apart from this one's.
+
+        A subclass whose `_use` changes containers of its own copies them too.
+        """
+        run = copy.copy(self)
+        run._decisions, run._told = list(self._decisions), dict(self._told)
+        run._pending, run.history_ = set(self._pending), list(self.history_)
+        return run
 
     def _advance(self):
         """Use told results in decision order; keep and return the next decision."""

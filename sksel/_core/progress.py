@@ -26,6 +26,7 @@ import sys
 import time
 
 from ..spaces.space import _STEP
+from .run import Listener
 
 _STATUS_EVERY_S = 5.0
 
@@ -190,8 +191,11 @@ class CandidateNames:
         return f"#{candidate}{lineage} {self.short_names(candidate)}"
 
 
-class Progress:
+class Progress(Listener):
     """Print a search's progress at its `verbose` level (see the module).
+
+    A listener of the fit (:class:`~sksel._core.run.Listener`): it opens with
+    the engine, prints a line per evaluation told, and closes with it.
 
     Parameters
     ----------
@@ -212,12 +216,15 @@ class Progress:
     max_resource : int or None, default=None
         The largest resource of an evaluation, where the search knows it
         before it runs: the width of the resource column from the first line.
+    describe : callable or None, default=None
+        ``describe(candidate, resource) -> dict or None``, the columns a
+        ``verbose=2`` line adds (the policy's ``describe``).
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", max_resource=None, file=None):
+                 exact=True, budget="", max_resource=None, describe=None, file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -227,6 +234,7 @@ class Progress:
         self.exact = exact
         self.budget = budget
         self.max_resource = max_resource
+        self.describe = describe
         self.file = file
         self.n_done = 0
         self.best = None  # (score, candidate, resource)
@@ -264,6 +272,16 @@ class Progress:
         return f"best {score:.4f} {self.names(candidate)} at {resource}"
 
     # ------------------------------------------------------------------ events
+    def on_start(self):
+        self.start()
+
+    def on_told(self, action, outputs, score):
+        extra = self.describe(*action) if self.describe and self.verbose >= 2 else None
+        self.evaluation(*action, score, extra)
+
+    def on_end(self):
+        self.stop()
+
     def start(self):
         """Print the header; open the bar at ``verbose == 1`` where tqdm is installed."""
         self._start = self._last_status = time.perf_counter()

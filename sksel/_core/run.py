@@ -1,60 +1,109 @@
-"""One fit's evaluations, as the engine calls back: tasks, results, failures."""
+"""One fit's evaluations, as the engine calls back, and the listeners that observe them."""
+
+import numpy as np
 
 from .compat import _insert_error_scores, _MultimetricScorer
+
+
+class Listener:
+    """Observes one fit's evaluations, as skorch's callbacks observe a net's training.
+
+    The run calls every listener of the fit, in the order the search lists
+    them: the checkpoint, the trainer (:mod:`sksel._core.trainer`), the
+    progress report. Each method does nothing unless overridden.
+    """
+
+    def on_start(self):
+        """The engine is about to run the policy."""
+
+    def on_evaluation(self, action, outputs, **info):
+        """Every split of `action` is in: its raw `outputs`, before anything reads them.
+
+        `info` has ``given_up`` (the engine gave the action up: its worker
+        died twice) and ``replayed`` (the outputs come from the checkpoint).
+        """
+
+    def on_told(self, action, outputs, score):
+        """The policy was told `action`'s mean `score`; `outputs` have their error scores."""
+
+    def on_end(self):
+        """The engine stopped: done, out of time or interrupted."""
+
+
+class _Recorder(Listener):
+    """The evaluations told, ``(action, outputs)`` in the order they finished."""
+
+    def __init__(self):
+        self.evaluations = []
+
+    def on_told(self, action, outputs, score):
+        self.evaluations.append((action, outputs))
 
 
 class _Run:
     """One fit's evaluations, as the engine calls back: tasks, results, failures.
 
     It makes an action's tasks (or replays them from the checkpoint), and
-    when all its splits are in, records them in the checkpoint, tells the
-    policy and reports progress; the evaluations gathered so far are in
-    `evaluations`, ``(action, outputs)`` in the order they finished.
+    when all its splits are in, lets the listeners observe the outputs,
+    tells the policy, and lets them observe the score; the evaluations
+    gathered so far are in `evaluations`, ``(action, outputs)`` in the order
+    they finished.
     """
 
-    def __init__(self, search, job, policy, resource, progress, refit_metric, checkpoint):
+    def __init__(self, search, job, policy, trainer, listeners, refit_metric, checkpoint):
         self.search = search
         self.job = job
         self.policy = policy
-        self.resource = resource
-        self.progress = progress
+        self.trainer = trainer
         self.refit_metric = refit_metric
         self.checkpoint = checkpoint
-        self.evaluations = []
+        self._recorder = _Recorder()
+        self.listeners = [*listeners, self._recorder]
         self._replayed = {}
         self._given_up = set()
 
+    @property
+    def evaluations(self):
+        """The evaluations told so far, ``(action, outputs)`` in the order they finished."""
+        return self._recorder.evaluations
+
+    def start(self):
+        for listener in self.listeners:
+            listener.on_start()
+
+    def end(self):
+        for listener in self.listeners:
+            listener.on_end()
+
     def tasks(self, action):
         """The tasks of `action`, one per split; its recorded outputs if replayed."""
-        # Prepared even when replayed: preparing is part of the search's state
-        # (MutantUCBSearch breeds a mutant there).
-        self.search._prepare(self.job, action)
+        # Prepared even when replayed: a bred candidate and what the trainer
+        # notes of it are part of the fit's state.
+        self._take_in(action)
+        self.trainer.prepare(self.job, action)
         if self.checkpoint is not None and action not in self._replayed:
             recorded = self.checkpoint.replay(action)
             if recorded is not None:
                 self._replayed[action] = recorded
         if action in self._replayed:
             return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
-        return [self.search._task(self.job, action, fold, train, test)
-                for fold, (train, test) in enumerate(self.resource.split(action[1]))]
+        return [self.trainer.task(self.job, action, fold, train, test)
+                for fold, (train, test) in enumerate(self.trainer.split(action[1]))]
 
     def on_done(self, action, outputs):
-        """Record, tell and report the outputs of every split of `action`."""
-        search = self.search
-        if action in self._replayed:
-            if self._replayed.pop(action)[1]:
-                self._given_up.add(action)
-        elif self.checkpoint is not None:
-            self.checkpoint.record(action, outputs, give_up=action in self._given_up)
-        search._on_evaluation(action, outputs)
-        if callable(search.scoring):
-            self.refit_metric = search._callable_metric(outputs, self.refit_metric)
-        _insert_error_scores(outputs, search.error_score)
-        self.evaluations.append((action, outputs))
-        score = search._tell(self.policy, action, outputs, self.refit_metric,
-                             give_up=action in self._given_up)
-        extra = search._progress_extra(action) if self.progress.verbose >= 2 else None
-        self.progress.evaluation(*action, score, extra)
+        """Let the listeners observe the outputs of every split of `action`; tell the policy."""
+        replayed = action in self._replayed
+        if replayed and self._replayed.pop(action)[1]:
+            self._given_up.add(action)
+        given_up = action in self._given_up
+        for listener in self.listeners:
+            listener.on_evaluation(action, outputs, given_up=given_up, replayed=replayed)
+        if callable(self.search.scoring):
+            self.refit_metric = self.search._callable_metric(outputs, self.refit_metric)
+        _insert_error_scores(outputs, self.search.error_score)
+        score = _tell(self.policy, action, outputs, self.refit_metric, given_up)
+        for listener in self.listeners:
+            listener.on_told(action, outputs, score)
 
     def enough(self, action, outputs):
         """Whether the policy needs no more splits of `action` than those of `outputs`."""
@@ -66,37 +115,75 @@ class _Run:
     def failed_output(self, action, i, reason):
         """The output of split `i` of `action`, whose worker died: a failed fit."""
         self._given_up.add(action)
-        _, test = self.resource.split(action[1])[i]
+        _, test = self.trainer.split(action[1])[i]
         score = self.search.error_score
         if isinstance(self.job.scorers, _MultimetricScorer):
             score = dict.fromkeys(self.job.scorers._scorers, score)
         failed = {"fit_error": reason, "test_scores": score,
                   "n_test_samples": len(test), "fit_time": 0.0, "score_time": 0.0}
-        if self.search._returns_train_score(action[1]):
+        if self.job.returns_train_score(action[1]):
             failed["train_scores"] = score
         return failed
+
+    def _take_in(self, action):
+        """Note the parent an action names; breed its candidate if it is a new one."""
+        parent = getattr(action, "parent", None)
+        if parent is None:
+            return
+        candidate = action[0]
+        self.job.parents[candidate] = parent[0]
+        if candidate == len(self.job.candidates):
+            self.job.add(self.search._breed(self.job.space, self.job.candidates[parent[0]]))
 
 
 class _Job:
     """What every task of one fit shares: data, scorers, parameters, candidates.
 
     The estimators of the candidates are built up front, so that a wrong
-    parameter name fails before any training.
+    parameter name fails before any training; a candidate bred during the
+    fit joins them (:meth:`add`), and `parents` maps it to its parent.
     """
 
-    def __init__(self, space, candidates, X, y, scorers, fit_params, score_params):
+    def __init__(self, space, candidates, X, y, scorers, fit_params, score_params, *,
+                 error_score, verbose, returns_train_score):
         self.space = space
         self.candidates = candidates
         self.X, self.y = X, y
         self.scorers = scorers
         self.fit_params = fit_params
         self.score_params = score_params
+        self.error_score = error_score
+        self.verbose = verbose
+        self.returns_train_score = returns_train_score
         self.estimators = [space.build(candidate) for candidate in candidates]
+        self.parents = {}
+
+    def add(self, params):
+        """Add the candidate of `params`; its index is the next free one."""
+        self.candidates.append(params)
+        self.estimators.append(self.space.build(params))
 
 
 def _recorded_output(output):
     """The task of a replayed evaluation: its recorded output."""
     return output
+
+
+def _tell(policy, action, outputs, metric, give_up):
+    """Tell `policy` the mean scores of `action` over its `outputs`; return the test score."""
+    failed = any(out["fit_error"] is not None for out in outputs)
+    fold_scores = _fold_scores(outputs, "test_scores", metric)
+    test = np.mean(fold_scores)
+    train = (
+        np.mean(_fold_scores(outputs, "train_scores", metric))
+        if "train_scores" in outputs[0]
+        else None
+    )
+    fit_time = float(np.sum([out["fit_time"] for out in outputs]))
+    races = {"fold_scores": fold_scores} if hasattr(policy, "enough_folds") else {}
+    policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
+                give_up=give_up, **races)
+    return test
 
 
 def _fold_scores(outputs, key, metric):

@@ -18,7 +18,7 @@ from copy import deepcopy
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.base import is_classifier, is_regressor
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import (
     accuracy_score,
@@ -46,7 +46,6 @@ from .compat import (
     Interval,
     _check_method_params,
     _check_multimetric_scoring,
-    _fit_and_score,
     _fit_context,
     _insert_error_scores,
     _MultimetricScorer,
@@ -56,6 +55,7 @@ from .compat import (
     _warn_or_raise_about_fit_failures,
 )
 from .engine import Engine, threads_within_cpus
+from .policy import Policy
 from .progress import CandidateNames, Progress, ShortNames
 from .results import (
     _average_over_folds_run,
@@ -66,7 +66,7 @@ from .results import (
     _ranked_last,
     _split_by_decisions,
 )
-from .run import _fold_scores, _Job, _Run, _stop_words
+from .run import _Job, _Run, _stop_words
 
 # Metrics whose scores lie in [0, 1], higher is better.
 _UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
@@ -90,10 +90,6 @@ class BaseSelectionSearch(BaseSearchCV):
         "max_time": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "checkpoint": [str, os.PathLike, None],
     }
-
-    #: The entry of a task's output holding learned state that later tasks take
-    #: up (see the engine's ``state_key``), or None.
-    _state_key = None
 
     @abstractmethod
     def __init__(
@@ -136,12 +132,14 @@ class BaseSelectionSearch(BaseSearchCV):
     # ------------------------------------------------------------------ hooks
     @abstractmethod
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        """Return ``(policy, resource)`` for this fit.
+        """Return ``(policy, trainer)`` for this fit.
 
         The policy follows the contract of :mod:`sksel._core.policy` (``ask``,
         ``tell``, ``done``, ``history_``, ``decisions_``); a policy whose
         decisions should not depend on the number of workers subclasses its
-        ``SequentialPolicy`` and gets speculative work for idle workers.
+        ``SequentialPolicy`` and gets speculative work for idle workers. The
+        trainer follows :mod:`sksel._core.trainer` (see :mod:`sksel.training`):
+        it says what an action's amount of training is and gives it.
 
         Parameters
         ----------
@@ -165,51 +163,21 @@ class BaseSelectionSearch(BaseSearchCV):
         """The parameters of the candidates evaluated: every one of `space`."""
         return space.candidates
 
-    def _needs_train_score(self, n_resources):
-        """Whether the policy reads training scores at `n_resources`."""
-        return False
+    def _breed(self, space, params):
+        """The parameters of a new candidate bred from a candidate's `params`.
+
+        Called for an action of a candidate not drawn yet, which names its
+        parent (a mutant); a search whose policy breeds implements it.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__}'s policy handed out a new candidate bred from another; "
+            "the search breeds none."
+        )
 
     def _display_info(self):
         """What the displays read besides the results (see :class:`DisplayInfo`)."""
         return DisplayInfo("Training rows per fold (whole folds)",
                            int(np.max(self.all_cv_results_["n_resources"])))
-
-    def _prepare(self, job, action):
-        """Called once as `action` is handed out, before its tasks are made (or replayed)."""
-
-    def _task(self, job, action, fold, train, test):
-        """The task ``(func, args, kwargs)`` that evaluates `action` on one fold; no side effect."""
-        candidate, n_resources = action
-        return (_fit_and_score, (clone(job.estimators[candidate]), job.X, job.y),
-                dict(train=train, test=test, parameters=None, scorer=job.scorers,
-                     fit_params=job.fit_params(candidate), score_params=job.score_params,
-                     return_train_score=self._returns_train_score(n_resources),
-                     return_n_test_samples=True, return_times=True,
-                     error_score=self.error_score,
-                     verbose=self.verbose if self.verbose >= 3 else 0,
-                     split_progress=(fold, self.n_splits_)))
-
-    def _returns_train_score(self, n_resources):
-        return self.return_train_score or self._needs_train_score(n_resources)
-
-    def _on_evaluation(self, action, outputs):
-        """Called with the outputs of every finished `action`, before the policy hears."""
-
-    def _ranking_resource(self, results):
-        """The resource of each row of `results` that ranks before its score.
-
-        ``n_resources``: a score on fewer rows measures a model the refit
-        does not rebuild.
-        """
-        return results["n_resources"]
-
-    def _row_params(self, candidates, action):
-        """The ``params`` of the ``cv_results_`` row of `action`."""
-        return candidates[action[0]]
-
-    def _extra_results(self, actions):
-        """Columns ``{name: values}`` the ``cv_results_`` rows of `actions` add."""
-        return {}
 
     def _progress_budget(self, n_candidates):
         """``(planned, exact, words)``: the evaluations the budget allows, for the header.
@@ -219,20 +187,12 @@ class BaseSelectionSearch(BaseSearchCV):
         """
         return n_candidates, True, f"{n_candidates} evaluations planned"
 
-    def _progress_extra(self, action):
-        """Columns ``{name: value}`` the ``verbose=2`` line of a finished `action` adds, or None."""
-        return None
-
     def _largest_resource(self):
         """The largest resource of an evaluation, known before the search runs, or None.
 
         It sets the width of the resource column of the ``verbose=2`` lines.
         """
         return None
-
-    def _parent_of(self, candidate):
-        """The ``candidate_id`` `candidate` was bred from, or -1: its name shows it."""
-        return -1
 
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=False)
@@ -271,44 +231,67 @@ class BaseSelectionSearch(BaseSearchCV):
         splits = list(cv.split(X, y, **routed.splitter.split))
         self.n_splits_ = len(splits)
         n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
-        policy, resource = self._make_policy(candidates, splits, y, n_classes, rng)
+        policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
+        _check_policy(policy, type(self).__name__)
         fit_params = self._fit_params_by_candidate(candidates, routed)
-        job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score)
-        names = self._candidate_names(job)
-        progress = self._progress(names, len(candidates))
-        run = _Run(self, job, policy, resource, progress, refit_metric,
-                   self._open_checkpoint(X, y, params, candidates))
-
-        engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
-                        max_time=self.max_time, name=type(self).__name__,
-                        enough=run.enough if hasattr(policy, "enough_folds") else None,
-                        state_key=self._state_key)
-        progress.start()
+        job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score,
+                   error_score=self.error_score, verbose=self.verbose,
+                   returns_train_score=self._train_score_reader(policy))
         try:
-            engine.run(policy)
+            run = self._run(job, policy, trainer, refit_metric,
+                            self._open_checkpoint(X, y, params, candidates))
+            last = self._store_results(job, trainer, policy, run)
+            self._set_best(run.refit_metric, last)
+            if self.refit:
+                with threads_within_cpus():
+                    self._refit_best(job, trainer, fit_params, run.refit_metric)
         finally:
-            progress.stop()
-        self.stop_reason_ = engine.stop_reason_
-
-        last = self._store_results(candidates, names, resource, run.evaluations,
-                                   policy.decisions_, getattr(policy, "folds_used_", {}))
-        self._set_best(run.refit_metric, last)
-        if self.refit:
-            with threads_within_cpus():
-                self._refit_best(job, fit_params, run.refit_metric)
-        progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
+            trainer.close()
+        run.progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
-    def _store_results(self, candidates, names, resource, evaluations, decisions, folds_used):
+    def _run(self, job, policy, trainer, refit_metric, checkpoint):
+        """Run `policy` on the engine with its listeners; set ``stop_reason_``; return the run.
+
+        The listeners observe every evaluation, in this order: the checkpoint
+        (records it), the trainer (keeps what later evaluations take up), the
+        progress report and the results (``run.evaluations``).
+        """
+        names = self._candidate_names(job)
+        progress = self._progress(names, len(job.candidates), policy)
+        listeners = [listener for listener in (checkpoint, trainer) if listener is not None]
+        run = _Run(self, job, policy, trainer, listeners + [progress], refit_metric, checkpoint)
+        run.names, run.progress = names, progress
+        engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
+                        max_time=self.max_time, name=type(self).__name__,
+                        enough=run.enough if hasattr(policy, "enough_folds") else None,
+                        state_key=trainer.state_key)
+        run.start()
+        try:
+            engine.run(policy)
+        finally:
+            run.end()
+        self.stop_reason_ = engine.stop_reason_
+        return run
+
+    def _train_score_reader(self, policy):
+        """``amount -> bool``: whether an evaluation at `amount` scores its training rows."""
+        reads = getattr(policy, "needs_train_score", None)
+        if self.return_train_score or reads is None:
+            return lambda amount: bool(self.return_train_score)
+        return reads
+
+    def _store_results(self, job, trainer, policy, run):
         """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
 
-        An evaluation whose first splits only were used by the policy
-        (`folds_used`, ``{action: number of splits}``, a race's) holds those.
+        An evaluation whose first splits only were used by the policy (its
+        ``folds_used_``, ``{action: number of splits}``, a race's) holds those.
         Returns the last decided evaluation of every candidate, which
         ``cv_results_`` holds.
         """
-        decided, speculative = _split_by_decisions(evaluations, decisions)
+        folds_used = getattr(policy, "folds_used_", {})
+        decided, speculative = _split_by_decisions(run.evaluations, policy.decisions_)
         decided = [(action, outputs[:folds_used.get(action, len(outputs))])
                    for action, outputs in decided]
         if not decided:
@@ -325,13 +308,14 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        self.cv_results_ = self._results(candidates, names, last, resource)
+        rows = (job, trainer, policy, run.names)
+        self.cv_results_ = self._results(*rows, last)
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
             warnings.filterwarnings("ignore", message="One or more of the test scores")
             warnings.filterwarnings("ignore", message="One or more of the train scores")
             self.all_cv_results_ = self._results(
-                candidates, names, decided + speculative, resource,
+                *rows, decided + speculative,
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
@@ -347,17 +331,19 @@ class BaseSelectionSearch(BaseSearchCV):
         """The :class:`~sksel._core.progress.CandidateNames` of this fit's candidates.
 
         The progress lines and the ``candidate_name`` column of the results
-        use these, so that a line and a row name a candidate alike.
+        use these, so that a line and a row name a candidate alike; a bred
+        candidate names its parent (``job.parents``).
         """
         short = ShortNames(job.candidates, job.space.first_estimator)
-        return CandidateNames(short, self._parent_of)
+        return CandidateNames(short, lambda candidate: job.parents.get(candidate, -1))
 
-    def _progress(self, names, n_candidates):
+    def _progress(self, names, n_candidates, policy):
         """The :class:`~sksel._core.progress.Progress` reporter of this fit, naming by `names`."""
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
-                        max_resource=self._largest_resource())
+                        max_resource=self._largest_resource(),
+                        describe=getattr(policy, "describe", None))
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""
@@ -472,30 +458,18 @@ class BaseSelectionSearch(BaseSearchCV):
             return holdout(n_splits=1, test_size=self.cv, random_state=seed)
         return check_cv(self.cv, y, classifier=classifier)
 
-    @staticmethod
-    def _tell(policy, action, outputs, metric, give_up):
-        failed = any(out["fit_error"] is not None for out in outputs)
-        fold_scores = _fold_scores(outputs, "test_scores", metric)
-        test = np.mean(fold_scores)
-        train = (
-            np.mean(_fold_scores(outputs, "train_scores", metric))
-            if "train_scores" in outputs[0]
-            else None
-        )
-        fit_time = float(np.sum([out["fit_time"] for out in outputs]))
-        races = {"fold_scores": fold_scores} if hasattr(policy, "enough_folds") else {}
-        policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
-                    give_up=give_up, **races)
-        return test
 
-    def _results(self, candidates, names, evaluations, resource, speculative=None):
+    def _results(self, job, trainer, policy, names, evaluations, speculative=None):
         """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
 
         An evaluation that ran on the first folds only has NaN in the
         ``split*`` keys of the others, and its means and standard deviations
-        are over the folds it ran on.
+        are over the folds it ran on. The trainer gives each row's
+        ``params``, its ``iter``, the amount it ranks by and its own columns;
+        the policy may add columns (its ``columns(candidates)``).
         """
-        params = [self._row_params(candidates, action) for action, _ in evaluations]
+        actions = [action for action, _ in evaluations]
+        params = [trainer.row_params(job, action) for action in actions]
         n_folds = np.array([len(outputs) for _, outputs in evaluations])
         outs = [out for _, outputs in evaluations
                 for out in outputs + [_missing_fold(outputs[0])] * (self.n_splits_ - len(outputs))]
@@ -505,9 +479,11 @@ class BaseSelectionSearch(BaseSearchCV):
             "candidate_id": [c for (c, _), _ in evaluations],
             "candidate_name": [names(c) for (c, _), _ in evaluations],
             "n_resources": [n for (_, n), _ in evaluations],
-            "iter": [resource.level(n) for (_, n), _ in evaluations],
-            **self._extra_results([action for action, _ in evaluations]),
+            "iter": [trainer.level(n) for (_, n), _ in evaluations],
+            **trainer.columns(job, actions),
         }
+        if hasattr(policy, "columns"):
+            more.update(policy.columns(np.array([c for c, _ in actions], dtype=int)))
         if speculative is not None:
             more["speculative"] = speculative
         if np.all(n_folds == self.n_splits_):
@@ -519,7 +495,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 results = self._format_results(params, self.n_splits_, outs, more)
             _average_over_folds_run(results, n_folds, outs, self.n_splits_)
         for key in [k for k in results if k.startswith("rank_test_")]:
-            results[key] = _rank_by_resource(self._ranking_resource(results),
+            results[key] = _rank_by_resource(trainer.ranking_amount(results),
                                              results[f"mean{key[4:]}"], n_folds)
         return results
 
@@ -538,7 +514,7 @@ class BaseSelectionSearch(BaseSearchCV):
             self.best_score_ = self.cv_results_[f"mean_test_{refit_metric}"][index]
         self.best_params_ = self.cv_results_["params"][index]
 
-    def _refit_best(self, job, fit_params, refit_metric):
+    def _refit_best(self, job, trainer, fit_params, refit_metric):
         """Refit the selected candidate on all rows; where that fails, the next in rank.
 
         A refit that raises is warned about (``FitFailedWarning``) and the
@@ -562,7 +538,7 @@ class BaseSelectionSearch(BaseSearchCV):
         for i in order:
             self._select(i, refit_metric)
             try:
-                self._refit(job, fit_params(results["candidate_id"][i]))
+                self._refit(job, trainer, i, fit_params(results["candidate_id"][i]))
             except Exception as error:
                 if self.error_score == "raise":
                     raise
@@ -586,13 +562,12 @@ class BaseSelectionSearch(BaseSearchCV):
             "error_score='raise' to see the first error."
         ) from last_error
 
-    def _refit(self, job, fit_params):
-        self.best_estimator_ = job.space.build(self.best_params_)
+    def _refit(self, job, trainer, row, fit_params):
+        """Train the candidate of results row `row` on all the rows, as the trainer does."""
         start = time.perf_counter()
-        if job.y is None:
-            self.best_estimator_.fit(job.X, **fit_params)
-        else:
-            self.best_estimator_.fit(job.X, job.y, **fit_params)
+        self.best_estimator_ = trainer.refit(job, int(self.cv_results_["candidate_id"][row]),
+                                             int(self.cv_results_["n_resources"][row]),
+                                             fit_params)
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
@@ -625,6 +600,17 @@ class DisplayInfo:
     full_resource: int
     resources_add_up: bool = False
     bounds: object = None
+
+
+def _check_policy(policy, search):
+    """Refuse, before any training, a policy that lacks what the contract needs."""
+    if not isinstance(policy, Policy):
+        missing = [name for name in ("ask", "tell", "done", "history_", "decisions_")
+                   if not hasattr(policy, name)]
+        raise TypeError(
+            f"{search}'s policy {type(policy).__name__} lacks {', '.join(missing)} of the "
+            "policy contract (sksel._core.policy)."
+        )
 
 
 def _check_targets(y):

@@ -287,6 +287,18 @@ class DAUBPolicy(SequentialPolicy):
         super().tell(candidate, size, score, train_score, fit_time, failed, give_up,
                      fold_scores)
 
+    def needs_train_score(self, size):
+        """Whether the bound reads the training score at `size`: ``bound="train"`` below N."""
+        return self.bound == "train" and size < self.n_total
+
+    def describe(self, candidate, size):
+        """``{"bound": ...}``: the bound a progress line of ``(candidate, size)`` shows.
+
+        :meth:`bound_at`, or ``"pending"`` while the run has not used the result.
+        """
+        bound = self.bound_at(candidate, size)
+        return {"bound": "pending" if bound is None else float(bound)}
+
     def enough_folds(self, candidate, size, fold_scores):
         """Whether the first folds of ``(candidate, size)``, scoring `fold_scores`, end its race.
 
@@ -301,7 +313,7 @@ class DAUBPolicy(SequentialPolicy):
         speculative evaluation runs every fold and the run uses its first
         folds only.
         """
-        return ((candidate, size) == self._next and size == self.n_total
+        return ((candidate, size) == self.next_decision and size == self.n_total
                 and self._race_length(fold_scores) is not None)
 
     @property
@@ -511,11 +523,11 @@ class DAUBPolicy(SequentialPolicy):
         known = [a for a in upcoming if self._warm_up_known(a)]
         if known or upcoming:
             return (known or upcoming)[0]
-        busy = {c for c, _ in self._pending}
+        busy = {c for c, _ in self.pending}
         free = [c for c in self._alive() if c not in busy]
         for c in sorted(free, key=self.upper_bound, reverse=True):
             action = c, self._next_size(c)
-            if action not in self._told:
+            if action not in self.waiting:
                 return action
         return None
 
@@ -526,7 +538,7 @@ class DAUBPolicy(SequentialPolicy):
     def _upcoming_warm_up(self):
         """Warm-up actions the run has not reached, needed as far as known, not started."""
         return [a for a in islice(self._warm_up, self._warm_up_next, None)
-                if self._needs_warm_up(a) and a not in self._pending and a not in self._told]
+                if self._needs_warm_up(a) and a not in self.pending and a not in self.waiting]
 
     def _warm_up_known(self, action):
         """Whether the run will need the warm-up `action` whatever the scores to come."""

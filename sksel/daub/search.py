@@ -10,7 +10,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._core.compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
-from ..training.rows import NSamplesResource
+from ..training.rows import RowsTrainer
 from .policy import DAUBPolicy, accuracy_noise, daub_sizes
 
 #: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3.
@@ -416,10 +416,6 @@ class DAUBSearch(BaseSelectionSearch):
         return DisplayInfo("Training rows per fold", self.sizes_[-1],
                            bounds=self.policy_.upper_bound)
 
-    def _needs_train_score(self, n_resources):
-        # A learner at N needs no bound any more.
-        return self.bound == "train" and n_resources < self.sizes_[-1]
-
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)
         b = self._granularity(n_total, n_classes)
@@ -427,7 +423,7 @@ class DAUBSearch(BaseSelectionSearch):
         self._warn_if_no_curve_below_n(len(candidates))
         self._warn_if_l_exceeds_the_sizes()
         folds = None if self.subsample_folds == "all" else self.subsample_folds
-        resource = NSamplesResource(
+        trainer = RowsTrainer(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
             n_folds_below_max=folds,
         )
@@ -436,22 +432,18 @@ class DAUBSearch(BaseSelectionSearch):
             len(candidates), self.sizes_, l=self._curve_points(),
             bound="slope" if self.bound == "prior" and not unit else self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
-            noise=self._noise(resource.split(self.sizes_[0]), n_classes), stop=self.stop,
+            noise=self._noise(trainer.split(self.sizes_[0]), n_classes), stop=self.stop,
             tol=self.tol,
             warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
             cost=self.cost, race=self.race_folds and len(splits) > 1,
         )
-        return self.policy_, resource
+        return self.policy_, trainer
 
     def _progress_budget(self, n_candidates):
         n_max = n_candidates * len(self.sizes_)
         return n_max, False, (
             f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
             f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
-
-    def _progress_extra(self, action):
-        bound = self.policy_.bound_at(*action)
-        return {"bound": "pending" if bound is None else float(bound)}
 
     def _largest_resource(self):
         return self.sizes_[-1]

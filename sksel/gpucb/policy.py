@@ -7,7 +7,6 @@ out candidates with ``ask`` and learns their scores through ``tell``
 it; :mod:`sksel.gpucb.prior` turns earlier results into its prior.
 """
 
-import copy
 
 import numpy as np
 from scipy.stats import norm
@@ -214,7 +213,7 @@ class GPUCBPolicy(SequentialPolicy):
         """Whether `n_iter` picks have their results, the answer is known (`tol`, `risk`), or no
         candidate is left."""
         # Asynchronously, the evaluations running are decisions: wait for them.
-        return self._next is None and not (self.asynchronous and self._pending)
+        return self.next_decision is None and not (self.asynchronous and self.pending)
 
     @property
     def observed_(self):
@@ -321,11 +320,16 @@ class GPUCBPolicy(SequentialPolicy):
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
 
+    def columns(self, candidates):
+        """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed."""
+        mean, std = self.posterior()
+        return {"posterior_mean": mean[candidates], "posterior_std": std[candidates]}
+
     def stop_reason(self):
         """Why the sequential run stopped, in words; None while it goes on."""
         if not self.done:
             return None
-        left, n = self._available(), len(self._decisions)
+        left, n = self._available(), self.n_decisions
         if not left:
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:
@@ -336,9 +340,17 @@ class GPUCBPolicy(SequentialPolicy):
 
     # --------------------------------------------------------------- internals
     def _decide(self):
-        """The sequential run's next pick, as an action, or None once it stops."""
+        """The sequential run's next pick, as an action, or None once it stops.
+
+        Asynchronously, every told result is used first, in the order of the
+        picks, and the next pick is the UCB argmax given those running.
+        """
+        if self.asynchronous:
+            for action in [a for a in self.history_ if a in self.waiting]:
+                self._use_told(action)
+            return self._speculate()
         available = self._available()
-        if len(self._decisions) >= self.n_iter or self._answer_known(available):
+        if self.n_decisions >= self.n_iter or self._answer_known(available):
             return None
         candidate = self._ucb_argmax(available)
         return None if candidate is None else (candidate, self.resource)
@@ -360,19 +372,6 @@ class GPUCBPolicy(SequentialPolicy):
         K_co = cov[np.ix_(candidates, observed)]
         solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
         return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
-
-    def _advance(self):
-        """Use told results; keep and return the next pick, or None.
-
-        Asynchronously, every told result is used, in the order of the
-        picks, and the next pick is the UCB argmax given those running.
-        """
-        if not self.asynchronous:
-            return super()._advance()
-        for action in [a for a in self.history_ if a in self._told]:
-            self._use_told(action)
-        self._next = self._speculate()
-        return self._next
 
     def _use(self, action, outcome):
         candidate = action[0]
@@ -397,9 +396,9 @@ class GPUCBPolicy(SequentialPolicy):
         next picks (`_likely_picks`); beyond what the simulated runs reached,
         that UCB argmax.
         """
-        busy = {c for c, _ in self._pending} | {c for c, _ in self._told}
+        busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
         free = [c for c in self._available() if c not in busy]
-        if self.asynchronous and (len(self._decisions) + len(busy) >= self.n_iter
+        if self.asynchronous and (self.n_decisions + len(busy) >= self.n_iter
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
@@ -438,14 +437,14 @@ class GPUCBPolicy(SequentialPolicy):
         whole_runs = True
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
-            action = self._next
+            action = self.next_decision
             for depth in range(self._LOOKAHEAD_DEPTH):
                 if action is None:
                     break
                 candidate = action[0]
                 picked[candidate] += 1
                 depth_sum[candidate] += depth
-                outcome = self._told.get(action)
+                outcome = self.waiting.get(action)
                 if outcome is None:
                     mean, std = run._posterior(())
                     score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
@@ -458,9 +457,9 @@ class GPUCBPolicy(SequentialPolicy):
 
     def _copy_of_run(self):
         """A copy of the sequential run that results can be folded into."""
-        run = copy.copy(self)
+        run = self._branch()
         run._observed, run._failed = dict(self._observed), set(self._failed)
-        run._times, run._decisions = dict(self._times), list(self._decisions)
+        run._times = dict(self._times)
         return run
 
     def _ucb_argmax(self, candidates, pending=()):
@@ -471,7 +470,7 @@ class GPUCBPolicy(SequentialPolicy):
         if not candidates:
             return None
         mean, std = self._posterior(pending)
-        t = len(self._decisions) + len(pending) + 1
+        t = self.n_decisions + len(pending) + 1
         ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
         if self.cost is not None:
             choice = self._cost_argmax(candidates, ucb)

@@ -22,7 +22,7 @@ from ..portfolio import (
 )
 from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
-from ..training.folds import WholeFolds
+from ..training.folds import FoldsTrainer
 from .policy import GPUCBPolicy, _checked_cost
 from .prior import (
     cost_prior_from_times,
@@ -30,6 +30,7 @@ from .prior import (
     prior_from_scores,
     tune_beta_scale,
 )
+
 
 class GPUCBSelector(BaseSelectionSearch):
     """Select among K candidates with GP-UCB, evaluating only a few of them.
@@ -364,9 +365,6 @@ class GPUCBSelector(BaseSelectionSearch):
         super().fit(X, y, **params)
         self.n_iter_ = len(self.cv_results_["params"])
         self.posterior_mean_, self.posterior_std_ = self.policy_.posterior()
-        ids = self.cv_results_["candidate_id"]
-        self.cv_results_["posterior_mean"] = self.posterior_mean_[ids]
-        self.cv_results_["posterior_std"] = self.posterior_std_[ids]
         return self
 
     def _search_space(self):
@@ -406,7 +404,7 @@ class GPUCBSelector(BaseSelectionSearch):
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous,
         )
-        return self.policy_, WholeFolds(splits)
+        return self.policy_, FoldsTrainer(splits)
 
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""

@@ -16,7 +16,7 @@ class EvaluateAll(SequentialPolicy):
         self._advance()
 
     def _decide(self):
-        k = len(self._decisions)
+        k = self.n_decisions
         return (k, self.resource) if k < self.n_candidates else None
 
     def _use(self, action, outcome):

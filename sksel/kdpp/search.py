@@ -7,7 +7,7 @@ import numpy as np
 from .._core.search import BaseSelectionSearch
 from ..spaces.sampler import _SAMPLER_CONSTRAINTS, KDPPSampler
 from ..spaces.space import SearchSpace
-from ..training.folds import WholeFolds
+from ..training.folds import FoldsTrainer
 from .policy import EvaluateAll
 
 
@@ -249,4 +249,4 @@ class KDPPSearch(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         policy = EvaluateAll(len(candidates), min(len(train) for train, _ in splits))
-        return policy, WholeFolds(splits)
+        return policy, FoldsTrainer(splits)

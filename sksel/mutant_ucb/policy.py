@@ -8,6 +8,8 @@ import math
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._core.policy import Action
+
 
 class MutantUCBPolicy:
     """Which model gets the next sub-train, or breeds a mutant, by Mutant-UCB.
@@ -55,8 +57,9 @@ class MutantUCBPolicy:
 
     Attributes
     ----------
-    history_ : list of tuple
-        Every action handed out, ``(model, n)``, in order.
+    history_ : list of Action
+        Every action handed out, ``(model, n)``, in order; the first action
+        of a mutant names its parent's, ``parent=(parent, its sub-trains)``.
 
     decisions_ : list of tuple
         The actions whose results are in, in the order they came in.
@@ -122,6 +125,11 @@ class MutantUCBPolicy:
             if action is None:
                 break
             model, n = action
+            parent = self.parents_[model]
+            if n == 1 and parent >= 0:  # a mutant: it starts from its parent as trained so far
+                action = Action(model, n, parent=(parent, self._trained[parent]))
+            else:
+                action = Action(model, n)
             self._busy.add(model)
             self.history_.append(action)
             actions.append(action)

@@ -6,20 +6,17 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 
 import numbers
 import os
-import time
 
 import numpy as np
-from sklearn.base import clone, is_classifier
+from sklearn.base import is_classifier
 from sklearn.utils import check_random_state
 
-from .._core.compat import Interval, StrOptions, _check_method_params
+from .._core.compat import Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
-from ..training.continued import _FoldRows, _ModelStates, _subtrain_and_score
-from ..training.folds import WholeFolds
-from ..training.inheritance import continued, inheritable
+from ..training.continued import ContinuedTrainer
 from ..training.subtrain import (
     SUBTRAIN_KINDS,
     Subtrainer,
@@ -293,39 +290,6 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.inherit = inherit
         self.memory = memory
 
-    def fit(self, X, y=None, **params):
-        """Run the bandit, then train the best configuration on all of `X`.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training vectors.
-        y : array-like of shape (n_samples,), default=None
-            Targets.
-        **params : dict of str -> object
-            Parameters passed to every sub-train (to the last step of a
-            ``Pipeline``); ``groups`` goes to the cross-validation splitter.
-
-        Returns
-        -------
-        self : object
-            Instance of fitted search.
-        """
-        # On dask, the states stay on the workers (see `_state_key`).
-        on_dask = runs_on_dask()
-        self._states = _ModelStates(None if on_dask else self.memory)
-        self._folds = _FoldRows(mapped=not on_dask and not runs_in_process(self.n_jobs))
-        self._lineage = {}
-        try:
-            super().fit(X, y, **params)
-        finally:
-            self._states.clear()
-            self._folds.clear()
-            del self._states, self._folds, self._lineage
-        for results in (self.cv_results_, self.all_cv_results_):
-            results["parent_id"] = np.asarray(self.policy_.parents_)[results["candidate_id"]]
-        return self
-
     # ------------------------------------------------------------------ hooks
     def _search_space(self):
         return SearchSpace(self.estimator, param_distributions=self.param_distributions)
@@ -360,8 +324,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.subtrain_kind_ = subtrain_kind(self.estimator, self.resource)
         unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
-        self._subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
-        self.length_param_ = self._subtrainer.length_param(self.estimator)
+        subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
+        self.length_param_ = subtrainer.length_param(self.estimator)
         self._check_length_not_searched()
         self._check_nets_can_come_back()
         self.policy_ = MutantUCBPolicy(
@@ -370,7 +334,15 @@ class MutantUCBSearch(BaseSelectionSearch):
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
             random_state=self._rng,
         )
-        return self.policy_, WholeFolds(splits)
+        # On dask, the states stay on the workers (see the trainer's `state_key`).
+        on_dask = runs_on_dask()
+        trainer = ContinuedTrainer(
+            splits, subtrainer, self.estimator, max_amount=self.max_subtrains,
+            inherit=self.inherit, keep_at_max=bool(self.mutation) and self.inherit,
+            memory=None if on_dask else self.memory,
+            mapped=not on_dask and not runs_in_process(self.n_jobs),
+        )
+        return self.policy_, trainer
 
     def _progress_budget(self, n_candidates):
         return self.budget, False, (
@@ -380,118 +352,14 @@ class MutantUCBSearch(BaseSelectionSearch):
     def _largest_resource(self):
         return self.max_subtrains
 
-    def _parent_of(self, candidate):
-        return int(self.policy_.parents_[candidate])
-
     def _display_info(self):
         return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)
 
-    def _prepare(self, job, action):
-        """Breed the mutant a new model's action stands for, and note what it inherits."""
-        model, n = action
-        parent = self.policy_.parents_[model]
-        if model == len(job.candidates):
-            job.candidates.append(self._mutant(job.space, job.candidates[parent]))
-            job.estimators.append(job.space.build(job.candidates[model]))
-        if n == 1 and self._inherit_of(job, model) is not None:
-            self._lineage[model] = (parent, self.policy_.subtrains(parent))
-
-    def _inherit_of(self, job, model):
-        """The parameters a new `model` sets on its parent's trained model, or None."""
-        parent = self.policy_.parents_[model]
-        if parent < 0 or not self.inherit:
-            return None
-        return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
-
-    def _task(self, job, action, fold, train, test):
-        """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
-
-        A model sub-trained again needs no estimator: it goes on from its
-        state, and none is built for it.
-        """
-        model, n = action
-        state, inherit, estimator = None, None, None
-        if n > 1:
-            state = self._states.get(model, fold)
-        else:
-            estimator = clone(job.estimators[model])
-            inherit = self._inherit_of(job, model)
-            if inherit is not None:
-                state = self._states.get(self.policy_.parents_[model], fold)
-        rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
-        score_params = job.score_params or {}
-        return (_subtrain_and_score, (state, estimator, self._subtrainer, rows),
-                dict(inherit=inherit, scorer=job.scorers,
-                     fit_params=_check_method_params(job.X, params=job.fit_params(model),
-                                                     indices=train),
-                     score_params=_check_method_params(job.X, params=score_params, indices=test),
-                     train_score_params=_check_method_params(
-                         job.X, params=score_params, indices=train
-                     ) if self.return_train_score else None,
-                     error_score=self.error_score))
-
-    def _on_evaluation(self, action, outputs):
-        model, n = action
-        if any(out.pop("restarted", False) for out in outputs):
-            self._lineage.pop(model, None)  # its parent's model could not take its parameters
-        fitted = [out.pop("model", None) for out in outputs]
-        if any(f is None for f in fitted) or not self._needed_after(n):
-            self._states.discard(model)
-            return
-        for fold, f in enumerate(fitted):
-            self._states.put(model, fold, f)
-
-    def _needed_after(self, n):
-        """Whether a model with `n` sub-trains may be continued, or inherited from, later."""
-        return n < self.max_subtrains or (bool(self.mutation) and self.inherit)
-
-    def _row_params(self, candidates, action):
-        """The model's parameters, with the training length its sub-trains add up to."""
-        model, n = action
-        if self.length_param_ is None:
-            return candidates[model]
-        units = self._total_subtrains(model, n) * self._subtrainer.unit
-        return {**candidates[model], self.length_param_: units}
-
-    def _ranking_resource(self, results):
-        """Training up to `max_subtrains`, inherited sub-trains included.
-
-        The fully trained models (a lineage counts in total) rank first, by
-        score: a model briefly trained that scored high by chance is not
-        selected over them, nor is the bandit's final pick preferred for its
-        own sub-trains when its score fell in them.
-        """
-        return np.minimum(results["n_resources_total"], self.max_subtrains)
-
-    def _extra_results(self, actions):
-        return {"n_resources_total": [self._total_subtrains(*action) for action in actions]}
-
-    def _refit(self, job, fit_params):
-        """Replay on all rows the training the selected model's score measured.
-
-        That is its ancestors' sub-trains it inherited, then its own: the
-        first sub-train of each model continues its parent's model, with the
-        new parameters set. The model is then configured as a plain
-        estimator of that training length (:meth:`Subtrainer.released`).
-        """
-        start = time.perf_counter()
-        best = int(self.cv_results_["candidate_id"][self.best_index_])
-        lineage = self._lineage_of(best, int(self.cv_results_["n_resources"][self.best_index_]))
-        model, parent = None, None
-        for candidate, n in lineage:
-            params = job.candidates[candidate]
-            inherit = None if parent is None else inheritable(parent, params, self.estimator)
-            model, _ = continued(model if inherit is not None else None,
-                                 job.space.build(params), self._subtrainer, inherit, job.X,
-                                 job.y, fit_params)
-            for _ in range(n - 1):
-                model = self._subtrainer.next(model, job.X, job.y, **fit_params)
-            parent = params
-        self.best_estimator_ = self._subtrainer.released(
-            model, sum(n for _, n in lineage), job.estimators[best])
-        self.refit_time_ = time.perf_counter() - start
-        if hasattr(model, "feature_names_in_"):
-            self.feature_names_in_ = model.feature_names_in_
+    def _breed(self, space, params):
+        """A mutant of `params`: the `mutation` callable's, or a neighbour in `space`."""
+        if callable(self.mutation):
+            return self.mutation(dict(params), self._rng)
+        return space.mutate(params, self._rng)
 
     # ------------------------------------------------------------- internals
     def _check_nets_can_come_back(self):
@@ -525,19 +393,3 @@ class MutantUCBSearch(BaseSelectionSearch):
                 f"sub-trains set (resource={self.subtrain_kind_!r}): remove it and set "
                 "max_subtrains and unit instead."
             )
-
-    def _total_subtrains(self, model, n):
-        """The sub-trains of `model` at its `n`-th, those it inherited included."""
-        return sum(k for _, k in self._lineage_of(model, n))
-
-    def _lineage_of(self, model, n):
-        """``(model, sub-trains)`` from the first ancestor whose model it inherited to `model`."""
-        chain = [(model, n)]
-        while chain[-1][0] in self._lineage:
-            chain.append(self._lineage[chain[-1][0]])
-        return chain[::-1]
-
-    def _mutant(self, space, params):
-        if callable(self.mutation):
-            return self.mutation(dict(params), self._rng)
-        return space.mutate(params, self._rng)

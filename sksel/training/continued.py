@@ -1,8 +1,12 @@
 """Continued training: models that go on from their state, sub-train after sub-train.
 
-The fitted model of every (model, fold) is kept between sub-trains
-(:class:`_ModelStates`); every fold's rows are cut once (:class:`_FoldRows`);
-a task runs one sub-train on one fold (:func:`_subtrain_and_score`).
+:class:`ContinuedTrainer` is the trainer (:mod:`sksel._core.trainer`) of any
+policy whose amount is sub-trains (Mutant-UCB's, or successive halving over
+epochs): the fitted model of every (model, fold) is kept between sub-trains
+(:class:`_ModelStates`), every fold's rows are cut once (:class:`_FoldRows`),
+and a task runs one sub-train on one fold (:func:`_subtrain_and_score`). A new
+model whose action names a parent (a mutant) starts from the parent's fitted
+model where it can take the new parameters (:mod:`sksel.training.inheritance`).
 """
 
 import os
@@ -14,10 +18,194 @@ from traceback import format_exc
 
 import joblib
 import numpy as np
+from sklearn.base import clone
 from sklearn.utils import get_tags
 
-from .._core.compat import _num_samples, _safe_split, _score
-from .inheritance import continued
+from .._core.compat import _check_method_params, _num_samples, _safe_split, _score
+from .._core.trainer import Trainer
+from .inheritance import continued, inheritable
+
+
+class ContinuedTrainer(Trainer):
+    """Sub-trains of models that go on from their state; a mutant from its parent's.
+
+    The action ``(model, n)`` brings `model` to `n` sub-trains: with ``n > 1``
+    its task goes on from the model's state after its sub-train ``n - 1``; with
+    ``n = 1`` it starts a new model, from a fresh estimator, or, for an action
+    that names a parent ``(parent, n_parent)`` with `inherit`, from the
+    parent's fitted model with the new parameters set
+    (:func:`~sksel.training.inheritance.inheritable`). The parameters of a
+    results row state the training length its sub-trains add up to, inherited
+    ones included, and the refit replays that training on all the rows.
+
+    Parameters
+    ----------
+    splits : list of (train, test) index arrays
+        The cross-validation folds.
+    subtrainer : Subtrainer
+        How a sub-train continues a model (:class:`~sksel.training.subtrain.Subtrainer`).
+    estimator : estimator object
+        The estimator of the search, as the user gave it (which of its
+        parameters a fitted model can take, its training length).
+    max_amount : int
+        The most sub-trains a model gets: rows of models trained that long in
+        total rank first, and their state is dropped unless `keep_at_max`.
+    inherit : bool
+        Whether a new model with a parent starts from the parent's model.
+    keep_at_max : bool
+        Whether a model at `max_amount` keeps its state (a mutant may be bred
+        from it).
+    memory : str, path or None
+        Folder where the states are kept, instead of in memory.
+    mapped : bool
+        Memory-map every fold's rows (the fits run in worker processes).
+
+    Attributes
+    ----------
+    length_param : str or None
+        The parameter that sets a plain fit's training length, or None.
+    """
+
+    #: A model between two sub-trains; on a dask cluster it stays on its worker.
+    state_key = "model"
+
+    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, keep_at_max,
+                 memory=None, mapped=False):
+        self.splits = splits
+        self.subtrainer = subtrainer
+        self.estimator = estimator
+        self.max_amount = max_amount
+        self.inherit = inherit
+        self.keep_at_max = keep_at_max
+        self.length_param = subtrainer.length_param(estimator)
+        self._states = _ModelStates(memory)
+        self._folds = _FoldRows(mapped)
+        self._parents = {}
+        self._lineage = {}
+
+    def split(self, amount):
+        """The folds, whatever `amount`: a sub-train trains on the whole training part."""
+        return list(self.splits)
+
+    def level(self, amount):
+        """``iter`` in ``cv_results_``: always 0."""
+        return 0
+
+    def prepare(self, job, action):
+        """Note a new model's parent, and the sub-trains it inherits from it."""
+        model, n = action
+        parent = getattr(action, "parent", None)
+        if parent is not None:
+            self._parents[model] = parent[0]
+        if n == 1 and self._inherit_of(job, model) is not None:
+            self._lineage[model] = parent
+
+    def task(self, job, action, fold, train, test):
+        """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
+
+        A model sub-trained again needs no estimator: it goes on from its
+        state, and none is built for it.
+        """
+        model, n = action
+        state, inherit, estimator = None, None, None
+        if n > 1:
+            state = self._states.get(model, fold)
+        else:
+            estimator = clone(job.estimators[model])
+            inherit = self._inherit_of(job, model)
+            if inherit is not None:
+                state = self._states.get(self._parents[model], fold)
+        rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
+        score_params = job.score_params or {}
+        return (_subtrain_and_score, (state, estimator, self.subtrainer, rows),
+                dict(inherit=inherit, scorer=job.scorers,
+                     fit_params=_check_method_params(job.X, params=job.fit_params(model),
+                                                     indices=train),
+                     score_params=_check_method_params(job.X, params=score_params, indices=test),
+                     train_score_params=_check_method_params(
+                         job.X, params=score_params, indices=train
+                     ) if job.returns_train_score(n) else None,
+                     error_score=job.error_score))
+
+    def on_evaluation(self, action, outputs, **info):
+        """Keep the model of every fold while it may be sub-trained again, or inherited from."""
+        model, n = action
+        if any(out.pop("restarted", False) for out in outputs):
+            self._lineage.pop(model, None)  # its parent's model could not take its parameters
+        fitted = [out.pop("model", None) for out in outputs]
+        if any(f is None for f in fitted) or not (n < self.max_amount or self.keep_at_max):
+            self._states.discard(model)
+            return
+        for fold, f in enumerate(fitted):
+            self._states.put(model, fold, f)
+
+    def row_params(self, job, action):
+        """The model's parameters, with the training length its sub-trains add up to."""
+        model, n = action
+        if self.length_param is None:
+            return job.candidates[model]
+        units = self._total_subtrains(model, n) * self.subtrainer.unit
+        return {**job.candidates[model], self.length_param: units}
+
+    def columns(self, job, actions):
+        """``n_resources_total`` (inherited sub-trains included) and ``parent_id`` (or -1)."""
+        return {"n_resources_total": [self._total_subtrains(*action) for action in actions],
+                "parent_id": [self._parents.get(action[0], -1) for action in actions]}
+
+    def ranking_amount(self, results):
+        """Training up to `max_amount`, inherited sub-trains included.
+
+        The fully trained models (a lineage counts in total) rank first, by
+        score: a model briefly trained that scored high by chance is not
+        selected over them, nor is a model preferred for its own sub-trains
+        when its score fell in them.
+        """
+        return np.minimum(results["n_resources_total"], self.max_amount)
+
+    def refit(self, job, candidate, amount, fit_params):
+        """Replay on all rows the training the row of ``(candidate, amount)`` measured.
+
+        That is its ancestors' sub-trains it inherited, then its own: the
+        first sub-train of each model continues its parent's model, with the
+        new parameters set. The model is then configured as a plain
+        estimator of that training length (:meth:`Subtrainer.released`).
+        """
+        lineage = self._lineage_of(candidate, amount)
+        model, parent = None, None
+        for ancestor, n in lineage:
+            params = job.candidates[ancestor]
+            inherit = None if parent is None else inheritable(parent, params, self.estimator)
+            model, _ = continued(model if inherit is not None else None,
+                                 job.space.build(params), self.subtrainer, inherit, job.X,
+                                 job.y, fit_params)
+            for _ in range(n - 1):
+                model = self.subtrainer.next(model, job.X, job.y, **fit_params)
+            parent = params
+        return self.subtrainer.released(model, sum(n for _, n in lineage),
+                                        job.estimators[candidate])
+
+    def close(self):
+        """Drop every state kept and the rows cut (and their folder)."""
+        self._states.clear()
+        self._folds.clear()
+
+    def _inherit_of(self, job, model):
+        """The parameters a new `model` sets on its parent's trained model, or None."""
+        parent = self._parents.get(model, -1)
+        if parent < 0 or not self.inherit:
+            return None
+        return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
+
+    def _total_subtrains(self, model, n):
+        """The sub-trains of `model` at its `n`-th, those it inherited included."""
+        return sum(k for _, k in self._lineage_of(model, n))
+
+    def _lineage_of(self, model, n):
+        """``(model, sub-trains)`` from the first ancestor whose model it inherited to `model`."""
+        chain = [(model, n)]
+        while chain[-1][0] in self._lineage:
+            chain.append(self._lineage[chain[-1][0]])
+        return chain[::-1]
 
 
 class _ModelStates:

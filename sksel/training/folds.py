@@ -1,7 +1,19 @@
-"""Whole folds: every evaluation trains on the whole training part of every fold."""
+"""Whole folds: every evaluation fits a fresh estimator on the whole training part of every fold."""
 
-class WholeFolds:
-    """Whole cross-validation folds: the one resource of a search that trains once.
+from sklearn.base import clone
+
+from .._core.compat import _fit_and_score
+from .._core.trainer import Trainer
+
+
+class FoldsTrainer(Trainer):
+    """Whole cross-validation folds: an evaluation fits the candidate anew on each.
+
+    The trainer of a search that trains every candidate once
+    (:class:`~sksel.KDPPSearch`, :class:`~sksel.GPUCBSelector`), and the base of
+    those that train on parts of the folds (:class:`~sksel.training.rows.RowsTrainer`):
+    a task is scikit-learn's ``_fit_and_score`` of a clone of the candidate's
+    estimator, as :class:`~sklearn.model_selection.GridSearchCV` runs it.
 
     Parameters
     ----------
@@ -12,10 +24,22 @@ class WholeFolds:
     def __init__(self, splits):
         self.splits = splits
 
-    def split(self, n_resources):
-        """The folds, whatever `n_resources`."""
+    def split(self, amount):
+        """The folds, whatever `amount`."""
         return list(self.splits)
 
-    def level(self, n_resources):
+    def level(self, amount):
         """``iter`` in ``cv_results_``: always 0."""
         return 0
+
+    def task(self, job, action, fold, train, test):
+        """``_fit_and_score`` of a clone of the candidate's estimator on one fold."""
+        candidate, amount = action
+        return (_fit_and_score, (clone(job.estimators[candidate]), job.X, job.y),
+                dict(train=train, test=test, parameters=None, scorer=job.scorers,
+                     fit_params=job.fit_params(candidate), score_params=job.score_params,
+                     return_train_score=job.returns_train_score(amount),
+                     return_n_test_samples=True, return_times=True,
+                     error_score=job.error_score,
+                     verbose=job.verbose if job.verbose >= 3 else 0,
+                     split_progress=(fold, len(self.splits))))

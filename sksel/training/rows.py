@@ -12,6 +12,8 @@ from itertools import islice
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .folds import FoldsTrainer
+
 
 def nested_permutation(y, random_state=None, stratify=True):
     """A permutation of ``range(len(y))`` whose every prefix is a fair subsample.
@@ -63,8 +65,12 @@ def nested_permutation(y, random_state=None, stratify=True):
     return np.lexsort((rng.uniform(size=len(y)), key))
 
 
-class NSamplesResource:
+class RowsTrainer(FoldsTrainer):
     """Nested, stratified training subsamples of every cross-validation fold.
+
+    An evaluation at ``n`` fits the candidate anew on the first ``n`` rows of
+    each fold's subsample order (see the module docstring), as
+    :class:`~sksel.training.folds.FoldsTrainer` fits it on whole folds.
 
     Parameters
     ----------
@@ -91,8 +97,8 @@ class NSamplesResource:
 
     def __init__(self, splits, y, sizes, *, stratify, random_state=None,
                  n_folds_below_max=None):
+        super().__init__(splits)
         rng = check_random_state(random_state)
-        self.splits = splits
         self.sizes = list(sizes)
         self.n_folds_below_max = n_folds_below_max
         if y is None or not stratify:
@@ -102,21 +108,21 @@ class NSamplesResource:
             self._orders = [train[nested_permutation(y[train], rng)] for train, _ in splits]
         self.max_resources = min(len(train) for train, _ in splits)
 
-    def level(self, n_resources):
-        """Position of `n_resources` in the schedule (``iter`` in ``cv_results_``)."""
-        return self.sizes.index(n_resources)
+    def level(self, amount):
+        """Position of `amount` in the schedule (``iter`` in ``cv_results_``)."""
+        return self.sizes.index(amount)
 
-    def split(self, n_resources):
-        """The folds with each training part cut to its first `n_resources` rows.
+    def split(self, amount):
+        """The folds with each training part cut to its first `amount` rows.
 
         At :attr:`max_resources` every fold keeps its whole training part, in
         its original order; below, only the first `n_folds_below_max` folds
         are returned.
         """
-        if n_resources >= self.max_resources:
+        if amount >= self.max_resources:
             return list(self.splits)
         folds = zip(self._orders, self.splits)
         return [
-            (np.sort(order[:n_resources]), test)
+            (np.sort(order[:amount]), test)
             for order, (_, test) in islice(folds, self.n_folds_below_max)
         ]

@@ -25,7 +25,7 @@ import numbers
 import sys
 import time
 
-from ..spaces.space import _STEP
+from ..spaces.space import _STEP, first_estimator
 from .run import Listener
 
 _STATUS_EVERY_S = 5.0
@@ -163,6 +163,19 @@ class ShortNames:
                      if key in params and not (key == path or path.startswith(f"{key}__")))
         shown = ", ".join(f"{key}={_value(value)}" for key, value in shown.items())
         return f"{name}({shown})" if shown else name
+
+
+def candidate_names(candidates, estimator, parents=None):
+    """The names of `candidates` by sksel's one rule (:class:`CandidateNames`).
+
+    The progress lines, the ``candidate_name`` column of the results and the
+    displays name candidates by it. `estimator` is the search's (a list of
+    candidates: its first one); `parents` maps a bred candidate to its parent,
+    a dict the fit fills as it breeds them (None: no candidate has a parent).
+    """
+    parents = {} if parents is None else parents
+    short = ShortNames(candidates, first_estimator(estimator))
+    return CandidateNames(short, lambda candidate: parents.get(candidate, -1))
 
 
 class CandidateNames:

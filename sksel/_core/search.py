@@ -56,7 +56,7 @@ from .compat import (
 )
 from .engine import Engine, threads_within_cpus
 from .policy import Policy
-from .progress import CandidateNames, Progress, ShortNames
+from .progress import Progress, candidate_names
 from .results import (
     _average_over_folds_run,
     _check_some_candidate_scored,
@@ -334,8 +334,7 @@ class BaseSelectionSearch(BaseSearchCV):
         use these, so that a line and a row name a candidate alike; a bred
         candidate names its parent (``job.parents``).
         """
-        short = ShortNames(job.candidates, job.space.first_estimator)
-        return CandidateNames(short, lambda candidate: job.parents.get(candidate, -1))
+        return candidate_names(job.candidates, self.estimator, job.parents)
 
     def _progress(self, names, n_candidates, policy):
         """The :class:`~sksel._core.progress.Progress` reporter of this fit, naming by `names`."""

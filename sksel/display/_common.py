@@ -9,10 +9,9 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.compat import BaseSearchCV, check_matplotlib_support
-from .._core.progress import CandidateNames, ShortNames
+from .._core.progress import candidate_names
 from .._core.results import _rank_by_resource
 from .._core.search import DisplayInfo
-from ..spaces.space import first_estimator
 
 
 # ---------------------------------------------------------------- helpers
@@ -69,13 +68,13 @@ def _candidate_names(search):
 
     A search with ``candidates_`` (:class:`~sksel.GPUCBSelector`) has
     candidates it never evaluated; every one of them is named by the same
-    rule (:class:`~sksel._core.progress.CandidateNames`).
+    rule (:func:`~sksel._core.progress.candidate_names`).
     """
     results = search.all_cv_results_
     names = {int(c): str(n) for c, n in zip(results["candidate_id"], results["candidate_name"])}
     candidates = getattr(search, "candidates_", None)
     if candidates is not None:
-        rule = CandidateNames(ShortNames(candidates, first_estimator(search.estimator)))
+        rule = candidate_names(candidates, search.estimator)
         names = {c: rule(c) for c in range(len(candidates))} | names
     return names
 
@@ -271,7 +270,7 @@ class _ScikitLearnSearch:
         self.length_param_ = None if resource == "n_samples" else resource
         ids = _candidate_ids(results, self.length_param_)
         first = [_configuration(self, results["params"][i]) for i in np.unique(ids)]
-        names = CandidateNames(ShortNames(first, search.estimator))
+        names = candidate_names(first, search.estimator)
         self.cv_results_ = {**results, "candidate_id": ids,
                             "candidate_name": np.array([names(c) for c in ids])}
         if halving:

@@ -55,7 +55,8 @@ class SearchCase:
         ``checks()``: a classifier's and a regressor's search, small enough
         for scikit-learn's estimator checks, ``error_score="raise"``.
     data : callable
-        ``data() -> (X, y)`` that `build` fits.
+        ``data() -> (X, y)``: what the conformance suite fits `build` and
+        `counted` on.
     fit_params : dict
         Passed to ``fit``.
     same_for_any_n_jobs : bool

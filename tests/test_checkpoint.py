@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 from _common import SlowKNN, SlowSGD
-from _registry import BY_NAME, CASES
+from _registry import BY_NAME
 from sklearn.datasets import make_classification
 
 TIME_KEYS = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
@@ -106,23 +106,7 @@ def test_search_killed_by_sigkill_resumes_to_the_uninterrupted_results(tmp_path)
           f"{n_evaluations - len(recorded)} run ({resumed_fits} fits) on resume")
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_interrupted_search_resumes_to_the_uninterrupted_results(case, tmp_path):
-    X, y = _data()
-    estimator = case.counter
-    uninterrupted = case.counted().fit(X, y)
-    total_fits = estimator.n_fits
-
-    estimator.n_fits, estimator.interrupt_at = 0, total_fits // 2
-    with pytest.warns(RuntimeWarning, match="interrupted"):
-        case.counted(checkpoint=tmp_path).fit(X, y)
-    recorded = _records(tmp_path)
-    assert 0 < len(recorded) < len(uninterrupted.all_cv_results_["params"])
-
-    estimator.n_fits, estimator.interrupt_at = 0, None
-    resumed = case.counted(checkpoint=tmp_path).fit(X, y)
-    _assert_same_results(resumed, uninterrupted)
-    assert estimator.n_fits == total_fits - _n_fits(recorded)
+# Every search of the registry, interrupted and resumed: test_conformance.py.
 
 
 @pytest.mark.parametrize("cost", ["rows", "time"])

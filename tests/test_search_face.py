@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from _common import CountingClassifier
-from _registry import BY_NAME, CASES
+from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -307,20 +307,7 @@ def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
 # ------------------------------------------------------- same input, same answer
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.same_for_any_n_jobs], ids=str)
-@pytest.mark.parametrize("dataset", ["generated", "iris"])
-def test_cv_results_do_not_depend_on_n_jobs(case, dataset, clf_data):
-    X, y = clf_data if dataset == "generated" else load_iris(return_X_y=True)
-    one = case.build(n_jobs=1).fit(X, y)
-    two = case.build(n_jobs=2).fit(X, y)
-    _same_results(one.cv_results_, two.cv_results_)
-    assert repr(one.best_params_) == repr(two.best_params_)
-    # Speculative evaluations are in all_cv_results_ only, marked, after the decided ones.
-    every = two.all_cv_results_
-    n_decided = int(np.sum(~every["speculative"]))
-    assert not every["speculative"][:n_decided].any()
-    decided = {k: v[:n_decided] if k != "params" else v[:n_decided] for k, v in every.items()}
-    assert decided["mean_test_score"].tolist() == one.all_cv_results_["mean_test_score"].tolist()
+# Whatever n_jobs: test_conformance.py runs every search of the registry so.
 
 
 def test_decisions_on_rows_are_reproducible(clf_data):

@@ -11,10 +11,8 @@ import time
 import numpy as np
 import pytest
 from _common import SlowKNN, SlowSGD
-from scipy.stats import loguniform
+from _registry import BY_NAME
 from sklearn.datasets import make_classification
-
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 TIME_KEYS = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -24,26 +22,9 @@ def _data():
     return make_classification(n_samples=200, n_features=8, n_informative=4, random_state=0)
 
 
-def _daub(**kwargs):
-    grid = {"n_neighbors": [1, 3, 5, 7, 9, 13, 17]}
-    return DAUBSearch(SlowKNN(), grid, **{"cv": 3, "l": 2, "refit": False, "random_state": 0,
-                                          "cost": "rows", **kwargs})
-
-
-def _kdpp(**kwargs):
-    return KDPPSearch(SlowKNN(), {"n_neighbors": list(range(1, 18))}, n_iter=6, cv=3,
-                      refit=False, random_state=0, **kwargs)
-
-
-def _gpucb(**kwargs):
-    grid = {"n_neighbors": [1, 3, 5, 7, 9, 13, 17]}
-    return GPUCBSelector(SlowKNN(), grid, n_iter=5, cv=3, refit=False, random_state=0, **kwargs)
-
-
-def _mutant(**kwargs):
-    return MutantUCBSearch(SlowSGD(random_state=0), {"alpha": loguniform(1e-5, 1e-1)},
-                           budget=12, max_subtrains=3, cv=3, refit=False, random_state=0,
-                           **kwargs)
+#: DAUB over a counted k-nearest-neighbours grid, the search these tests stop and resume.
+_daub = BY_NAME["daub"].counted
+_mutant = BY_NAME["mutant_ucb"].counted
 
 
 @pytest.fixture(autouse=True)
@@ -125,23 +106,7 @@ def test_search_killed_by_sigkill_resumes_to_the_uninterrupted_results(tmp_path)
           f"{n_evaluations - len(recorded)} run ({resumed_fits} fits) on resume")
 
 
-@pytest.mark.parametrize("make, estimator", [(_daub, SlowKNN), (_kdpp, SlowKNN),
-                                             (_gpucb, SlowKNN), (_mutant, SlowSGD)])
-def test_interrupted_search_resumes_to_the_uninterrupted_results(make, estimator, tmp_path):
-    X, y = _data()
-    uninterrupted = make().fit(X, y)
-    total_fits = estimator.n_fits
-
-    estimator.n_fits, estimator.interrupt_at = 0, total_fits // 2
-    with pytest.warns(RuntimeWarning, match="interrupted"):
-        make(checkpoint=tmp_path).fit(X, y)
-    recorded = _records(tmp_path)
-    assert 0 < len(recorded) < len(uninterrupted.all_cv_results_["params"])
-
-    estimator.n_fits, estimator.interrupt_at = 0, None
-    resumed = make(checkpoint=tmp_path).fit(X, y)
-    _assert_same_results(resumed, uninterrupted)
-    assert estimator.n_fits == total_fits - _n_fits(recorded)
+# Every search of the registry, interrupted and resumed: test_conformance.py.
 
 
 @pytest.mark.parametrize("cost", ["rows", "time"])

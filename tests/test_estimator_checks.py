@@ -1,14 +1,12 @@
-"""scikit-learn's estimator checks on every search, classifier and regressor."""
+"""scikit-learn's estimator checks on every search of the registry, classifier and regressor."""
 
 import inspect
 import warnings
 
-from scipy import stats
+from _registry import CASES
 from sklearn.exceptions import FitFailedWarning
-from sklearn.linear_model import LogisticRegression, Ridge, SGDClassifier, SGDRegressor
+from sklearn.linear_model import Ridge
 from sklearn.utils.estimator_checks import parametrize_with_checks
-
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 
 def expected_failed_checks(search):
@@ -32,22 +30,7 @@ STRICT = ({"xfail_strict": True}
 
 
 @parametrize_with_checks(
-    [
-        DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise"),
-        DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise"),
-        KDPPSearch(LogisticRegression(), {"C": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
-                   error_score="raise", random_state=0),
-        KDPPSearch(Ridge(), {"alpha": stats.loguniform(1e-2, 1e2)}, n_iter=2, cv=2,
-                   error_score="raise", random_state=0),
-        GPUCBSelector(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, n_iter=2, cv=2,
-                      error_score="raise", random_state=0),
-        GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
-                      error_score="raise", random_state=0),
-        MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-2]}, budget=6,
-                        max_subtrains=2, cv=2, error_score="raise", random_state=0),
-        MutantUCBSearch(SGDRegressor(random_state=0), {"alpha": [1e-4, 1e-2]}, budget=6,
-                        max_subtrains=2, cv=2, error_score="raise", random_state=0),
-    ],
+    [search for case in CASES for search in case.checks()],
     expected_failed_checks=expected_failed_checks,
     **STRICT,
 )

@@ -9,34 +9,18 @@ import pickle
 
 import numpy as np
 import pytest
+from _registry import BY_NAME, CASES, CV3
 from joblib import parallel_config
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris
-from sklearn.linear_model import LogisticRegression, SGDClassifier
-from sklearn.model_selection import StratifiedKFold
-from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.linear_model import SGDClassifier
 from test_search_face import _same_results
 
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
+from sksel import MutantUCBSearch
 
-CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
-
-#: Searches whose results do not depend on the number of workers.
-SEARCHES = {
-    "daub": lambda **kw: DAUBSearch(
-        [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
-         KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-        cv=CV3, cost="rows", refit=False, random_state=0, **kw),
-    "gpucb": lambda **kw: GPUCBSelector(
-        LogisticRegression(), {"C": [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]}, n_iter=4,
-        cv=CV3, refit=False, random_state=0, **kw),
-    "kdpp": lambda **kw: KDPPSearch(
-        LogisticRegression(), {"C": stats.loguniform(1e-3, 1e2)}, n_iter=6, cv=CV3,
-        refit=False, random_state=0, **kw),
-}
+#: The searches whose results do not depend on the number of workers.
+SAME_FOR_ANY_N_JOBS = [case for case in CASES if case.same_for_any_n_jobs]
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +28,13 @@ def iris():
     return load_iris(return_X_y=True)
 
 
-@pytest.mark.parametrize("name", sorted(SEARCHES))
-def test_32_threads_give_the_one_worker_results(name, iris):
-    one = SEARCHES[name](n_jobs=1).fit(*iris)
+@pytest.mark.parametrize("case", SAME_FOR_ANY_N_JOBS, ids=str)
+def test_32_threads_give_the_one_worker_results(case, iris):
+    one = case.build(n_jobs=1, refit=False).fit(*iris)
     with parallel_config("threading"):
-        many = SEARCHES[name](n_jobs=32).fit(*iris)
+        many = case.build(n_jobs=32, refit=False).fit(*iris)
     _same_results(one.cv_results_, many.cv_results_)
-    if name != "kdpp":  # k-DPP evaluates its draws open loop, without a policy_
+    if hasattr(one, "policy_"):  # k-DPP evaluates its draws open loop, without a policy_
         assert one.policy_.decisions_ == many.policy_.decisions_
 
 
@@ -75,11 +59,11 @@ def test_mutant_ucb_on_32_threads_keeps_its_budget_and_one_pull_per_model(iris):
 @pytest.mark.parametrize("name", ["daub", "gpucb"])
 def test_a_dask_cluster_gives_the_one_worker_results(name, iris):
     distributed = pytest.importorskip("distributed")
-    one = SEARCHES[name](n_jobs=1).fit(*iris)
+    one = BY_NAME[name].build(n_jobs=1, refit=False).fit(*iris)
     with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                    dashboard_address=None) as cluster,
           distributed.Client(cluster), parallel_config("dask")):
-        remote = SEARCHES[name](n_jobs=2).fit(*iris)
+        remote = BY_NAME[name].build(n_jobs=2, refit=False).fit(*iris)
     _same_results(one.cv_results_, remote.cv_results_)
 
 

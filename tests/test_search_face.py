@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from _common import CountingClassifier
+from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -306,40 +307,13 @@ def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
 # ------------------------------------------------------- same input, same answer
 
 
-SEARCHES = {
-    "daub": lambda **kw: DAUBSearch(
-        [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
-         KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-        cv=CV3, cost="rows", random_state=0, **kw),
-    "gpucb": lambda **kw: GPUCBSelector(
-        LogisticRegression(), {"C": [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]}, n_iter=4,
-        prior="kernel", cv=CV3, random_state=0, **kw),
-    "kdpp": lambda **kw: KDPPSearch(
-        LogisticRegression(), {"C": stats.loguniform(1e-3, 1e2)}, n_iter=5, cv=CV3,
-        random_state=0, **kw),
-}
-
-
-@pytest.mark.parametrize("name", sorted(SEARCHES))
-@pytest.mark.parametrize("dataset", ["generated", "iris"])
-def test_cv_results_do_not_depend_on_n_jobs(name, dataset, clf_data):
-    X, y = clf_data if dataset == "generated" else load_iris(return_X_y=True)
-    one = SEARCHES[name](n_jobs=1).fit(X, y)
-    two = SEARCHES[name](n_jobs=2).fit(X, y)
-    _same_results(one.cv_results_, two.cv_results_)
-    assert repr(one.best_params_) == repr(two.best_params_)
-    # Speculative evaluations are in all_cv_results_ only, marked, after the decided ones.
-    every = two.all_cv_results_
-    n_decided = int(np.sum(~every["speculative"]))
-    assert not every["speculative"][:n_decided].any()
-    decided = {k: v[:n_decided] if k != "params" else v[:n_decided] for k, v in every.items()}
-    assert decided["mean_test_score"].tolist() == one.all_cv_results_["mean_test_score"].tolist()
+# Whatever n_jobs: test_conformance.py runs every search of the registry so.
 
 
 def test_decisions_on_rows_are_reproducible(clf_data):
     X, y = clf_data
-    first = SEARCHES["daub"]().fit(X, y)
-    second = SEARCHES["daub"]().fit(X, y)
+    first = BY_NAME["daub"].build().fit(X, y)
+    second = BY_NAME["daub"].build().fit(X, y)
     assert first.tol == 0.005
     assert first.policy_.decisions_ == second.policy_.decisions_
     _same_results(first.cv_results_, second.cv_results_)

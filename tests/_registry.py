@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 from _common import SlowKNN, SlowSGD
+from asha_epochs import ASHAEpochsSearch
 from asha_rows import ASHARowsSearch
 from scipy import stats
 from sklearn.datasets import make_classification
@@ -152,6 +153,25 @@ CASES = [
             ASHARowsSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise")],
         # A freed worker promotes from the results in when it asks.
         same_for_any_n_jobs=False,
+    ),
+    SearchCase(
+        "asha_epochs",
+        build=lambda **kw: ASHAEpochsSearch(
+            SGDClassifier(loss="log_loss", random_state=0),
+            {"alpha": np.logspace(-5, -1, 9).tolist()},
+            **{"eta": 2, "max_subtrains": 4, "cv": CV3, "random_state": 0, **kw}),
+        counted=lambda **kw: ASHAEpochsSearch(
+            SlowSGD(random_state=0), {"alpha": np.logspace(-5, -1, 6).tolist()}, **{
+                "eta": 2, "max_subtrains": 4, "cv": 3, "refit": False, "random_state": 0,
+                **kw}),
+        counter=SlowSGD,
+        checks=lambda: [
+            ASHAEpochsSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-2]},
+                             max_subtrains=2, cv=2, error_score="raise"),
+            ASHAEpochsSearch(SGDRegressor(random_state=0), {"alpha": [1e-4, 1e-2]},
+                             max_subtrains=2, cv=2, error_score="raise")],
+        same_for_any_n_jobs=False,
+        trains_from_scratch=False,
     ),
 ]
 

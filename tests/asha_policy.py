@@ -3,7 +3,7 @@
 Li, Jamieson, Rostamizadeh, Gonina, Ben-tzur, Hardt, Recht and Talwalkar, "A
 System for Massively Parallel Hyperparameter Tuning", MLSys 2020, Algorithm 2.
 It knows nothing of the resource: rows (``asha_rows.py``) or anything else a
-search gives each rung. It implements the contract of :mod:`sksel._policy`
+search gives each rung. It implements the contract of :mod:`sksel._core.policy`
 directly, as Mutant-UCB does: every action is a decision, so its decisions
 follow the order results come in.
 """

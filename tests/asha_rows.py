@@ -1,7 +1,7 @@
 """ASHA over training rows: a fifth search, written for the tests against sksel's contract.
 
 It adds :class:`~asha_policy.ASHAPolicy` to what sksel offers (the search
-base, the nested subsamples of :class:`~sksel.resources.NSamplesResource`)
+base, the nested subsamples of :class:`~sksel.training.rows.RowsTrainer`)
 and changes no sksel module; the conformance suite runs it as it runs
 sksel's own searches.
 """
@@ -12,9 +12,9 @@ import numbers
 import numpy as np
 from asha_policy import ASHAPolicy
 
-from sksel._base import BaseSelectionSearch, DisplayInfo
-from sksel._compat import Interval, StrOptions
-from sksel.resources import NSamplesResource
+from sksel._core.search import BaseSelectionSearch, DisplayInfo
+from sksel._core.compat import Interval, StrOptions
+from sksel.training.rows import RowsTrainer
 
 
 def rung_sizes(n_total, min_resources, eta):
@@ -61,8 +61,8 @@ class ASHARowsSearch(BaseSelectionSearch):
             smallest = max(math.ceil(n_total / self.eta**2), 10 * n_classes if n_classes else 20)
         self.sizes_ = rung_sizes(n_total, min(smallest, n_total), self.eta)
         self.policy_ = ASHAPolicy(len(candidates), self.sizes_, self.eta)
-        return self.policy_, NSamplesResource(splits, y, self.sizes_,
-                                              stratify=n_classes is not None, random_state=rng)
+        return self.policy_, RowsTrainer(splits, y, self.sizes_,
+                                         stratify=n_classes is not None, random_state=rng)
 
     def _display_info(self):
         return DisplayInfo("Training rows per fold", self.sizes_[-1])

@@ -1,7 +1,7 @@
 """The contract every policy and every search keeps: the conformance suite.
 
 Policies (the sksel ones and the test-only ASHA) are run to their end on
-synthetic learning curves by simulated workers (:func:`sksel._simulate.simulate`),
+synthetic learning curves by simulated workers (:func:`sksel._core.simulate.simulate`),
 with random durations, so that results come in in many orders. Searches are
 the cases of the registry (``_registry.py``), each fitted on small data and
 compared with brute force: cross-validation of the same candidates, the same
@@ -28,12 +28,12 @@ from sklearn.model_selection import cross_validate
 from test_checkpoint import _assert_same_results, _n_fits, _records
 from test_search_face import _same_results
 
-import sksel._progress as progress
+import sksel._core.progress as progress
 from sksel import AllocationDisplay, BestScoreDisplay, SearchCurvesDisplay
-from sksel._simulate import simulate
+from sksel._core.simulate import simulate
 from sksel.daub import DAUBPolicy
 from sksel.gpucb import GPUCBPolicy
-from sksel.kdpp import _EvaluateAll
+from sksel.kdpp import EvaluateAll
 from sksel.mutant_ucb import MutantUCBPolicy
 
 # ------------------------------------------------------------------ policies
@@ -74,7 +74,7 @@ POLICIES = [
         False),
     PolicyCase("mutant_ucb", lambda: MutantUCBPolicy(4, 16, max_subtrains=3, random_state=0),
                False),
-    PolicyCase("evaluate_all", lambda: _EvaluateAll(7, 200), True),
+    PolicyCase("evaluate_all", lambda: EvaluateAll(7, 200), True),
     PolicyCase("asha", lambda: ASHAPolicy(9, [20, 60, 180], eta=3), False),
 ]
 
@@ -106,28 +106,24 @@ def _run(case, n_workers, seed=0, failures=False):
     return policy, run
 
 
-def _retries_at_n(case, failures):
-    """DAUB's documented retry of a failed evaluation at N: the one contract gap found."""
-    if case.name == "daub" and failures:
-        return [pytest.mark.xfail(strict=True, reason=(
-            "DAUBPolicy retries a failed evaluation at N as the same action (its Notes), so "
-            "(candidate, N) is handed out twice; sksel/_policy.py says each action is handed "
-            "out once"))]
-    return []
-
-
-RUNS = [pytest.param(case, n_workers, failures, marks=_retries_at_n(case, failures),
-                     id=f"{case}-{n_workers}w{'-failures' if failures else ''}")
+RUNS = [pytest.param(case, n_workers, failures, id=f"{case}-{n_workers}w{'-failures' if failures else ''}")
         for case in POLICIES for n_workers in (1, 2, 4) for failures in (False, True)]
 
 
 @pytest.mark.parametrize("case, n_workers, failures", RUNS)
-def test_no_action_is_handed_out_twice(case, n_workers, failures):
+def test_no_action_is_handed_out_twice_but_to_retry_a_failure(case, n_workers, failures):
     for seed in range(3):
         policy, run = _run(case, n_workers, seed, failures)
         assert [action for action, *_ in run.events] == policy.history_
-        repeated = [a for a, n in Counter(policy.history_).items() if n > 1]
-        assert not repeated, f"handed out more than once: {repeated}"
+        runs = {}
+        for action, start, end, score in run.events:
+            runs.setdefault(action, []).append((start, end, score))
+        for action, spans in runs.items():
+            for (_, end, score), (start, *_) in zip(spans, spans[1:]):
+                assert end <= start, f"{action} handed out again while it ran"
+                assert not np.isfinite(score), f"{action} handed out again after it succeeded"
+        retried = [action for action, spans in runs.items() if len(spans) > 1]
+        assert failures or not retried
 
 
 @pytest.mark.parametrize("case", POLICIES, ids=str)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sksel._policy import SequentialPolicy
-from sksel._simulate import Simulation, simulate
+from sksel._core.policy import SequentialPolicy
+from sksel._core.simulate import Simulation, simulate
 from sksel.daub import DAUBPolicy
 from sksel.gpucb import GPUCBPolicy
 

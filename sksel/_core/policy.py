@@ -12,7 +12,9 @@ cross-validation split, and tells the policy its mean scores when all splits
 are in. A policy has:
 
 ``ask(n_actions=1, speculative=True) -> list of actions``
-    Up to `n_actions` actions to start now, each handed out once. An empty
+    Up to `n_actions` actions to start now, each handed out once (an action
+    told failed may be handed out again, a retry: DAUB retries a failure at
+    the full size once; the results hold both evaluations). An empty
     list means nothing can start until a running action is told, or, when
     ``done``, that the search is over. With ``speculative=False``, only
     actions whose results the policy will use: the engine asks so once its

@@ -29,9 +29,11 @@ from .inheritance import continued, inheritable
 class ContinuedTrainer(Trainer):
     """Sub-trains of models that go on from their state; a mutant from its parent's.
 
-    The action ``(model, n)`` brings `model` to `n` sub-trains: with ``n > 1``
-    its task goes on from the model's state after its sub-train ``n - 1``; with
-    ``n = 1`` it starts a new model, from a fresh estimator, or, for an action
+    The action ``(model, n)`` brings `model` to `n` sub-trains: a model
+    trained before goes on from its state after its last evaluation, ``m``
+    sub-trains, for ``n - m`` more (one, for Mutant-UCB; from one rung to the
+    next, for successive halving over epochs); a new model starts from a
+    fresh estimator and gets `n`, or, for an action
     that names a parent ``(parent, n_parent)`` with `inherit`, from the
     parent's fitted model with the new parameters set
     (:func:`~sksel.training.inheritance.inheritable`). The parameters of a
@@ -82,6 +84,7 @@ class ContinuedTrainer(Trainer):
         self._folds = _FoldRows(mapped)
         self._parents = {}
         self._lineage = {}
+        self._trained = {}
 
     def split(self, amount):
         """The folds, whatever `amount`: a sub-train trains on the whole training part."""
@@ -108,7 +111,8 @@ class ContinuedTrainer(Trainer):
         """
         model, n = action
         state, inherit, estimator = None, None, None
-        if n > 1:
+        trained = self._trained.get(model, 0)
+        if trained:
             state = self._states.get(model, fold)
         else:
             estimator = clone(job.estimators[model])
@@ -118,7 +122,7 @@ class ContinuedTrainer(Trainer):
         rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
         score_params = job.score_params or {}
         return (_subtrain_and_score, (state, estimator, self.subtrainer, rows),
-                dict(inherit=inherit, scorer=job.scorers,
+                dict(steps=n - trained, inherit=inherit, scorer=job.scorers,
                      fit_params=_check_method_params(job.X, params=job.fit_params(model),
                                                      indices=train),
                      score_params=_check_method_params(job.X, params=score_params, indices=test),
@@ -135,9 +139,11 @@ class ContinuedTrainer(Trainer):
         fitted = [out.pop("model", None) for out in outputs]
         if any(f is None for f in fitted) or not (n < self.max_amount or self.keep_at_max):
             self._states.discard(model)
+            self._trained.pop(model, None)
             return
         for fold, f in enumerate(fitted):
             self._states.put(model, fold, f)
+        self._trained[model] = n
 
     def row_params(self, job, action):
         """The model's parameters, with the training length its sub-trains add up to."""
@@ -296,8 +302,8 @@ class _FoldRows:
 
 
 def _subtrain_and_score(model, estimator, subtrainer, rows, *, inherit, scorer, fit_params,
-                        score_params, train_score_params, error_score):
-    """One pull on one fold: a sub-train of `model`, then its scores.
+                        score_params, train_score_params, error_score, steps=1):
+    """One pull on one fold: `steps` sub-trains of `model`, then its scores.
 
     `model` is None for a new model, which starts from `estimator`; with
     `inherit` (parameters) it is a parent's fitted model, which takes them
@@ -319,6 +325,8 @@ def _subtrain_and_score(model, estimator, subtrainer, rows, *, inherit, scorer, 
     try:
         model, result["restarted"] = continued(model, estimator, subtrainer, inherit,
                                                X_train, y_train, fit_params)
+        for _ in range(steps - 1):
+            model = subtrainer.next(model, X_train, y_train, **fit_params)
     except Exception:
         if error_score == "raise":
             raise

@@ -1,7 +1,7 @@
 """Replaying a policy on recorded results, with simulated workers.
 
-:func:`simulate` runs a policy (see :mod:`sksel._policy`) to its end as the
-search's engine (:mod:`sksel._engine`) would run it on `n_workers` workers,
+:func:`simulate` runs a policy (see :mod:`sksel._core.policy`) to its end as the
+search's engine (:mod:`sksel._core.engine`) would run it on `n_workers` workers,
 but nothing is trained: the score of an action is read from recorded results,
 and the clock is simulated. The prior tuning (:mod:`sksel.gpucb_prior`), the
 benchmarks and the tests replay policies with it.
@@ -66,7 +66,7 @@ def simulate(policy, scores, n_workers=1, *, durations=None, train_scores=None, 
     ----------
     policy : object
         A fresh policy: ``ask``, ``tell``, ``done`` and ``decisions_`` (see
-        :mod:`sksel._policy`). It is run in place.
+        :mod:`sksel._core.policy`). It is run in place.
 
     scores : callable or array-like
         The recorded validation score of every action ``(candidate,
@@ -107,7 +107,7 @@ def simulate(policy, scores, n_workers=1, *, durations=None, train_scores=None, 
     ``n / 100``: the speculative ``(1, 800)`` still runs when the policy is
     done, and is abandoned.
 
-    >>> from sksel._simulate import simulate
+    >>> from sksel._core.simulate import simulate
     >>> from sksel.daub import DAUBPolicy
     >>> policy = DAUBPolicy(n_candidates=2, sizes=[100, 200, 400, 800])
     >>> curves = [lambda n: 0.9 - 50 / n, lambda n: 0.8 - 50 / n]

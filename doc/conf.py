@@ -17,12 +17,12 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-import sksel  # noqa: E402
-
 # The gallery resolves the names every example uses, in this process, without
 # running the examples that are not plots: examples/daub_letter.py compares
 # with HalvingGridSearchCV, which scikit-learn only gives once enabled.
 from sklearn.experimental import enable_halving_search_cv  # noqa: E402,F401
+
+import sksel  # noqa: E402
 
 # local Sphinx helpers (the gallery's sort key)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ext"))

@@ -1,4 +1,4 @@
-"""sksel: model selection for scikit-learn that decides how much training each candidate deserves."""
+"""sksel: model selection for scikit-learn that decides the training each candidate deserves."""
 
 from .daub import DAUBSearch
 from .display import AllocationDisplay, BestScoreDisplay, SearchCurvesDisplay

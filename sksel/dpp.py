@@ -11,4 +11,5 @@ from .spaces.dpp import (
     sample_sequential,
 )
 
-__all__ = ["elementary_symmetric_polynomials", "sample_kdpp", "sample_kdpp_low_rank", "sample_kdpp_mcmc", "sample_sequential"]
+__all__ = ["elementary_symmetric_polynomials", "sample_kdpp", "sample_kdpp_low_rank",
+           "sample_kdpp_mcmc", "sample_sequential"]

@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 from asha_policy import ASHAPolicy
 
-from sksel._core.search import BaseSelectionSearch, DisplayInfo
 from sksel._core.compat import Interval, StrOptions
+from sksel._core.search import BaseSelectionSearch, DisplayInfo
 from sksel.training.rows import RowsTrainer
 
 

@@ -106,7 +106,8 @@ def _run(case, n_workers, seed=0, failures=False):
     return policy, run
 
 
-RUNS = [pytest.param(case, n_workers, failures, id=f"{case}-{n_workers}w{'-failures' if failures else ''}")
+RUNS = [pytest.param(case, n_workers, failures,
+                     id=f"{case}-{n_workers}w{'-failures' if failures else ''}")
         for case in POLICIES for n_workers in (1, 2, 4) for failures in (False, True)]
 
 

@@ -14,11 +14,16 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, f1_score
-from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.model_selection import (GridSearchCV, GroupKFold, HalvingGridSearchCV,
-                                     ShuffleSplit, StratifiedKFold)
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    HalvingGridSearchCV,
+    ShuffleSplit,
+    StratifiedKFold,
+)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline

@@ -191,7 +191,6 @@ from sklearn.ensemble import ExtraTreesClassifier  # noqa: E402
 from sklearn.experimental import enable_halving_search_cv  # noqa: E402, F401
 from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 SVC_GRID = {"svc__C": [0.01, 0.1, 1, 10, 100], "svc__gamma": [0.01, 0.1]}
 
@@ -507,8 +506,8 @@ def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, caps
 
 
 # ------------------------------------------------ a new search gets the displays
-from sksel._core.search import BaseSelectionSearch  # noqa: E402
 from sksel._core.policy import SequentialPolicy  # noqa: E402
+from sksel._core.search import BaseSelectionSearch  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
 
 

@@ -72,7 +72,8 @@ def test_a_policy_imports_no_estimator_library(name):
 def test_every_method_has_its_policy_in_a_module_of_its_own(method):
     module = importlib.import_module(f"sksel.{method}.policy")
     policies = [obj for obj in vars(module).values() if inspect.isclass(obj)
-                and obj.__module__ == module.__name__ and hasattr(obj, "ask") and hasattr(obj, "tell")]
+                and obj.__module__ == module.__name__
+                and hasattr(obj, "ask") and hasattr(obj, "tell")]
     assert len(policies) == 1
     heavy = {m for m in _imports(module.__name__) if m.split(".")[0] in ESTIMATOR_LIBRARIES
              and not m.startswith("sklearn.utils")}

@@ -21,8 +21,8 @@ from sklearn.svm import SVC
 
 from sksel import KDPPSampler, MutantUCBSearch
 from sksel.mutant_ucb import MutantUCBPolicy
-from sksel.training.continued import _subtrain_and_score
 from sksel.resources import Subtrainer
+from sksel.training.continued import _subtrain_and_score
 
 X, Y = load_iris(return_X_y=True)
 CLASSES = np.unique(Y)

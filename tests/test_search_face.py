@@ -16,8 +16,12 @@ from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.datasets import load_digits, load_iris, make_classification
-from sklearn.datasets import make_multilabel_classification
+from sklearn.datasets import (
+    load_digits,
+    load_iris,
+    make_classification,
+    make_multilabel_classification,
+)
 from sklearn.decomposition import PCA
 from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
 from sklearn.linear_model import LogisticRegression, Ridge

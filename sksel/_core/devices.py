@@ -48,7 +48,10 @@ def take_one_gpu(search_id):
 
 
 def _gpus_to_share():
-    """The GPUs this process may use, as ``CUDA_VISIBLE_DEVICES`` names them; [] once CUDA started."""
+    """The GPUs this process may use, as ``CUDA_VISIBLE_DEVICES`` names them.
+
+    [] once CUDA started.
+    """
     torch = sys.modules.get("torch")
     if torch is None:
         try:
@@ -84,7 +87,7 @@ _decided = False
 
 
 def on_own_gpu(search_id, args):
-    """Before the first task of this process that asks for ``"cuda"``, take one GPU (`take_one_gpu`).
+    """Before this process's first task that asks for ``"cuda"``, take a GPU (`take_one_gpu`).
 
     `args` are the task's arguments, the models among them. Once a task
     asked for ``"cuda"`` the process keeps what it decided, CUDA having

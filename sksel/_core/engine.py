@@ -114,7 +114,7 @@ def runs_on_dask():
 
 
 def _keyed(key, search_id, func, *args, **kwargs):
-    """``(key, func(*args, **kwargs))``; in a worker process (`search_id` not None), on its own GPU."""
+    """``(key, func(*args, **kwargs))``; in a worker process (`search_id` set), on its own GPU."""
     if search_id is not None:
         on_own_gpu(search_id, [*args, *kwargs.values()])
     return key, func(*args, **kwargs)

@@ -545,7 +545,7 @@ class DAUBPolicy(SequentialPolicy):
         return self.cost != "time" or self._cost_known(*action)
 
     def _cost_known(self, candidate, size):
-        """Whether `candidate`'s cost decides if it needs `size`: a warm-up size up to its second."""
+        """Whether `candidate`'s cost decides if it needs `size`: a warm-up size to its second."""
         return size <= self.sizes[1] or self._cost_exponent(candidate) is not None
 
     def _alive(self):

@@ -77,9 +77,10 @@ class DAUBSearch(BaseSelectionSearch):
         subsample per fit below N, and starves learners that score higher on
         validation data than on their training subsample (strongly
         regularised models, late bloomers). With ``"prior"`` and
-        ``"slope"``, once learners reach N the search checks the bounds their earlier points gave: if
-        they scored above them, every remaining bound widens by the ratio
-        before anyone else is dropped (``policy_.widening_``).
+        ``"slope"``, once learners reach N the search checks the bounds
+        their earlier points gave: if they scored above them, every
+        remaining bound widens by the ratio before anyone else is dropped
+        (``policy_.widening_``).
 
     cost : {"time", "rows"}, default="time"
         What a step costs. ``"time"`` reads the measured fit times: a

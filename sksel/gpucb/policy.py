@@ -452,7 +452,8 @@ class GPUCBPolicy(SequentialPolicy):
                 run._decide_with(action, outcome)
                 action = run._decide()
             whole_runs &= action is None
-        ranked = sorted(np.flatnonzero(picked), key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
+        ranked = sorted(np.flatnonzero(picked),
+                        key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
         return [int(c) for c in ranked], whole_runs
 
     def _copy_of_run(self):

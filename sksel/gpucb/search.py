@@ -210,10 +210,13 @@ class GPUCBSelector(BaseSelectionSearch):
         order results come in. With ``n_jobs=1`` both are the paper's
         algorithm.
 
-    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
         1``). The progress `verbose` prints counts evaluations against
         `n_iter` (with ``"auto"``, against `max_iter`).
+
+    return_train_score, max_time, checkpoint
+        As in :class:`~sksel.DAUBSearch`.
 
     Attributes
     ----------
@@ -221,7 +224,8 @@ class GPUCBSelector(BaseSelectionSearch):
         One row per evaluated candidate, with the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
         ``candidate_name`` (``#id`` and the short name ``verbose=2`` prints
-        and the displays draw), ``n_resources``, ``iter``, and ``posterior_mean`` / ``posterior_std``
+        and the displays draw), ``n_resources``, ``iter``, and ``posterior_mean`` /
+        ``posterior_std``
         (after the last evaluation).
 
     n_iter_ : int
@@ -244,7 +248,13 @@ class GPUCBSelector(BaseSelectionSearch):
     policy_ : GPUCBPolicy
         The policy, with its ``history_``.
 
-    all_cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
+    all_cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_
+        As in :class:`~sksel.DAUBSearch`.
+
+    n_splits_, refit_time_, multimetric_, stop_reason_
+        As in :class:`~sksel.DAUBSearch`.
+
+    classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`.
 
     See Also

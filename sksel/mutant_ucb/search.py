@@ -131,7 +131,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         not used there, dask's own workers spill to their disk as memory
         runs short.
 
-    scoring, n_jobs, refit, cv, verbose, random_state, error_score, return_train_score, max_time, checkpoint
+    scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
         sub-trains run at once: a freed worker gets the current UCB argmax
         among the models not being trained, so results depend on timing;
@@ -145,6 +145,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         sub-trains against `budget`, each an evaluation whose resource is the
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a
         sub-train is not one of scikit-learn's fits).
+
+    return_train_score, max_time, checkpoint
+        As in :class:`~sksel.DAUBSearch`.
 
     Attributes
     ----------
@@ -175,7 +178,13 @@ class MutantUCBSearch(BaseSelectionSearch):
         calling its ``fit`` again, or ``clone(estimator).set_params(
         **best_params_).fit(X, y)``, trains a model as long, from scratch.
 
-    best_score_, best_params_, best_index_, scorer_, n_splits_, refit_time_, multimetric_, stop_reason_, classes_, n_features_in_, feature_names_in_
+    scorer_, n_splits_, refit_time_, multimetric_, stop_reason_
+        As in :class:`~sksel.DAUBSearch`.
+
+    classes_, n_features_in_, feature_names_in_
+        As in :class:`~sksel.DAUBSearch`.
+
+    best_score_, best_params_, best_index_
         As in :class:`~sksel.DAUBSearch`. The selected model is the best
         scored of the fully trained ones (``n_resources_total >=
         max_subtrains``, a lineage counting in total): the bandit's final

@@ -1,10 +1,13 @@
 """The core every search shares, and no method owns.
 
 :mod:`~sksel._core.policy` (the contract between a search and its policy),
+:mod:`~sksel._core.trainer` (the contract between a search and its training),
 :mod:`~sksel._core.engine` (runs a policy's actions on joblib workers),
 :mod:`~sksel._core.run` (one fit's evaluations and the listeners that observe
 them), :mod:`~sksel._core.results` (``cv_results_`` from the evaluations),
 :mod:`~sksel._core.search` (the scikit-learn face, :class:`BaseSelectionSearch`),
+:mod:`~sksel._core.scoring` (what the scorer measures),
+:mod:`~sksel._core.simulate` (a policy replayed on recorded scores),
 :mod:`~sksel._core.checkpoint`, :mod:`~sksel._core.progress`,
 :mod:`~sksel._core.compat` (scikit-learn's private helpers, in one place),
 :mod:`~sksel._core.dask` and :mod:`~sksel._core.devices`.

@@ -18,21 +18,10 @@ from copy import deepcopy
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import is_classifier, is_regressor
+from sklearn.base import is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import (
-    accuracy_score,
-    average_precision_score,
-    balanced_accuracy_score,
     check_scoring,
-    f1_score,
-    fbeta_score,
-    jaccard_score,
-    precision_score,
-    r2_score,
-    recall_score,
-    roc_auc_score,
-    top_k_accuracy_score,
 )
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv
 from sklearn.utils import check_random_state, get_tags, indexable
@@ -50,7 +39,6 @@ from .compat import (
     _insert_error_scores,
     _MultimetricScorer,
     _num_samples,
-    _PassthroughScorer,
     _routing_enabled,
     _warn_or_raise_about_fit_failures,
 )
@@ -67,11 +55,7 @@ from .results import (
     _split_by_decisions,
 )
 from .run import _Job, _Run, _stop_words
-
-# Metrics whose scores lie in [0, 1], higher is better.
-_UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
-                 fbeta_score, jaccard_score, precision_score, recall_score, roc_auc_score,
-                 top_k_accuracy_score)
+from .scoring import ranking_metric, unit_scored_classifier
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -424,30 +408,12 @@ class BaseSelectionSearch(BaseSearchCV):
         return self.refit
 
     def _ranking_metric(self):
-        """``(metric, sign)`` of the scorer that drives the policy; metric None if unknown.
-
-        Read from what the scorer is, not from how `scoring` spells it: the
-        string ``"accuracy"``, ``get_scorer("accuracy")``, a dict entry and
-        ``make_scorer(accuracy_score)`` all give ``(accuracy_score, 1)``. The
-        estimator's own ``score`` is accuracy for a classifier and R² for a
-        regressor; any other callable is unknown.
-        """
-        scorer, metric = self._get_scorers()
-        if isinstance(scorer, _MultimetricScorer):
-            scorer = scorer._scorers.get(metric)
-        if isinstance(scorer, _PassthroughScorer):
-            estimator = first_estimator(self.estimator)
-            own = accuracy_score if is_classifier(estimator) else (
-                r2_score if is_regressor(estimator) else None)
-            return own, 1
-        if getattr(scorer, "_kwargs", {}).get("adjusted"):
-            return None, 1  # adjusted balanced accuracy: below 0 for worse than chance
-        return getattr(scorer, "_score_func", None), getattr(scorer, "_sign", 1)
+        """``(metric, sign)`` of the scorer that drives the policy (:func:`ranking_metric`)."""
+        return ranking_metric(*self._get_scorers(), self.estimator)
 
     def _unit_scored_classifier(self, n_classes):
-        """Whether the scores lie in [0, 1]: a classifier scored by one of `_UNIT_METRICS`."""
-        metric, sign = self._ranking_metric()
-        return n_classes is not None and sign > 0 and metric in _UNIT_METRICS
+        """Whether the scores lie in [0, 1] (:func:`unit_scored_classifier`)."""
+        return unit_scored_classifier(*self._get_scorers(), self.estimator, n_classes)
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)

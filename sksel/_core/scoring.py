@@ -1,0 +1,64 @@
+"""What a search's scorer measures: the metric behind it, and whether its scores lie in [0, 1].
+
+Policies read it to set their scales (DAUB's largest score and noise,
+Mutant-UCB's exploration unit): it is read from what the scorer is, not from
+how `scoring` spells it.
+"""
+
+from sklearn.base import is_classifier, is_regressor
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    balanced_accuracy_score,
+    f1_score,
+    fbeta_score,
+    jaccard_score,
+    precision_score,
+    r2_score,
+    recall_score,
+    roc_auc_score,
+    top_k_accuracy_score,
+)
+
+from ..spaces.space import first_estimator
+from .compat import _MultimetricScorer, _PassthroughScorer
+
+# Metrics whose scores lie in [0, 1], higher is better.
+_UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
+                 fbeta_score, jaccard_score, precision_score, recall_score, roc_auc_score,
+                 top_k_accuracy_score)
+
+
+def ranking_metric(scorer, metric, estimator):
+    """``(metric function, sign)`` of the scorer that drives the policy; None if unknown.
+
+    The string ``"accuracy"``, ``get_scorer("accuracy")``, a dict entry and
+    ``make_scorer(accuracy_score)`` all give ``(accuracy_score, 1)``. The
+    estimator's own ``score`` is accuracy for a classifier and R² for a
+    regressor; any other callable is unknown.
+
+    Parameters
+    ----------
+    scorer : scorer or _MultimetricScorer
+        The search's scorer(s).
+    metric : str
+        The name of the metric that drives the policy, among several.
+    estimator : estimator or list
+        The search's estimator (a list: the first candidate stands for all).
+    """
+    if isinstance(scorer, _MultimetricScorer):
+        scorer = scorer._scorers.get(metric)
+    if isinstance(scorer, _PassthroughScorer):
+        estimator = first_estimator(estimator)
+        own = accuracy_score if is_classifier(estimator) else (
+            r2_score if is_regressor(estimator) else None)
+        return own, 1
+    if getattr(scorer, "_kwargs", {}).get("adjusted"):
+        return None, 1  # adjusted balanced accuracy: below 0 for worse than chance
+    return getattr(scorer, "_score_func", None), getattr(scorer, "_sign", 1)
+
+
+def unit_scored_classifier(scorer, metric, estimator, n_classes):
+    """Whether the scores lie in [0, 1]: a classifier (`n_classes` set) scored by a unit metric."""
+    function, sign = ranking_metric(scorer, metric, estimator)
+    return n_classes is not None and sign > 0 and function in _UNIT_METRICS

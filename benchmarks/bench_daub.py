@@ -117,6 +117,7 @@ from _datasets import DATASETS, REGRESSION  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
+from sksel._simulate import simulate  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
 from sksel.space import SearchSpace  # noqa: E402
 
@@ -262,14 +263,14 @@ class CachedFits:
 def replay(fits, policy):
     """Run a DAUB policy on cached fits; returns (chosen learner, CPU, rows)."""
     scores_train = policy.bound == "train"
+    run = simulate(policy, lambda cand, size: fits(cand, size)[0],
+                   durations=lambda cand, size: fits(cand, size)[2],
+                   train_scores=lambda cand, size: fits(cand, size)[1])
     cpu = rows = 0
-    while not policy.done:
-        for cand, size in policy.ask():
-            valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
-            cpu += cpu_valid + (cpu_train if scores_train and size < policy.n_total else 0.0)
-            rows += size
-            policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
-                        failed=np.isnan(valid))
+    for (cand, size), *_ in run.events:
+        _, _, _, cpu_valid, cpu_train = fits(cand, size)
+        cpu += cpu_valid + (cpu_train if scores_train and size < policy.n_total else 0.0)
+        rows += size
     return policy.best_, cpu, rows
 
 

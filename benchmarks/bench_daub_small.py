@@ -88,7 +88,6 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before numpy and the OpenMP learners load
 import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -120,9 +119,11 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
 import _lccv  # noqa: E402
 import _table  # noqa: E402
 from _datasets import load_keel  # noqa: E402
+from _harness import timed_fit  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 
@@ -308,13 +309,6 @@ def daub_folds(daub, X, y, learners):
     return list(cv.split(X, y))
 
 
-def timed_fit(search, X, y):
-    """Fit `search`; returns (search, CPU seconds, wall seconds)."""
-    cpu, wall = time.process_time(), time.perf_counter()
-    search.fit(X, y)
-    return search, time.process_time() - cpu, time.perf_counter() - wall
-
-
 def run_problem(X, y, learners, cv, seed, daub_kwargs, lccv_settings=()):
     """The searches on one problem, cv and seed; a dict of measurements.
 
@@ -396,43 +390,38 @@ def format_line(cells, spec=True):
     return _table.format_line(cells, COLUMNS, left={0, len(COLUMNS) - 1}, spec=spec)
 
 
-def _geo(values):
-    """Geometric mean of the values that are not NaN (NaN when none is)."""
-    values = values.dropna()
-    return float(np.exp(np.log(values).mean())) if len(values) else np.nan
+#: The columns of the summary: ``{name: (column of the results, reduction)}``.
+SUMMARY = {
+    "n": ("daub_ratio", "size"),
+    "d/g_mean": ("daub_ratio", "mean"),
+    "d/g_geo": ("daub_ratio", "geomean"),
+    "d/g_max": ("daub_ratio", "max"),
+    "d/g>1.1": ("daub_ratio", lambda s: int((s > TARGET_MAX_RATIO).sum())),
+    "d_loss_mean": ("daub_loss", "mean"),
+    "d_loss_max": ("daub_loss", "max"),
+    "h/g_mean": ("halving_ratio", "mean"),
+    "h/g_geo": ("halving_ratio", "geomean"),
+    "h_loss_mean": ("halving_loss", "mean"),
+    "l1/g_geo": ("l1_ratio", "geomean"),
+    "l1_loss_mean": ("l1_loss", "mean"),
+    "l1_loss_max": ("l1_loss", "max"),
+    "lc/g_geo": ("lc_ratio", "geomean"),
+    "lc_loss_mean": ("lc_loss", "mean"),
+    "lc_loss_max": ("lc_loss", "max"),
+    "g/f_geo": ("grid_floor", "geomean"),
+    "h/f_geo": ("halving_floor", "geomean"),
+    "d/f_geo": ("daub_floor", "geomean"),
+    "l1/f_geo": ("l1_floor", "geomean"),
+    "lc/f_geo": ("lc_floor", "geomean"),
+    "grid_s": ("grid_s", "sum"),
+    "daub_s": ("daub_s", "sum"),
+}
 
 
 def summarize(results):
     """One row per cv and one over all: CPU ratios, losses, costs over the floor, CPU seconds."""
-    groups = [(f"cv={cv}", part) for cv, part in results.groupby("cv", sort=False)]
-    rows = {}
-    for label, part in groups + [("all", results)]:
-        rows[label] = {
-            "n": len(part),
-            "d/g_mean": part["daub_ratio"].mean(),
-            "d/g_geo": np.exp(np.log(part["daub_ratio"]).mean()),
-            "d/g_max": part["daub_ratio"].max(),
-            "d/g>1.1": int((part["daub_ratio"] > TARGET_MAX_RATIO).sum()),
-            "d_loss_mean": part["daub_loss"].mean(),
-            "d_loss_max": part["daub_loss"].max(),
-            "h/g_mean": part["halving_ratio"].mean(),
-            "h/g_geo": np.exp(np.log(part["halving_ratio"]).mean()),
-            "h_loss_mean": part["halving_loss"].mean(),
-            "l1/g_geo": _geo(part["l1_ratio"]),
-            "l1_loss_mean": part["l1_loss"].mean(),
-            "l1_loss_max": part["l1_loss"].max(),
-            "lc/g_geo": _geo(part["lc_ratio"]),
-            "lc_loss_mean": part["lc_loss"].mean(),
-            "lc_loss_max": part["lc_loss"].max(),
-            "g/f_geo": _geo(part["grid_floor"]),
-            "h/f_geo": _geo(part["halving_floor"]),
-            "d/f_geo": _geo(part["daub_floor"]),
-            "l1/f_geo": _geo(part["l1_floor"]),
-            "lc/f_geo": _geo(part["lc_floor"]),
-            "grid_s": part["grid_s"].sum(),
-            "daub_s": part["daub_s"].sum(),
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    results = results.assign(cv="cv=" + results["cv"].astype(str))
+    return _harness.summarize(results, "cv", SUMMARY, overall="all").rename_axis(None)
 
 
 def targets(summary):

@@ -29,13 +29,18 @@ It takes a few seconds.
 """
 
 import argparse
+import os
+import sys
 
 import numpy as np
 import pandas as pd
 
-from sksel._simulate import simulate
-from sksel.gpucb import GPUCBPolicy, prior_from_scores
-from sksel.portfolio import default_cost, default_prior
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+
+from sksel._simulate import simulate  # noqa: E402
+from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
+from sksel.portfolio import default_cost, default_prior  # noqa: E402
 
 NOISE, DELTA, BETA_SCALE = 0.01, 0.1, 1.0
 
@@ -87,11 +92,11 @@ def summarize(results):
     reference = one.set_index("dataset")["to_best_s"]
     results = results.assign(
         to_best_pct=100 * results["to_best_s"] / results["dataset"].map(reference))
-    table = results.groupby(["workers", "way"], sort=False).agg(
-        to_best_s=("to_best_s", "mean"), to_best_pct=("to_best_pct", "mean"),
-        wall_s=("wall_s", "mean"), regret_pt=("regret_pt", "mean"),
-        found_pct=("found", "mean"), evaluations=("evaluations", "mean"),
-        wasted=("wasted", "mean"), busy=("busy", "mean"))
+    table = _harness.summarize(results, ["workers", "way"], {
+        "to_best_s": ("to_best_s", "mean"), "to_best_pct": ("to_best_pct", "mean"),
+        "wall_s": ("wall_s", "mean"), "regret_pt": ("regret_pt", "mean"),
+        "found_pct": ("found", "mean"), "evaluations": ("evaluations", "mean"),
+        "wasted": ("wasted", "mean"), "busy": ("busy", "mean")})
     table["found_pct"] *= 100
     return table
 

@@ -87,6 +87,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
 from _datasets import load_keel  # noqa: E402
 
 from sksel import KDPPSearch  # noqa: E402
@@ -275,14 +276,14 @@ def paired(results, method, baseline):
 
 
 def summarize(results, baseline="random", others=()):
+    columns = {"reps": ("val", "size"), "val_mean": ("val", "mean"), "val_se": ("val", "sem"),
+               "test_mean": ("test", "mean")}
+    if "families" in results:
+        columns["families"] = ("families", "mean")
+    summary = _harness.summarize(results, ["space", "k", "method"], columns).reset_index()
     out = []
-    for (space, k, method), g in results.groupby(["space", "k", "method"], sort=False):
-        row = {"space": space, "k": k, "method": method, "reps": len(g),
-               "val_mean": g["val"].mean(),
-               "val_se": g["val"].std(ddof=1) / np.sqrt(len(g)),
-               "test_mean": g["test"].mean()}
-        if "families" in g:
-            row["families"] = g["families"].mean()
+    for row in summary.to_dict("records"):
+        space, k, method = row["space"], row["k"], row["method"]
         cell = results[(results["space"] == space) & (results["k"] == k)]
         for base in (baseline, *others):
             if method != base:

@@ -64,6 +64,8 @@ minutes; ``--seconds 0.05 --dask`` about 7.
 """
 
 import argparse
+import os
+import sys
 import time
 import warnings
 from contextlib import ExitStack
@@ -74,7 +76,10 @@ from joblib import Parallel, delayed, parallel_config
 from scipy.stats import uniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _harness import timed_fit  # noqa: E402
+
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch  # noqa: E402
 
 #: The 32 candidates' qualities: 0.60, 0.61, ..., 0.91.
 QUALITIES = [round(0.6 + 0.01 * k, 2) for k in range(32)]
@@ -215,13 +220,11 @@ def _load_sksel():
     time.sleep(0.05)
 
 
-def timed_fit(search, backend, X, y):
+def fit_wall(search, backend, X, y):
     """Wall seconds of ``search.fit`` under `backend` on warm workers, its refit left out."""
     with parallel_config(backend=backend):
         warm_workers(search.n_jobs)
-        start = time.perf_counter()
-        search.fit(X, y)
-        wall = time.perf_counter() - start
+        wall = timed_fit(search, X, y).wall
     return wall - getattr(search, "refit_time_", 0.0)
 
 
@@ -243,7 +246,7 @@ def selected_quality(search):
 def measure(make, backend, n_workers, X, y):
     """``(wall, busy, wasted, quality)`` of one fit of the search `make` builds."""
     search = make().set_params(n_jobs=n_workers)
-    wall = timed_fit(search, backend, X, y)
+    wall = fit_wall(search, backend, X, y)
     used, wasted = training_seconds(search.all_cv_results_, search.n_splits_)
     capacity = n_workers * wall
     return wall, used / capacity, wasted / capacity, selected_quality(search)

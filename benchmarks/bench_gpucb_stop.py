@@ -59,6 +59,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_gpucb import default_matrix, lcdb_matrix  # noqa: E402
 
+from sksel._core.simulate import simulate  # noqa: E402
 from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
 
 NOISE, DELTA = 0.01, 0.1
@@ -97,13 +98,16 @@ def replay(policy, scores, tol):
     """The complete order `policy` evaluates on `scores`, and before each evaluation
     its probability that a candidate left beats the best one by more than `tol`
     (inf before the first)."""
-    order, probability = [], []
-    while len(order) < len(scores):
-        probability.append(policy.probability_left(tol=tol))
-        (candidate, resource), = policy.ask(1, speculative=False)
-        policy.tell(candidate, resource, scores[candidate])
-        order.append(candidate)
-    return np.array(order), np.array(probability + [0.0])
+    probability = [policy.probability_left(tol=tol)]
+
+    def note_probability(run):  # before the next evaluation, if any; never stops the run
+        if len(run.events) < len(scores):
+            probability.append(policy.probability_left(tol=tol))
+        return False
+
+    run = simulate(policy, scores, until=note_probability)
+    assert len(run.events) == len(scores)
+    return np.array([c for (c, _), *_ in run.events]), np.array(probability + [0.0])
 
 
 def replay_task(collection, dataset, earlier, row, tol):

@@ -29,44 +29,43 @@ It takes a few seconds.
 """
 
 import argparse
-import heapq
+import os
+import sys
 
 import numpy as np
 import pandas as pd
 
-from sksel.gpucb import GPUCBPolicy, prior_from_scores
-from sksel.portfolio import default_cost, default_prior
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+
+from sksel._core.simulate import simulate  # noqa: E402
+from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
+from sksel.portfolio import default_cost, default_prior  # noqa: E402
 
 NOISE, DELTA, BETA_SCALE = 0.01, 0.1, 1.0
 
 
-def simulate(policy, scores, times, n_workers):
+def measure(policy, scores, times, n_workers):
     """Run `policy` on `n_workers` simulated workers; a dict of what it spent and found."""
     best = np.nanmax(scores)
-    clock, running, run, to_best = 0.0, [], 0, None
-    while True:
-        while len(running) < n_workers:
-            actions = policy.ask(1)
-            if not actions:
-                break
-            (candidate, resource), = actions
-            heapq.heappush(running, (clock + times[candidate], candidate, resource))
-            run += 1
-        if policy.done or not running:
-            break
-        clock, candidate, resource = heapq.heappop(running)
-        policy.tell(candidate, resource, scores[candidate], fit_time=times[candidate])
+    to_best = None
+
+    def note_best(run):  # the first time the best score is among the decisions
+        nonlocal to_best
         if to_best is None and any(scores[c] >= best for c in policy.observed_):
-            to_best = clock
-    decided = [c for c, _ in policy.decisions_]
+            to_best = run.wall_time
+        return False
+
+    run = simulate(policy, scores, n_workers, durations=times, until=note_best)
+    decided = [c for c, _ in run.decisions]
     return {
-        "to_best_s": clock if to_best is None else to_best,
+        "to_best_s": run.wall_time if to_best is None else to_best,
         "found": to_best is not None,
-        "wall_s": clock,
+        "wall_s": run.wall_time,
         "regret_pt": 100 * (best - max(scores[c] for c in decided)),
-        "evaluations": run,
-        "wasted": run - len(decided),
-        "busy": sum(times[c] for c in decided) / (n_workers * clock),
+        "evaluations": len(run.events),
+        "wasted": len(run.events) - len(decided),
+        "busy": sum(times[c] for c in decided) / (n_workers * run.wall_time),
     }
 
 
@@ -83,7 +82,7 @@ def replay(M, T, workers, n_iter):
                                      n_iter=min(n_iter, len(known)), random_state=0,
                                      asynchronous=way == "asynchronous")
                 rows.append({"dataset": i, "workers": n_workers, "way": way,
-                             **simulate(policy, M[i, known], T[i, known], n_workers)})
+                             **measure(policy, M[i, known], T[i, known], n_workers)})
     return pd.DataFrame(rows)
 
 
@@ -93,11 +92,11 @@ def summarize(results):
     reference = one.set_index("dataset")["to_best_s"]
     results = results.assign(
         to_best_pct=100 * results["to_best_s"] / results["dataset"].map(reference))
-    table = results.groupby(["workers", "way"], sort=False).agg(
-        to_best_s=("to_best_s", "mean"), to_best_pct=("to_best_pct", "mean"),
-        wall_s=("wall_s", "mean"), regret_pt=("regret_pt", "mean"),
-        found_pct=("found", "mean"), evaluations=("evaluations", "mean"),
-        wasted=("wasted", "mean"), busy=("busy", "mean"))
+    table = _harness.summarize(results, ["workers", "way"], {
+        "to_best_s": ("to_best_s", "mean"), "to_best_pct": ("to_best_pct", "mean"),
+        "wall_s": ("wall_s", "mean"), "regret_pt": ("regret_pt", "mean"),
+        "found_pct": ("found", "mean"), "evaluations": ("evaluations", "mean"),
+        "wasted": ("wasted", "mean"), "busy": ("busy", "mean")})
     table["found_pct"] *= 100
     return table
 

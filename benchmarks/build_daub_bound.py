@@ -31,11 +31,11 @@ import csv
 import time
 from pathlib import Path
 
+import lcdb_replay as lcdb
 import numpy as np
 import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
-import lcdb_replay as lcdb
 from sksel.curve_prior import FEATURES, prior_features
 from sksel.daub.policy import _monotone
 

@@ -65,6 +65,8 @@ It takes about 25 s on one core (``--coverage --daub-steps 2 3``: about 15 s).
 import argparse
 import importlib.util
 import math
+import os
+import sys
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -73,7 +75,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sksel.daub import DAUBPolicy, accuracy_noise
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _harness  # noqa: E402
+
+from sksel._core.simulate import simulate  # noqa: E402
+from sksel.daub import DAUBPolicy, accuracy_noise  # noqa: E402
 
 #: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
 _DEFAULTS = {"bound": "prior", "projection": "auto", "max_score": 1.0, "noise": "auto",
@@ -293,19 +299,10 @@ def daub(task, b, b_divisor, step, **options):
     if "warm_up" in options:
         options = {**options, "warm_up": _warm_up(options, len(column))}
     policy = DAUBPolicy(n_candidates=len(task.learners), sizes=list(column), **options)
-    cost = 0.0
-    while not policy.done:
-        for cand, size in policy.ask(1):
-            i = column[size]
-            policy.tell(
-                cand,
-                size,
-                task.valid[cand, i],
-                train_score=task.train[cand, i],
-                fit_time=task.fit_time[cand, i],
-            )
-            cost += task.fit_time[cand, i]
-    return Outcome(int(policy.best_), float(cost))
+    run = simulate(policy, lambda cand, size: task.valid[cand, column[size]],
+                   durations=lambda cand, size: task.fit_time[cand, column[size]],
+                   train_scores=lambda cand, size: task.train[cand, column[size]])
+    return Outcome(int(policy.best_), float(run.wall_time))
 
 
 def make_policies(args):
@@ -364,19 +361,19 @@ def summarize(results):
         speedup=results["cost_all"] / results["cost"],
         zero=results["loss_valid"] <= 1e-9,
     )
-    grouped = results.groupby("policy", sort=False)
-    table = grouped.agg(
-        datasets=("openmlid", "size"),
-        loss_mean=("loss_valid", "mean"),
-        loss_max=("loss_valid", "max"),
-        zero_loss_pct=("zero", "mean"),
-        test_loss_mean=("loss_test", "mean"),
-        cost_fraction=("fraction", "mean"),
-        speedup_geomean=("speedup", lambda s: float(np.exp(np.log(s).mean()))),
-        speedup_min=("speedup", "min"),
-        slower=("speedup", lambda s: int((s < 1).sum())),
-    )
+    table = _harness.summarize(results, "policy", {
+        "datasets": ("openmlid", "size"),
+        "loss_mean": ("loss_valid", "mean"),
+        "loss_max": ("loss_valid", "max"),
+        "zero_loss_pct": ("zero", "mean"),
+        "test_loss_mean": ("loss_test", "mean"),
+        "cost_fraction": ("fraction", "mean"),
+        "speedup_geomean": ("speedup", "geomean"),
+        "speedup_min": ("speedup", "min"),
+        "slower": ("speedup", lambda s: int((s < 1).sum())),
+    })
     table["zero_loss_pct"] *= 100
+    grouped = results.groupby("policy", sort=False)
     table["speedup_total"] = grouped["cost_all"].sum() / grouped["cost"].sum()
     return table
 

@@ -13,6 +13,7 @@ from functools import partial
 import numpy as np
 import pytest
 
+from sksel._core.simulate import simulate
 from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
 from sksel.daub.policy import _monotone
 
@@ -20,25 +21,15 @@ from sksel.daub.policy import _monotone
 
 
 def run_sequential(policy, valid, train=None, fit_time=None):
-    """Drive `policy` one action at a time with table/callable curves."""
+    """Drive `policy` one action at a time (`simulate`) with table/callable curves."""
 
-    def value(table, c, n):
+    def read(table):
         if table is None:
             return None
-        entry = table[c]
-        return entry(n) if callable(entry) else entry[n]
+        return lambda c, n: table[c](n) if callable(table[c]) else table[c][n]
 
-    while not policy.done:
-        actions = policy.ask()
-        assert len(actions) == 1, "a sequential driver must always get an action"
-        ((c, n),) = actions
-        policy.tell(
-            c,
-            n,
-            value(valid, c, n),
-            train_score=value(train, c, n),
-            fit_time=value(fit_time, c, n),
-        )
+    simulate(policy, read(valid), durations=read(fit_time), train_scores=read(train))
+    assert policy.done, "a sequential driver must always get an action"
     return policy
 
 

@@ -17,6 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sksel import GPUCBSelector
+from sksel._core.simulate import simulate
 from sksel.gpucb import (
     AUTO_BETA_SCALE,
     GPUCBPolicy,
@@ -98,11 +99,7 @@ def test_never_evaluates_a_candidate_twice_and_stops_at_n_iter():
     rng = np.random.RandomState(0)
     mean, cov = _random_prior(rng, 7)
     policy = GPUCBPolicy(mean, cov, n_iter=5, random_state=0)
-    seen = []
-    while not policy.done:
-        (c, r), = policy.ask()
-        seen.append(c)
-        policy.tell(c, r, rng.uniform())
+    seen = [c for (c, _), *_ in simulate(policy, rng.uniform(size=7)).events]
     assert len(seen) == 5 == len(set(seen))
     assert policy.ask() == []
 
@@ -160,11 +157,7 @@ def test_stops_exactly_when_the_closed_form_condition_holds(seed):
         observed.append(c)
     # Without tol, the same picks, until all K are evaluated.
     full = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.1, random_state=seed)
-    order = []
-    while not full.done:
-        (c, r), = full.ask()
-        full.tell(c, r, scores[c])
-        order.append(c)
+    order = [c for (c, _), *_ in simulate(full, scores).events]
     assert order[:len(observed)] == observed and len(order) == K
 
 
@@ -220,9 +213,7 @@ def test_empirical_bayes_scales_the_prior_to_the_scores_seen(true_scale):
     scores = rng.multivariate_normal(mean, true_scale * cov)
     policy = GPUCBPolicy(mean, cov, noise=noise, beta_scale=0.0, n_iter=6,
                          empirical_bayes=True)
-    while not policy.done:
-        (c, r), = policy.ask()
-        policy.tell(c, r, scores[c])
+    simulate(policy, scores)
     observed = list(policy.observed_)
     scale, weight = _fitted_scale_and_weight(mean, cov, noise, observed, scores[observed])
     fitted = policy._observed_prior()[2]
@@ -247,9 +238,7 @@ def test_empirical_bayes_shrinks_correlations_the_scores_contradict():
     deviation = 0.03 * np.array([1, -1, 0, -1, 1, 0])
     policy = GPUCBPolicy(mean, cov, noise=0.001, beta_scale=0.0, n_iter=4,
                          empirical_bayes=True)
-    while not policy.done:
-        (c, r), = policy.ask()
-        policy.tell(c, r, mean[c] + deviation[c])
+    simulate(policy, mean + deviation)
     observed = list(policy.observed_)
     assert sorted(observed) == [0, 1, 3, 4]
     scale, weight = _fitted_scale_and_weight(mean, cov, 0.001, observed,
@@ -281,9 +270,7 @@ def test_wide_prior_never_stops_before_the_cap():
     rng = np.random.RandomState(0)
     policy = GPUCBPolicy(np.zeros(8), np.eye(8), noise=0.01, tol=0.01, n_iter=5,
                          random_state=0)
-    while not policy.done:
-        (c, r), = policy.ask()
-        policy.tell(c, r, rng.uniform(0.6, 0.9))
+    simulate(policy, rng.uniform(0.6, 0.9, size=8))
     assert len(policy.decisions_) == 5
     assert policy.probability_left() > policy.risk
     assert policy.stop_reason() == "5 evaluations made (n_iter=5)"
@@ -591,12 +578,8 @@ def test_cost_aware_with_equal_costs_is_the_papers_rule():
         picks = []
         for cost in (None, np.full(9, 2.5)):
             policy = GPUCBPolicy(mean, cov, noise=0.02, random_state=seed, cost=cost)
-            order = []
-            while not policy.done:
-                (c, r), = policy.ask()
-                order.append(c)
-                policy.tell(c, r, scores[c], fit_time=rng.uniform(0.1, 5.0))
-            picks.append(order)
+            run = simulate(policy, scores, durations=rng.uniform(0.1, 5.0, size=9))
+            picks.append([c for (c, _), *_ in run.events])
         assert picks[0] == picks[1]
     # The hand-checked case of the paper's rule is unchanged.
     mean, cov = [0.5, 0.6, 0.55], np.diag([0.04, 0.0001, 0.01])
@@ -744,10 +727,7 @@ def test_asynchronous_with_one_worker_is_the_sequential_algorithm(seed, tol):
     for asynchronous in (False, True):
         policy = GPUCBPolicy(mean, cov, n_iter=6, tol=tol, random_state=0,
                              asynchronous=asynchronous)
-        while not policy.done:
-            ((c, r),) = policy.ask()
-            policy.tell(c, r, scores[c])
-        runs[asynchronous] = policy.decisions_
+        runs[asynchronous] = simulate(policy, scores).decisions
     assert runs[True] == runs[False]
 
 

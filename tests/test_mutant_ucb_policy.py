@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sksel._core.simulate import simulate
 from sksel.mutant_ucb import MutantUCBPolicy
 
 
 def run(policy, reward):
     """Drive `policy` one action at a time; ``reward(model, n)`` gives the score."""
-    while not policy.done:
-        (model, n), = policy.ask()
-        policy.tell(model, n, reward(model, n))
+    simulate(policy, reward)
+    assert policy.done
     return policy
 
 
@@ -174,9 +174,7 @@ def test_mutation_false_is_ucb_e_with_a_cap():
 
 def test_failed_model_is_never_chosen_or_selected():
     policy = MutantUCBPolicy(3, budget=10, max_subtrains=4, random_state=0)
-    while not policy.done:
-        (model, n), = policy.ask()
-        policy.tell(model, n, np.nan if model == 1 else 0.5 + 0.01 * model, failed=model == 1)
+    simulate(policy, lambda model, n: np.nan if model == 1 else 0.5 + 0.01 * model)
     assert [n for k, n in policy.history_ if k == 1] == [1]
     assert policy.best_ != 1
 
@@ -200,11 +198,8 @@ def test_concurrent_asks_never_give_one_model_twice():
 
 def _run_with_workers(policy, quality, n_workers):
     """Keep `n_workers` actions in flight, telling the oldest first; returns the policy."""
-    in_flight = []
-    while not policy.done:
-        in_flight += policy.ask(n_workers - len(in_flight))
-        model, n = in_flight.pop(0)
-        policy.tell(model, n, quality[model] + 0.01 * n)
+    simulate(policy, lambda model, n: quality[model] + 0.01 * n, n_workers)
+    assert policy.done
     return policy
 
 

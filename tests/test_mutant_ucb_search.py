@@ -20,6 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from sksel import KDPPSampler, MutantUCBSearch
+from sksel._core.simulate import simulate
 from sksel.mutant_ucb import MutantUCBPolicy
 from sksel.resources import Subtrainer
 from sksel.training.continued import _subtrain_and_score
@@ -392,9 +393,8 @@ def test_the_search_never_spends_more_than_its_budget(kwargs, n_jobs):
 
 def test_the_policy_alone_keeps_a_budget_too_small_to_finish():
     policy = MutantUCBPolicy(n_initial=10, budget=12, max_subtrains=4, random_state=0)
-    while not policy.done:
-        for model, n in policy.ask():
-            policy.tell(model, n, 0.5 + 0.01 * model + 0.001 * n)
+    simulate(policy, lambda model, n: 0.5 + 0.01 * model + 0.001 * n)
+    assert policy.done
     assert len(policy.history_) <= 12
 
 

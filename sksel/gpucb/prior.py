@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 from sklearn.covariance import ledoit_wolf
 
+from .._core.simulate import simulate
 from ..spaces.kernels import configuration_kernel, default_bandwidth
 from ..spaces.space import SearchSpace, _same_value
 from .policy import GPUCBPolicy
@@ -191,16 +192,11 @@ def evaluations_to_best(policy, scores):
     -------
     n : int
     """
+
     scores = np.asarray(scores, dtype=float)
     best = np.nanmax(scores)
-    n = 0
-    while not policy.done:
-        (candidate, resource), = policy.ask(1)
-        n += 1
-        policy.tell(candidate, resource, scores[candidate])
-        if scores[candidate] >= best:
-            return n
-    return n
+    run = simulate(policy, scores, until=lambda run: run.events[-1][3] >= best)
+    return len(run.events)
 
 
 def time_to_best(policy, scores, times):
@@ -221,15 +217,12 @@ def time_to_best(policy, scores, times):
     share : float
         In (0, 1].
     """
+
     scores, times = np.asarray(scores, dtype=float), np.asarray(times, dtype=float)
-    best, spent = np.nanmax(scores), 0.0
-    while not policy.done:
-        (candidate, resource), = policy.ask(1)
-        spent += times[candidate]
-        policy.tell(candidate, resource, scores[candidate], fit_time=times[candidate])
-        if scores[candidate] >= best:
-            break
-    return spent / times.sum()
+    best = np.nanmax(scores)
+    run = simulate(policy, scores, durations=times,
+                   until=lambda run: run.events[-1][3] >= best)
+    return run.wall_time / times.sum()
 
 
 def tune_beta_scale(scores, *, noise=0.01, delta=0.1, scales=BETA_SCALES, times=None,

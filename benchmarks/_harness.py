@@ -1,0 +1,73 @@
+"""What the benchmark scripts share: timing a fit and summarizing result rows.
+
+The other shared parts: datasets in ``_datasets.py`` (every KEEL set through
+``load_keel``), fixed-width lines in ``_table.py``, and the replay of a policy
+on recorded results, :func:`sksel._core.simulate.simulate`.
+"""
+
+import time
+import warnings
+from contextlib import nullcontext
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+
+class TimedFit(NamedTuple):
+    """The fitted search, and the CPU seconds of this process and wall seconds of its fit."""
+
+    search: object
+    cpu: float
+    wall: float
+
+
+def timed_fit(search, X, y, *, quiet=False):
+    """Fit `search` on ``(X, y)``; a :class:`TimedFit`.
+
+    With `quiet`, the warnings of the fit are ignored.
+    """
+    with warnings.catch_warnings() if quiet else nullcontext():
+        if quiet:
+            warnings.simplefilter("ignore")
+        cpu, wall = time.process_time(), time.perf_counter()
+        search.fit(X, y)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return TimedFit(search, cpu, wall)
+
+
+def geomean(values):
+    """Geometric mean of a Series of positive values; NaN skipped (NaN when all are)."""
+    return float(np.exp(np.log(values).mean()))
+
+
+def summarize(results, by, columns, *, overall=None):
+    """One row per group of `results`, in order of appearance, one column per `columns` entry.
+
+    Parameters
+    ----------
+    results : DataFrame
+        One row per run.
+    by : str or list of str
+        The columns that make the groups.
+    columns : dict
+        ``{name: (column, how)}``: the column `name` of the summary reduces
+        the column `column` of each group by `how`, a reduction pandas knows
+        (``"mean"``, ``"sem"``, ``"median"``, ``"min"``, ``"max"``,
+        ``"sum"``, ``"size"``, ``"count"``), ``"geomean"`` (:func:`geomean`)
+        or a function of the group's column.
+    overall : str, default=None
+        The label of a last row, over all of `results`.
+
+    Returns
+    -------
+    summary : DataFrame
+        Indexed by the groups (and `overall`).
+    """
+    named = {name: (column, geomean if how == "geomean" else how)
+             for name, (column, how) in columns.items()}
+    summary = results.groupby(by, sort=False).agg(**named)
+    if overall is not None:
+        everything = results.assign(_overall=overall).groupby("_overall").agg(**named)
+        summary = pd.concat([summary, everything.rename_axis(summary.index.names)])
+    return summary

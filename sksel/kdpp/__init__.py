@@ -4,13 +4,8 @@ Dodge, Anderson and Smith, "Random Search for Hyperparameters using
 Determinantal Point Processes" (2017); Dodge, Jamieson and Smith, "Open Loop
 Hyperparameter Optimization and Determinantal Point Processes" (2017).
 
-Random search draws `k` configurations independently, so some land close to
-each other and parts of the space stay empty. A k-DPP draws the `k`
-configurations *together*, with a probability proportional to the determinant
-of their kernel matrix: the volume they span in feature space. Close
-configurations rarely come together, and the `k` configurations cover the
-space, its corners and its branches (the models of a ``Pipeline`` step
-choice, the parameters of each) better than independent draws.
+Random search draws `k` configurations independently; a k-DPP draws them
+together, so that they cover the space (see :mod:`sksel.spaces.sampler`).
 
 The sampler (:class:`KDPPSampler`, usable wherever a list of configurations
 is wanted, e.g. to give :class:`~sksel.DAUBSearch` its candidates) is shared,

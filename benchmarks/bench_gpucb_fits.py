@@ -12,7 +12,9 @@ same 5 stratified folds (seed 0) for every search, at ``n_jobs=1`` and 2:
   same, ``resource="n_samples"``, ``factor=3``, ``min_resources="exhaust"``;
 * ``sksel``: ``GPUCBSelector(learners, prior="default")`` with its defaults
   (``n_iter="auto"``: the stop at ``tol=0.01``, ``risk=0.1``; empirical
-  Bayes; ``beta_scale="auto"``);
+  Bayes; ``beta_scale="auto"``; first looks, ``race_folds=True``);
+* ``no looks``: the same with ``race_folds=False``, every evaluation on
+  every fold;
 * ``paper``: the paper's GP-UCB, ``beta_t`` as written (``beta_scale=1``),
   the prior as it is (``empirical_bayes=False``), ``n_iter=9`` (K/3);
 * ``prior mean``: the 9 learners of highest prior mean
@@ -22,7 +24,8 @@ same 5 stratified folds (seed 0) for every search, at ``n_jobs=1`` and 2:
 Measured per dataset and search: CPU seconds of the whole ``fit``, refit
 included, of this process and its worker processes (``psutil`` for the live
 ones, ``getrusage`` for those that ended and were reaped), wall
-seconds, evaluations (candidates cross-validated; for ``halving``, candidates
+seconds, evaluations (candidates cross-validated, first looks on fewer folds
+included and counted apart in ``looks``; for ``halving``, candidates
 times rounds), and the regret: the best 5-fold score of the 25 (``grid``'s)
 less the score of the learner selected, in accuracy points. Printed: the
 per-dataset table, the means, and PASS/FAIL lines for the floors "mean CPU
@@ -67,7 +70,7 @@ from sksel.portfolio import default_portfolio, default_prior  # noqa: E402
 SEED = 0
 MAX_ROWS = 3000
 N_ITER = 9  # ceil(K / 3) of the 25 learners
-SEARCHES = ("grid", "halving", "sksel", "paper", "prior mean")
+SEARCHES = ("grid", "halving", "sksel", "no looks", "paper", "prior mean")
 
 
 def process_tree_cpu():
@@ -108,9 +111,9 @@ def make_search(name, learners, folds, n_jobs):
     if name == "halving":
         return HalvingGridSearchCV(pipe, grid, cv=folds, resource="n_samples", factor=3,
                                    min_resources="exhaust", random_state=SEED, n_jobs=n_jobs)
-    if name == "sksel":
+    if name in ("sksel", "no looks"):
         return GPUCBSelector(learners, prior="default", cv=folds, random_state=SEED,
-                             n_jobs=n_jobs)
+                             n_jobs=n_jobs, race_folds=name == "sksel")
     if name == "paper":
         return GPUCBSelector(learners, prior="default", n_iter=N_ITER, beta_scale=1.0,
                              empirical_bayes=False, cv=folds, random_state=SEED,
@@ -147,8 +150,9 @@ def run_dataset(dataset, n_jobs_list):
             if name == "grid":
                 scores = np.nan_to_num(search.cv_results_["mean_test_score"], nan=-np.inf)
             index, evaluations = selected(name, search, learners)
+            looks = int(np.sum(search.cv_results_.get("first_look", 0)))
             rows.append({"dataset": dataset, "rows": len(y), "search": name, "n_jobs": n_jobs,
-                         "cpu_s": cpu, "wall_s": wall, "evals": evaluations,
+                         "cpu_s": cpu, "wall_s": wall, "evals": evaluations, "looks": looks,
                          "regret": 100 * (scores.max() - scores[index])})
     return rows
 
@@ -157,15 +161,16 @@ def report(results):
     """Print the per-dataset table, the means and the floors."""
     options = ("display.width", 250, "display.max_rows", 500, "display.max_columns", 40)
     wide = results.pivot_table(index=["dataset", "rows"], columns=["n_jobs", "search"],
-                               values=["cpu_s", "wall_s", "evals", "regret"], sort=False)
+                               values=["cpu_s", "wall_s", "evals", "looks", "regret"],
+                               sort=False)
     for n_jobs in sorted(results["n_jobs"].unique()):
         part = wide.xs(n_jobs, axis=1, level="n_jobs")
-        print(f"\n== n_jobs={n_jobs}: per dataset, CPU s, wall s, evaluations, regret "
-              "(points)")
+        print(f"\n== n_jobs={n_jobs}: per dataset, CPU s, wall s, evaluations (first looks "
+              "among them), regret (points)")
         with pd.option_context(*options):
             print(part.to_string(float_format="%.2f"))
     means = results.groupby(["n_jobs", "search"], sort=False)[
-        ["cpu_s", "wall_s", "evals", "regret"]].mean()
+        ["cpu_s", "wall_s", "evals", "looks", "regret"]].mean()
     means["regret_max"] = results.groupby(["n_jobs", "search"], sort=False)["regret"].max()
     means["cpu_x_grid"] = means["cpu_s"] / means.xs("grid", level="search")["cpu_s"].reindex(
         means.index.get_level_values("n_jobs")).to_numpy()

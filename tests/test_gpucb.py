@@ -872,3 +872,80 @@ def test_auto_never_selects_a_failed_candidate():
     assert failed.any() and not failed.all()
     assert search.best_params_["C"] <= 1
     assert not failed[search.best_index_]
+
+
+# -------------------------------------------------------------- first looks
+
+
+def _look_probability(policy, candidate, scores):
+    """Hand-computed P(f(candidate) - f(best) > tol) once `scores` (first folds) are observed."""
+    best = policy.best_
+    observed = list(policy.observed_)
+    pooled = np.mean([np.var(s, ddof=1) for s in policy._fold_scores.values()])
+    extra = max(pooled, policy.noise**2) * (1 / len(scores) - 1 / policy.n_folds)
+    y = np.r_[[policy.observed_[c] for c in observed], np.mean(scores)]
+    noise = np.r_[[policy.noise**2] * len(observed), policy.noise**2 + extra]
+    points = observed + [candidate]
+    K = policy.cov[np.ix_(points, points)] + np.diag(noise)
+    pair = [best, candidate]
+    k = policy.cov[np.ix_(pair, points)]
+    mean = policy.mean[pair] + k @ np.linalg.solve(K, y - policy.mean[points])
+    cov = policy.cov[np.ix_(pair, pair)] - k @ np.linalg.solve(K, k.T)
+    sd = np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+    return stats.norm.cdf((mean[1] - mean[0] - policy.tol) / sd)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_first_look_ends_where_the_posterior_says(seed):
+    rng = np.random.RandomState(seed)
+    K, n_folds = 6, 5
+    A = rng.normal(size=(K, K))
+    cov = 0.01 * (A @ A.T / K + np.eye(K))
+    policy = GPUCBPolicy(rng.uniform(0.6, 0.8, K), cov, tol=0.01, risk=0.1, race=True,
+                         n_folds=n_folds, random_state=seed)
+    (first, resource), = policy.ask()
+    folds = rng.uniform(0.7, 0.9, n_folds)
+    policy.tell(first, resource, folds.mean(), fold_scores=list(folds))
+    (candidate, resource), = policy.ask()
+    scores = rng.uniform(0.4, 1.0, n_folds)
+    expected = next((j for j in range(1, n_folds) if _look_probability(
+        policy, candidate, scores[:j]) < policy.risk / K), None)
+    ends = [policy.enough_folds(candidate, resource, list(scores[:j]))
+            for j in range(1, n_folds)]
+    assert ends.index(True) + 1 == expected if expected else not any(ends)
+
+
+def test_first_looks_score_their_folds_as_grid_search_and_are_never_selected():
+    X, y = load_iris(return_X_y=True)
+    grid = {"C": np.logspace(-5, 2, 8).tolist()}
+    est = LogisticRegression(max_iter=1000)
+    searches = [GPUCBSelector(est, grid, prior="kernel", cv=CV3, tol=0.005, random_state=0,
+                              n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2)]
+    search = searches[0]
+    results = search.cv_results_
+    looks = results["first_look"]
+    assert looks.any() and not looks.all()
+    assert not looks[search.best_index_]
+    gs = GridSearchCV(est, grid, cv=CV3).fit(X, y)
+    for i, candidate in enumerate(results["candidate_id"]):
+        n_run = search.policy_.folds_used_.get((candidate, search.policy_.resource), 3)
+        assert n_run < 3 if looks[i] else n_run == 3
+        for fold in range(3):
+            score = results[f"split{fold}_test_score"][i]
+            if fold < n_run:
+                assert score == pytest.approx(gs.cv_results_[f"split{fold}_test_score"][candidate])
+            else:
+                assert np.isnan(score)
+    ranks = results["rank_test_score"]
+    assert ranks[looks].min() > ranks[~looks].max()
+    for key in ("candidate_id", "mean_test_score", "first_look", "rank_test_score"):
+        np.testing.assert_array_equal(searches[1].cv_results_[key], results[key])
+
+
+def test_without_race_every_candidate_runs_every_fold():
+    X, y = load_iris(return_X_y=True)
+    grid = {"C": np.logspace(-5, 2, 8).tolist()}
+    search = GPUCBSelector(LogisticRegression(max_iter=1000), grid, prior="kernel", cv=CV3,
+                           tol=0.005, random_state=0, race_folds=False).fit(X, y)
+    assert "first_look" not in search.cv_results_
+    assert not np.isnan(search.cv_results_["split2_test_score"]).any()

@@ -119,6 +119,22 @@ class GPUCBPolicy(SequentialPolicy):
     asynchronous : bool, default=False
         Whether every pick is a decision (see above), rather than the
         sequential run's picks only.
+    race : bool, default=False
+        Give a candidate a cheap first look: score it fold by fold, and stop
+        after ``j`` of its `n_folds` folds once its mean over them, taken as
+        an observation with the extra noise of fewer folds, gives it a
+        posterior probability below ``risk / K`` of beating the best
+        candidate evaluated on every fold by more than `tol`
+        (:meth:`enough_folds`). Its other folds are not run; the observation
+        stays in the posterior with variance ``noise^2 + v (1 / j - 1 /
+        n_folds)``, ``v`` the variance of one fold's score pooled over the
+        candidates evaluated on every fold; it is never selected, and it
+        counts among the candidates the stop weighs. Only the sequential
+        run's next pick is raced, against the results it has used, so the
+        decisions stay those of one worker. Needs `tol`, a positive `risk`
+        and ``n_folds >= 2``.
+    n_folds : int, default=None
+        The folds of an evaluation, with `race`.
 
     Attributes
     ----------
@@ -129,6 +145,9 @@ class GPUCBPolicy(SequentialPolicy):
         order, whose results are in.
     observed_ : dict
         Candidate -> observed score, of the sequential run.
+    folds_used_ : dict
+        ``{action: j}`` of the evaluations the run used on their first ``j``
+        folds only (`race`): the candidates' first looks.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -156,7 +175,7 @@ class GPUCBPolicy(SequentialPolicy):
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
-                 asynchronous=False):
+                 asynchronous=False, race=False, n_folds=None):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -173,8 +192,13 @@ class GPUCBPolicy(SequentialPolicy):
         self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
         self.budget = budget
         self.asynchronous = asynchronous
+        self.race = race and tol is not None and risk > 0 and (n_folds or 0) >= 2
+        self.n_folds = n_folds
+        self.folds_used_ = {}
         self._times = {}
         self._observed = {}
+        self._extra_var = {}  # candidate -> its observation's variance beyond noise^2
+        self._fold_scores = {}  # candidate evaluated on every fold -> its fold scores
         self._failed = set()
         self._likely = None
         super().__init__()
@@ -197,16 +221,29 @@ class GPUCBPolicy(SequentialPolicy):
         return super().ask(n_actions, speculative)
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
-             give_up=False):
+             give_up=False, fold_scores=None):
         """Record the score of `candidate`.
 
         `resource`, `train_score` and `give_up` are unused: a candidate is
         evaluated once, and a failed one is never picked again. `fit_time`
         only scales the expected costs (`cost_scale_`) and counts against
-        `budget`.
+        `budget`. `fold_scores`, the score of every fold run, is read with
+        `race`.
         """
         self._likely = None
-        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up)
+        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
+                     fold_scores)
+
+    def enough_folds(self, candidate, resource, fold_scores):
+        """Whether the first folds of the next pick, scoring `fold_scores`, end its first look.
+
+        See `race`: True once their mean gives `candidate` a posterior
+        probability below ``risk / K`` of beating the best candidate
+        evaluated on every fold by more than `tol`. Only the sequential
+        run's next pick is raced.
+        """
+        return ((candidate, resource) == self.next_decision
+                and self._race_length(candidate, fold_scores) is not None)
 
     @property
     def done(self):
@@ -222,8 +259,8 @@ class GPUCBPolicy(SequentialPolicy):
 
     @property
     def best_(self):
-        """The candidate with the best observed score, or None."""
-        observed = self.observed_
+        """The candidate with the best score observed on every fold, or None."""
+        observed = {c: y for c, y in self._observed.items() if c not in self._extra_var}
         if not observed:
             return None
         return max(observed, key=observed.get)
@@ -284,12 +321,12 @@ class GPUCBPolicy(SequentialPolicy):
         observed = list(self._observed)
         y, mean, cov = self._observed_prior()
         if observed:
-            K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
+            K_oo = cov[np.ix_(observed, observed)] + np.diag(self._noise_vars(observed))
             mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
         given = observed + [c for c in pending if c not in self._observed]
         var = np.diag(cov).copy()
         if given:
-            K_gg = cov[np.ix_(given, given)] + self.noise**2 * np.eye(len(given))
+            K_gg = cov[np.ix_(given, given)] + np.diag(self._noise_vars(given))
             K_kg = cov[:, given]
             var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
         return mean, np.sqrt(np.maximum(var, 0.0))
@@ -308,8 +345,8 @@ class GPUCBPolicy(SequentialPolicy):
         `risk`. ``inf`` before any observation, 0 without candidates.
         """
         if candidates is None:
-            candidates = self._available()
-        if not self._observed:
+            candidates = self._available() + sorted(self._extra_var)
+        if self.best_ is None:
             return np.inf
         if not len(candidates):
             return 0.0
@@ -321,9 +358,16 @@ class GPUCBPolicy(SequentialPolicy):
         return float(np.sum(norm.cdf(z)))
 
     def columns(self, candidates):
-        """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed."""
+        """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed.
+
+        With `race`, ``first_look`` too: whether the candidate's evaluation
+        stopped after its first folds.
+        """
         mean, std = self.posterior()
-        return {"posterior_mean": mean[candidates], "posterior_std": std[candidates]}
+        columns = {"posterior_mean": mean[candidates], "posterior_std": std[candidates]}
+        if self.race:
+            columns["first_look"] = np.isin(candidates, list(self._extra_var))
+        return columns
 
     def stop_reason(self):
         """Why the sequential run stopped, in words; None while it goes on."""
@@ -334,9 +378,10 @@ class GPUCBPolicy(SequentialPolicy):
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:
             return f"{n} evaluations made (n_iter={self.n_iter})"
-        return (f"the answer is known after {n} evaluations: a candidate left beats the "
+        looks = f", {len(self.folds_used_)} of them first looks" if self.folds_used_ else ""
+        return (f"the answer is known after {n} evaluations{looks}: a candidate left beats the "
                 f"selected one by more than tol={self.tol:g} with a probability of at most "
-                f"{self.probability_left(left):.2g} <= risk={self.risk:g}")
+                f"{self.probability_left():.2g} <= risk={self.risk:g}")
 
     # --------------------------------------------------------------- internals
     def _decide(self):
@@ -359,29 +404,81 @@ class GPUCBPolicy(SequentialPolicy):
         """Whether `tol` is set, `risk` is positive, and a candidate left beats the best
         by `tol` with probability at most `risk`."""
         return (self.tol is not None and self.risk > 0
-                and self.probability_left(candidates) <= self.risk)
+                and self.probability_left([*candidates, *sorted(self._extra_var)]) <= self.risk)
 
-    def _posterior_cov(self, candidates):
-        """Posterior mean and covariance of `candidates`, given the scores observed."""
+    def _posterior_cov(self, candidates, look=None):
+        """Posterior mean and covariance of `candidates`, given the scores observed.
+
+        `look`, ``(candidate, score, variance)``, is one more observation.
+        """
         observed = list(self._observed)
         y, mean, cov = self._observed_prior()
+        noise = self._noise_vars(observed)
+        if look is not None:
+            observed, y, noise = observed + [look[0]], np.r_[y, look[1]], np.r_[noise, look[2]]
         mean_c, cov_c = mean[candidates], cov[np.ix_(candidates, candidates)]
         if not observed:
             return mean_c, cov_c
-        K_oo = cov[np.ix_(observed, observed)] + self.noise**2 * np.eye(len(observed))
+        K_oo = cov[np.ix_(observed, observed)] + np.diag(noise)
         K_co = cov[np.ix_(candidates, observed)]
         solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
         return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
 
     def _use(self, action, outcome):
         candidate = action[0]
+        folds = self._folds_used(action, outcome)
         if outcome.fit_time is not None and np.isfinite(outcome.fit_time) \
                 and outcome.fit_time > 0:
-            self._times[candidate] = float(outcome.fit_time)
+            # A first look's time, scaled to every fold: what the candidate costs.
+            self._times[candidate] = float(outcome.fit_time) * (self.n_folds or 1) / (
+                folds or self.n_folds or 1)
         if outcome.failed:
             self._failed.add(candidate)
-        else:
+        elif folds is None:
             self._observed[candidate] = float(outcome.score)
+            if outcome.fold_scores is not None and len(outcome.fold_scores) == self.n_folds:
+                self._fold_scores[candidate] = np.asarray(outcome.fold_scores, dtype=float)
+        else:
+            self.folds_used_[action] = folds
+            self._observed[candidate] = float(np.mean(outcome.fold_scores[:folds]))
+            self._extra_var[candidate] = self._look_var(folds)
+
+    def _folds_used(self, action, outcome):
+        """The folds of `outcome` the run uses, when its first look ends early; else None."""
+        if outcome.failed or outcome.fold_scores is None:
+            return None
+        return self._race_length(action[0], outcome.fold_scores)
+
+    def _race_length(self, candidate, fold_scores):
+        """The first folds after which `candidate`, scoring `fold_scores`, is out (see `race`).
+
+        None when it never is, or before any candidate is evaluated on every fold.
+        """
+        best = self.best_
+        if not self.race or best is None or not self._fold_scores:
+            return None
+        scores = np.asarray(fold_scores, dtype=float)
+        for j in range(1, min(len(scores), self.n_folds - 1) + 1):
+            look = (candidate, scores[:j].mean(), self.noise**2 + self._look_var(j))
+            mean, cov = self._posterior_cov([best, candidate], look=look)
+            sd = np.sqrt(max(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1], 1e-24))
+            if norm.cdf((mean[1] - mean[0] - self.tol) / sd) < self.risk / self.n_candidates:
+                return j
+        return None
+
+    def _look_var(self, j):
+        """The variance a mean over `j` folds adds to that over every fold.
+
+        ``v (1 / j - 1 / n_folds)``, ``v`` the variance of one fold's score
+        pooled over the candidates evaluated on every fold, at least
+        ``noise^2``.
+        """
+        pooled = np.mean([np.var(s, ddof=1) for s in self._fold_scores.values()])
+        return max(pooled, self.noise**2) * (1 / j - 1 / self.n_folds)
+
+    def _noise_vars(self, candidates):
+        """The variance of the observation of each of `candidates` (a first look's: more)."""
+        return np.array([self.noise**2 + self._extra_var.get(c, 0.0) for c in candidates])
 
     def _available(self):
         used = set(self._observed) | self._failed
@@ -460,7 +557,8 @@ class GPUCBPolicy(SequentialPolicy):
         """A copy of the sequential run that results can be folded into."""
         run = self._branch()
         run._observed, run._failed = dict(self._observed), set(self._failed)
-        run._times = dict(self._times)
+        run._times, run._extra_var = dict(self._times), dict(self._extra_var)
+        run._fold_scores, run.folds_used_ = dict(self._fold_scores), dict(self.folds_used_)
         return run
 
     def _ucb_argmax(self, candidates, pending=()):
@@ -541,7 +639,7 @@ class GPUCBPolicy(SequentialPolicy):
         `EB_SCALE_SD`); ties go to the least shrunk covariance.
         """
         r = y - self.mean[observed]
-        noise = self.noise**2 * np.eye(len(y))
+        noise = np.diag(self._noise_vars(observed))
         target = _shared_level_target(self.cov)
         best, fitted = -np.inf, self.cov
         for weight in sorted(EB_WEIGHTS, reverse=True):

@@ -210,6 +210,18 @@ class GPUCBSelector(BaseSelectionSearch):
         order results come in. With ``n_jobs=1`` both are the paper's
         algorithm.
 
+    race_folds : bool, default=True
+        Give every candidate a cheap first look: with several folds, a
+        candidate is cross-validated fold by fold, and once its mean over
+        its first folds, taken as a noisier observation, gives it a posterior
+        probability below ``risk / K`` of beating the best candidate
+        evaluated on every fold by more than `tol`, its other folds are not
+        run (:meth:`GPUCBPolicy.enough_folds`). The full evaluation goes to
+        the contenders only. Such a candidate is never selected; its row of
+        ``cv_results_`` holds the folds it ran on (the others NaN), ranks
+        below the rows scored on every fold and has ``first_look`` True.
+        Needs `tol` and a positive `risk` (``n_iter="auto"``).
+
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
         1``). The progress `verbose` prints counts evaluations against
@@ -224,13 +236,16 @@ class GPUCBSelector(BaseSelectionSearch):
         One row per evaluated candidate, with the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
         ``candidate_name`` (``#id`` and the short name ``verbose=2`` prints
-        and the displays draw), ``n_resources``, ``iter``, and ``posterior_mean`` /
-        ``posterior_std``
-        (after the last evaluation).
+        and the displays draw), ``n_resources``, ``iter``, ``posterior_mean``
+        and ``posterior_std`` (after the last evaluation), and, with
+        `race_folds` and a stop (`tol`, `risk`), ``first_look``: whether the
+        candidate's evaluation stopped after its first folds (the others
+        NaN).
 
     n_iter_ : int
-        The evaluations made (candidates evaluated): with ``n_iter="auto"``,
-        where the search stopped (``verbose=1`` prints why).
+        The evaluations made (candidates evaluated, first looks included):
+        with ``n_iter="auto"``, where the search stopped (``verbose=1``
+        prints why).
 
     posterior_mean_, posterior_std_ : ndarray of shape (K,)
         Posterior of every candidate, evaluated or not.
@@ -293,6 +308,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "kernel": [StrOptions({"rbf", "arc"})],
         "cost": [StrOptions({"auto", "prior"}), "array-like", None],
         "asynchronous": ["boolean"],
+        "race_folds": ["boolean"],
     }
 
     def __init__(
@@ -314,6 +330,7 @@ class GPUCBSelector(BaseSelectionSearch):
         kernel="rbf",
         cost="auto",
         asynchronous=False,
+        race_folds=True,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -353,6 +370,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.kernel = kernel
         self.cost = cost
         self.asynchronous = asynchronous
+        self.race_folds = race_folds
 
     def fit(self, X, y=None, **params):
         """Run GP-UCB over the candidates, then refit the best on all of `X`.
@@ -412,7 +430,7 @@ class GPUCBSelector(BaseSelectionSearch):
             empirical_bayes=self.empirical_bayes and not fit_scale, random_state=rng,
             resource=min(len(train) for train, _ in splits), cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
-            asynchronous=self.asynchronous,
+            asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
         )
         return self.policy_, FoldsTrainer(splits)
 

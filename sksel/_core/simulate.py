@@ -3,7 +3,7 @@
 :func:`simulate` runs a policy (see :mod:`sksel._core.policy`) to its end as the
 search's engine (:mod:`sksel._core.engine`) would run it on `n_workers` workers,
 but nothing is trained: the score of an action is read from recorded results,
-and the clock is simulated. The prior tuning (:mod:`sksel.gpucb_prior`), the
+and the clock is simulated. The prior tuning (:mod:`sksel.gpucb.prior`), the
 benchmarks and the tests replay policies with it.
 """
 

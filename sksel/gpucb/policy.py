@@ -13,6 +13,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._core.policy import Outcome, SequentialPolicy
+from .prior_fit import level_and_scale, scaled_and_shrunk_cov
 
 
 class GPUCBPolicy(SequentialPolicy):
@@ -605,77 +606,14 @@ class GPUCBPolicy(SequentialPolicy):
         """Prior mean and covariance, fitted to the observed scores with `fit_scale` or
         `empirical_bayes`."""
         if self.fit_scale:
-            return self._level_and_scale(observed, y)
+            return level_and_scale(self.cov, observed, y, self.noise)
         if not self.empirical_bayes or len(y) == 0:
             return self.mean, self.cov
         key = (tuple(observed), y.tobytes())
         if self._fitted[0] != key:
-            self._fitted = (key, self._scaled_and_shrunk_cov(observed, y))
+            self._fitted = (key, scaled_and_shrunk_cov(self.mean, self.cov, observed, y,
+                                                       self._noise_vars(observed)))
         return self.mean, self._fitted[1]
-
-    def _level_and_scale(self, observed, y):
-        """The constant mean of the observed scores, and `cov` scaled to their spread."""
-        if len(y) == 0:
-            return np.zeros(self.n_candidates), self.cov
-        level = y.mean()
-        scale2 = 1.0
-        if len(y) >= 2:
-            C = self.cov[np.ix_(observed, observed)] + 1e-8 * np.eye(len(y))
-            r = y - level
-            # Scores that differ by less than their noise say nothing of the spread:
-            # an estimate below the noise would stop the search on a plateau.
-            scale2 = max(float(r @ np.linalg.solve(C, r)) / len(y), self.noise**2)
-        return np.full(self.n_candidates, level), scale2 * self.cov
-
-    def _scaled_and_shrunk_cov(self, observed, y):
-        """``scale * ((1 - weight) * target + weight * cov)`` of the highest posterior
-        density of the observed scores, over `EB_SCALES` x `EB_WEIGHTS`.
-
-        ``target`` keeps the variances of `cov` and replaces its covariances by
-        their mean (clipped to [0, the smallest variance]): the level the
-        candidates share, but none of the structure that would reorder them.
-        The density is the marginal likelihood of the scores times a
-        log-normal prior of the scale (median 1, log standard deviation
-        `EB_SCALE_SD`); ties go to the least shrunk covariance.
-        """
-        r = y - self.mean[observed]
-        noise = np.diag(self._noise_vars(observed))
-        target = _shared_level_target(self.cov)
-        best, fitted = -np.inf, self.cov
-        for weight in sorted(EB_WEIGHTS, reverse=True):
-            cov = weight * self.cov + (1 - weight) * target
-            cov_oo = cov[np.ix_(observed, observed)]
-            for scale in EB_SCALES:
-                density = (_gaussian_log_density(r, scale * cov_oo + noise)
-                           - 0.5 * (np.log(scale) / EB_SCALE_SD) ** 2)
-                if density > best + 1e-12:
-                    best, fitted = density, scale * cov
-        return fitted
-
-
-#: Factors of the prior covariance that ``empirical_bayes`` chooses among.
-EB_SCALES = tuple(4.0 ** np.arange(-3, 3))
-#: Weights of the prior covariance against its shared-level target (1: as given).
-EB_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
-#: Log standard deviation of the log-normal prior of the scale (median 1).
-EB_SCALE_SD = np.log(4.0)
-
-
-def _shared_level_target(cov):
-    """`cov`'s variances with every covariance replaced by their clipped mean."""
-    K = len(cov)
-    if K < 2:
-        return cov.copy()
-    level = (cov.sum() - np.trace(cov)) / (K * (K - 1))
-    level = min(max(level, 0.0), np.diag(cov).min())
-    return np.diag(np.diag(cov) - level) + level
-
-
-def _gaussian_log_density(r, cov):
-    """``log N(r; 0, cov)``."""
-    L = np.linalg.cholesky(cov)
-    z = np.linalg.solve(L, r)
-    return float(-0.5 * z @ z - np.log(np.diag(L)).sum() - 0.5 * len(r) * np.log(2 * np.pi))
 
 
 def _checked_cost(cost, n_candidates):

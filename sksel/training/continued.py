@@ -22,11 +22,11 @@ from sklearn.base import clone
 from sklearn.utils import get_tags
 
 from .._core.compat import _check_method_params, _num_samples, _safe_split, _score
-from .._core.trainer import Trainer
+from .folds import FoldsTrainer
 from .inheritance import continued, inheritable
 
 
-class ContinuedTrainer(Trainer):
+class ContinuedTrainer(FoldsTrainer):
     """Sub-trains of models that go on from their state; a mutant from its parent's.
 
     The action ``(model, n)`` brings `model` to `n` sub-trains: a model
@@ -73,7 +73,7 @@ class ContinuedTrainer(Trainer):
 
     def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, keep_at_max,
                  memory=None, mapped=False):
-        self.splits = splits
+        super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
         self.max_amount = max_amount
@@ -82,26 +82,14 @@ class ContinuedTrainer(Trainer):
         self.length_param = subtrainer.length_param(estimator)
         self._states = _ModelStates(memory)
         self._folds = _FoldRows(mapped)
-        self._parents = {}
         self._lineage = {}
         self._trained = {}
 
-    def split(self, amount):
-        """The folds, whatever `amount`: a sub-train trains on the whole training part."""
-        return list(self.splits)
-
-    def level(self, amount):
-        """``iter`` in ``cv_results_``: always 0."""
-        return 0
-
     def prepare(self, job, action):
-        """Note a new model's parent, and the sub-trains it inherits from it."""
+        """Note the sub-trains a new model inherits from its parent (``action.parent``)."""
         model, n = action
-        parent = getattr(action, "parent", None)
-        if parent is not None:
-            self._parents[model] = parent[0]
         if n == 1 and self._inherit_of(job, model) is not None:
-            self._lineage[model] = parent
+            self._lineage[model] = action.parent
 
     def task(self, job, action, fold, train, test):
         """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
@@ -118,7 +106,7 @@ class ContinuedTrainer(Trainer):
             estimator = clone(job.estimators[model])
             inherit = self._inherit_of(job, model)
             if inherit is not None:
-                state = self._states.get(self._parents[model], fold)
+                state = self._states.get(job.parents[model], fold)
         rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
         score_params = job.score_params or {}
         return (_subtrain_and_score, (state, estimator, self.subtrainer, rows),
@@ -156,7 +144,7 @@ class ContinuedTrainer(Trainer):
     def columns(self, job, actions):
         """``n_resources_total`` (inherited sub-trains included) and ``parent_id`` (or -1)."""
         return {"n_resources_total": [self._total_subtrains(*action) for action in actions],
-                "parent_id": [self._parents.get(action[0], -1) for action in actions]}
+                "parent_id": [job.parents.get(action[0], -1) for action in actions]}
 
     def ranking_amount(self, results):
         """Training up to `max_amount`, inherited sub-trains included.
@@ -197,7 +185,7 @@ class ContinuedTrainer(Trainer):
 
     def _inherit_of(self, job, model):
         """The parameters a new `model` sets on its parent's trained model, or None."""
-        parent = self._parents.get(model, -1)
+        parent = job.parents.get(model, -1)
         if parent < 0 or not self.inherit:
             return None
         return inheritable(job.candidates[parent], job.candidates[model], self.estimator)

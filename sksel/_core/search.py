@@ -222,31 +222,31 @@ class BaseSelectionSearch(BaseSearchCV):
                    error_score=self.error_score, verbose=self.verbose,
                    returns_train_score=self._train_score_reader(policy))
         try:
-            run = self._run(job, policy, trainer, refit_metric,
-                            self._open_checkpoint(X, y, params, candidates))
-            last = self._store_results(job, trainer, policy, run)
+            run, progress = self._run(job, policy, trainer, refit_metric,
+                                      self._open_checkpoint(X, y, params, candidates))
+            last = self._store_results(job, trainer, policy, run, progress.names)
             self._set_best(run.refit_metric, last)
             if self.refit:
                 with threads_within_cpus():
                     self._refit_best(job, trainer, fit_params, run.refit_metric)
         finally:
             trainer.close()
-        run.progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
+        progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
         return self
 
     def _run(self, job, policy, trainer, refit_metric, checkpoint):
-        """Run `policy` on the engine with its listeners; set ``stop_reason_``; return the run.
+        """Run `policy` on the engine with its listeners; set ``stop_reason_``.
 
         The listeners observe every evaluation, in this order: the checkpoint
         (records it), the trainer (keeps what later evaluations take up), the
-        progress report and the results (``run.evaluations``).
+        progress report and the results (``run.evaluations``). Returns the
+        run and its progress report.
         """
         names = self._candidate_names(job)
         progress = self._progress(names, len(job.candidates), policy)
         listeners = [listener for listener in (checkpoint, trainer) if listener is not None]
         run = _Run(self, job, policy, trainer, listeners + [progress], refit_metric, checkpoint)
-        run.names, run.progress = names, progress
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, name=type(self).__name__,
                         enough=run.enough if hasattr(policy, "enough_folds") else None,
@@ -257,7 +257,7 @@ class BaseSelectionSearch(BaseSearchCV):
         finally:
             run.end()
         self.stop_reason_ = engine.stop_reason_
-        return run
+        return run, progress
 
     def _train_score_reader(self, policy):
         """``amount -> bool``: whether an evaluation at `amount` scores its training rows."""
@@ -266,13 +266,13 @@ class BaseSelectionSearch(BaseSearchCV):
             return lambda amount: bool(self.return_train_score)
         return reads
 
-    def _store_results(self, job, trainer, policy, run):
+    def _store_results(self, job, trainer, policy, run, names):
         """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
 
         An evaluation whose first splits only were used by the policy (its
         ``folds_used_``, ``{action: number of splits}``, a race's) holds those.
-        Returns the last decided evaluation of every candidate, which
-        ``cv_results_`` holds.
+        Rows name their candidates by `names`. Returns the last decided
+        evaluation of every candidate, which ``cv_results_`` holds.
         """
         folds_used = getattr(policy, "folds_used_", {})
         decided, speculative = _split_by_decisions(run.evaluations, policy.decisions_)
@@ -292,7 +292,7 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        rows = (job, trainer, policy, run.names)
+        rows = (job, trainer, policy, names)
         self.cv_results_ = self._results(*rows, last)
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.

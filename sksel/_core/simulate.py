@@ -133,7 +133,9 @@ def simulate(policy, scores, n_workers=1, *, durations=None, train_scores=None, 
     clock = busy = 0.0
     while True:
         while len(running) < n_workers:
-            actions = policy.ask(1, speculative=len(running) < 2 * n_workers)
+            # One task per action: fewer than two per worker run, as the engine
+            # asks for speculative actions.
+            actions = policy.ask(1, speculative=True)
             if not actions:
                 break
             action, = actions

@@ -431,8 +431,8 @@ class GPUCBPolicy(SequentialPolicy):
         if outcome.fit_time is not None and np.isfinite(outcome.fit_time) \
                 and outcome.fit_time > 0:
             # A first look's time, scaled to every fold: what the candidate costs.
-            self._times[candidate] = float(outcome.fit_time) * (self.n_folds or 1) / (
-                folds or self.n_folds or 1)
+            scale = self.n_folds / folds if folds else 1.0
+            self._times[candidate] = float(outcome.fit_time) * scale
         if outcome.failed:
             self._failed.add(candidate)
         elif folds is None:

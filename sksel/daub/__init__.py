@@ -17,6 +17,8 @@ here.
 """
 
 from .policy import DAUBPolicy, accuracy_noise, daub_sizes
+from .rungs import RungPolicy, rung_sizes
 from .search import DAUBSearch
 
-__all__ = ["DAUBPolicy", "DAUBSearch", "accuracy_noise", "daub_sizes"]
+__all__ = ["DAUBPolicy", "DAUBSearch", "RungPolicy", "accuracy_noise", "daub_sizes",
+           "rung_sizes"]

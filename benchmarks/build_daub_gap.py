@@ -1,0 +1,301 @@
+"""Fit and calibrate DAUBSearch's learned drop rule (``sksel/data/daub_gap*.csv``).
+
+:class:`sksel.daub.RungPolicy` drops a learner outside the top third of a rung
+once the probability that it ends more than ``tol`` above the leader is below
+the threshold of the search's ``risk``. This script builds what it ships:
+
+1. **Curves**: LCDB 1.0's single-split learning curves (outer seeds 0-4,
+   inner seed 0; not averaged over seeds, as a user's one split is not) of
+   the "tune" half of its datasets (even OpenML ids, ``lcdb_replay.half``),
+   plus the curves of ``benchmarks/data/own_curves.csv`` when present
+   (learners LCDB lacks, on datasets no report half uses).
+2. **Model** (:class:`sksel.daub.gap_model.GapModel`): at every rung of the
+   schedule (:func:`sksel.daub.rung_sizes` on the dataset's anchors), every
+   learner against that rung's leader: the features, and the final gap.
+3. **Calibration** (Learn-then-Test): the tune datasets are split into five
+   groups; the model fitted without a group replays the group's runs
+   (every learner; the nine "strong" learners; two random portfolios of 5-12
+   learners; per outer seed) at every threshold of `THRESHOLDS`. For each
+   risk, the threshold kept is the largest of an increasing sequence whose
+   runs losing more than ``tol`` are, by a one-sided binomial test at level
+   `DELTA`, at most that risk: the fixed-sequence test stops at the first
+   threshold not passing.
+4. **Report** (``--report``): the shipped model and thresholds replayed on
+   the report half (odd ids; never used above), single splits, on the three
+   kinds of portfolio, beside successive halving at factors 2, 3 and 4: the
+   speed/loss front of ``risk``, and the share of runs losing more than
+   ``tol`` against each risk.
+
+Usage::
+
+    pip install --no-deps lcdb
+    python benchmarks/build_daub_gap.py [--write] [--report]
+
+About 10 minutes on one core (the calibration replays most of it).
+"""
+import argparse
+import copy
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binom
+from sklearn.model_selection import GroupKFold
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lcdb_replay as L  # noqa: E402
+
+from sksel._core.simulate import simulate  # noqa: E402
+from sksel.daub import RungPolicy, rung_sizes  # noqa: E402
+from sksel.daub.gap_model import (  # noqa: E402
+    FEATURES,
+    MEAN_TERMS,
+    SCALE_TERMS,
+    GapModel,
+    gap_features,
+)
+
+#: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
+STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
+          "sklearn.ensemble.GradientBoostingClassifier",
+          "sklearn.ensemble.RandomForestClassifier", "sklearn.linear_model.LogisticRegression",
+          "sklearn.neighbors.KNeighborsClassifier", "sklearn.neural_network.MLPClassifier",
+          "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
+#: Thresholds replayed by the calibration, increasing (more learners dropped).
+THRESHOLDS = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6,
+              0.7, 0.8, 0.9)
+#: Run-level risks a threshold is shipped for.
+RISKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
+#: Level of the binomial tests of the calibration.
+DELTA = 0.1
+TOL = 0.005
+ETA = 3
+EXTRA = int(os.environ.get("EXTRA", 1))
+SEEDS = range(5)
+DATA = Path(__file__).resolve().parents[1] / "sksel" / "data"
+OWN = Path(__file__).resolve().parent / "data" / "own_curves.csv"
+
+
+def load_tasks(path, seeds=SEEDS):
+    """Single-split `lcdb_replay.Task` s of the CSV at `path`, one per (dataset, outer seed)."""
+    columns = dict(L._COLUMNS)
+    columns.update({"outer_seed": "int16", "inner_seed": "int16"})
+    raw = pd.read_csv(path, usecols=list(columns), dtype=columns)
+    raw = raw[(raw.inner_seed == 0) & raw.outer_seed.isin(list(seeds))]
+    raw["learner"] = raw["learner"].astype(str)
+    tasks = []
+    for seed, rows in raw.groupby("outer_seed"):
+        curves = rows.drop(columns=["outer_seed", "inner_seed"]).groupby(
+            ["openmlid", "learner", "size_train"]).mean()
+        for task in L.make_tasks(curves)[0]:
+            task.seed = int(seed)
+            task.n_validation = int(rows.loc[rows.openmlid == task.openmlid, "size_test"].max())
+            tasks.append(task)
+    return tasks
+
+
+def rung_columns(task):
+    """Columns of `task`'s anchors nearest the rung sizes, ``{size: column}`` (sizes distinct)."""
+    anchors = np.asarray(task.anchors, dtype=float)
+    columns = {}
+    for size in rung_sizes(int(anchors[-1]), len(task.learners), ETA, min_size=16, extra=EXTRA):
+        column = L.nearest_anchor(anchors, size)
+        if not columns or column > max(columns.values()):
+            columns[int(anchors[column])] = column
+    return columns
+
+
+def pair_rows(tasks):
+    """Features and final gap of every learner against the leader at every rung below N."""
+    features, gaps, groups = [], [], []
+    for task in tasks:
+        valid = np.asarray(task.valid)
+        columns = rung_columns(task)
+        sizes = list(columns)
+        for rung in range(len(sizes) - 1):
+            seen = [columns[n] for n in sizes[max(0, rung - 1):rung + 1]]
+            leader = int(np.argmax(valid[:, seen[-1]]))
+            for j in range(len(valid)):
+                if j != leader:
+                    features.append(gap_features(valid[j, seen], valid[leader, seen],
+                                                 sizes[max(0, rung - 1):rung + 1],
+                                                 sizes[-1], task.n_validation))
+                    gaps.append(valid[j, -1] - valid[leader, -1])
+                    groups.append(task.openmlid)
+    return np.array(features), np.array(gaps), np.array(groups)
+
+
+def replay(task, model, threshold):
+    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs)."""
+    columns = rung_columns(task)
+    policy = RungPolicy(len(task.learners), list(columns), model=model, threshold=threshold,
+                        n_validation=task.n_validation, tol=TOL, eta=ETA)
+    run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
+                   durations=lambda c, n: task.fit_time[c, columns[n]])
+    return policy.best_, run.wall_time
+
+
+def halving(task, eta):
+    """``(pick, cost)`` of successive halving (``lcdb_replay.successive_halving``)."""
+    outcome = L.successive_halving(task, eta=eta)
+    return outcome.pick, outcome.cost
+
+
+def subset(task, rows):
+    """`task` restricted to the learners at `rows`."""
+    part = copy.copy(task)
+    part.learners = [task.learners[i] for i in rows]
+    for field in ("valid", "train", "test", "fit_time"):
+        setattr(part, field, np.asarray(getattr(task, field))[rows])
+    return part
+
+
+def portfolios(task, rng):
+    """``[(kind, task)]``: every learner, the strong ones, two random portfolios of 5-12."""
+    out = [("all", task)]
+    strong = [i for i, name in enumerate(task.learners) if name in STRONG]
+    if len(strong) >= 5:
+        out.append(("strong", subset(task, strong)))
+    for _ in range(2):
+        size = rng.integers(5, min(12, len(task.learners)) + 1)
+        out.append(("random", subset(task, sorted(rng.choice(len(task.learners), size,
+                                                             replace=False)))))
+    return out
+
+
+def outcome_rows(task, kind, pickers):
+    """One row per picker: the loss (points) and the speedup over training every learner."""
+    valid = np.asarray(task.valid)
+    full = np.asarray(task.fit_time)[:, -1].sum()
+    rows = []
+    for name, picker in pickers.items():
+        pick, cost = picker(task)
+        rows.append({"openmlid": task.openmlid, "seed": task.seed, "kind": kind, "method": name,
+                     "loss": 100 * (valid[:, -1].max() - valid[pick, -1]),
+                     "speedup": full / cost})
+    return rows
+
+
+def threshold_pickers(model):
+    return {t: (lambda task, t=t: replay(task, model, t)) for t in THRESHOLDS}
+
+
+def calibrate(tasks):
+    """Cross-fitted replays of every threshold (see the module docstring)."""
+    ids = np.array([t.openmlid for t in tasks])
+    features, gaps, groups = pair_rows(tasks)
+    rng = np.random.default_rng(0)
+    rows = []
+    for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
+        fitted = np.isin(groups, ids[fit_rows])
+        model = GapModel.fit(features[fitted], gaps[fitted], n_residuals=1001)
+        for i in held_out:
+            for kind, task in portfolios(tasks[i], rng):
+                rows += outcome_rows(task, kind, threshold_pickers(model))
+    return pd.DataFrame(rows)
+
+
+def choose_thresholds(calibration):
+    """``{risk: (threshold, share of runs losing more than tol, runs)}`` by fixed-sequence tests."""
+    fails = calibration.assign(fail=calibration["loss"] > 100 * TOL + 1e-9)
+    counts = fails.groupby(["method", "kind"])["fail"].agg(["sum", "size"])
+    chosen = {}
+    for risk in RISKS:
+        kept = THRESHOLDS[0]
+        for t in THRESHOLDS:
+            if any(binom.cdf(n_fail, n_runs, risk) > DELTA
+                   for n_fail, n_runs in counts.loc[t].itertuples(index=False)):
+                break
+            kept = t
+        worst = counts.loc[kept].assign(share=lambda d: d["sum"] / d["size"])
+        chosen[risk] = (kept, float(worst["share"].max()), int(worst["size"].sum()))
+    return chosen
+
+
+def front(tasks, model, thresholds, seed=0):
+    """The report: every risk's threshold and halving at 2, 3, 4 on every portfolio kind."""
+    pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
+    for risk, (threshold, _, _) in thresholds.items():
+        pickers[f"risk={risk:g}"] = lambda t, th=threshold: replay(t, model, th)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for task in tasks:
+        for kind, part in portfolios(task, rng):
+            rows += outcome_rows(part, kind, pickers)
+    return pd.DataFrame(rows)
+
+
+def summarize(results):
+    """Per (kind, method): runs, geometric-mean speedup, mean/max loss, share of runs > tol."""
+    results = results.assign(fail=results["loss"] > 100 * TOL + 1e-9,
+                             log_speedup=np.log(results["speedup"]))
+    table = results.groupby(["kind", "method"], sort=False).agg(
+        runs=("loss", "size"), speedup=("log_speedup", "mean"), loss_mean=("loss", "mean"),
+        loss_max=("loss", "max"), share_over_tol=("fail", "mean"),
+        slower_than_all=("speedup", lambda s: float(np.mean(s < 1))))
+    table["speedup"] = np.exp(table["speedup"])
+    return table
+
+
+def write(model, thresholds, tasks):
+    """Write the model, its residual quantiles, the thresholds and what it was fitted on."""
+    with open(DATA / "daub_gap.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["part", "term", "coef"])
+        out.writerows(["mean", t, f"{c:.6g}"] for t, c in zip(MEAN_TERMS, model.mean_coef))
+        out.writerows(["log_scale", t, f"{c:.6g}"] for t, c in zip(SCALE_TERMS, model.scale_coef))
+    with open(DATA / "daub_gap_residuals.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["z"])
+        out.writerows([f"{z:.5g}"] for z in model.residuals)
+    with open(DATA / "daub_gap_risk.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["risk", "threshold", "share_over_tol", "runs"])
+        out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in thresholds.items())
+    with open(DATA / "daub_gap_fitted_on.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["source", "openmlid", "outer_seed", "rows", "learners"])
+        for task in tasks:
+            source = "own" if task.openmlid < 0 else "lcdb-1.0"
+            out.writerow([source, task.openmlid, task.seed, int(task.anchors[-1]),
+                          ";".join(task.learners)])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
+    parser.add_argument("--report", action="store_true", help="replay the report half")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    tasks = load_tasks(L.lcdb_csv_path())
+    tune = [t for t in tasks if L.half(t.openmlid) == "tune"]
+    if OWN.exists():
+        tune += load_tasks(OWN, seeds=[0])
+    print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
+    calibration = calibrate(tune)
+    thresholds = choose_thresholds(calibration)
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
+        print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
+        print(summarize(calibration.assign(method=calibration["method"].map(
+            lambda t: f"threshold={t:g}"))).to_string())
+        print("\nThreshold of each risk (fixed-sequence binomial tests at level "
+              f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
+        for risk, (t, share, n) in thresholds.items():
+            print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
+        features, gaps, _ = pair_rows(tune)
+        model = GapModel.fit(features, gaps, n_residuals=1001)
+        if args.write:
+            write(model, thresholds, tune)
+        if args.report:
+            report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
+            print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
+            print(summarize(front(report, model, thresholds)).to_string())
+    print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
+
+
+if __name__ == "__main__":
+    main()

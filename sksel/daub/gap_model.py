@@ -1,0 +1,238 @@
+"""How a learner's final score compares with the leader's: a model learned from real curves.
+
+:class:`~sksel.daub.RungPolicy` drops a learner once it is unlikely to end
+more than ``tol`` above the *leader*, the learner it would select now. The
+quantity it needs is the probability that the final gap (the learner's score
+on all N rows minus the leader's) exceeds ``tol``, given what the two
+learning curves show at the same size. The model here is a location-scale
+one, fitted on real learning curves (LCDB 1.0's single-split curves of 20
+classifiers on the "tune" half of its datasets, and curves of learners it
+lacks recorded by ``benchmarks/record_curves.py``):
+
+* the mean of the final gap is linear in the :data:`FEATURES` (the gap now,
+  how it moved since the previous size, both learners' slopes and levels,
+  the doublings of the rows left, the noise of a score) and a few of their
+  products with the doublings left (:func:`design`);
+* its log-scale is linear in the :func:`scale_design` terms;
+* the standardized residual follows its empirical law on those curves, shipped
+  as its quantiles.
+
+It knows no learner by name (a family-free model), so any estimator gets it.
+The coefficients, the residual quantiles, the threshold of each ``risk``
+(chosen on datasets the model was not fitted on) and the list of what it was
+fitted on are shipped in ``sksel/data/daub_gap*.csv`` and rebuilt by
+``benchmarks/build_daub_gap.py``.
+"""
+
+import csv
+import math
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+#: The features of a (learner, leader) pair at one size, in the order of :func:`gap_features`.
+FEATURES = ("gap", "gap_slope", "slope", "leader_slope", "score", "leader_score",
+            "doublings", "noise", "has_slope")
+#: Names of the :func:`design` terms (the mean) and of the :func:`scale_design` terms.
+MEAN_TERMS = ("intercept", "gap", "gap_slope*doublings", "slope*doublings",
+              "leader_slope*doublings", "gap*doublings", "headroom*doublings",
+              "leader_headroom*doublings", "noise", "noise*sqrt_doublings", "doublings",
+              "has_slope")
+SCALE_TERMS = ("intercept", "sqrt_doublings", "doublings", "log_noise", "abs_gap",
+               "abs_gap_slope*doublings", "abs_slope*doublings", "headroom", "leader_headroom",
+               "has_slope")
+
+
+def gap_features(scores, leader_scores, sizes, n_total, n_validation):
+    """The :data:`FEATURES` of a learner against the leader, from their curves at `sizes`.
+
+    Parameters
+    ----------
+    scores, leader_scores : array-like of float
+        The two learners' validation scores (in [0, 1]) at `sizes`, the same
+        sizes for both; the last is the size the decision is made at.
+    sizes : array-like of int
+        Increasing training sizes, all below `n_total`.
+    n_total : int
+        The full size, N.
+    n_validation : int
+        The validation rows each score was measured on.
+
+    Returns
+    -------
+    features : ndarray of shape (len(FEATURES),)
+    """
+    scores = np.asarray(scores, dtype=float)
+    leader_scores = np.asarray(leader_scores, dtype=float)
+    if len(sizes) >= 2:
+        step = math.log2(sizes[-1] / sizes[-2])
+        slope = (scores[-1] - scores[-2]) / step
+        leader_slope = (leader_scores[-1] - leader_scores[-2]) / step
+        has_slope = 1.0
+    else:
+        slope = leader_slope = has_slope = 0.0
+    mean = min(max((scores[-1] + leader_scores[-1]) / 2, 0.0), 1.0)
+    noise = math.sqrt(max(mean * (1 - mean), 0.25 / n_validation) / n_validation)
+    return np.array([scores[-1] - leader_scores[-1], slope - leader_slope, slope, leader_slope,
+                     scores[-1], leader_scores[-1], math.log2(n_total / sizes[-1]), noise,
+                     has_slope])
+
+
+def design(features):
+    """The terms (:data:`MEAN_TERMS`) the mean of the final gap is linear in.
+
+    Parameters
+    ----------
+    features : ndarray of shape (n_pairs, len(FEATURES))
+
+    Returns
+    -------
+    terms : ndarray of shape (n_pairs, len(MEAN_TERMS))
+    """
+    gap, gap_slope, slope, leader_slope, score, leader_score, doublings, noise, has_slope = (
+        np.asarray(features, dtype=float).T)
+    return np.column_stack([
+        np.ones_like(gap), gap, gap_slope * doublings, slope * doublings,
+        leader_slope * doublings, gap * doublings, (1 - score) * doublings,
+        (1 - leader_score) * doublings, noise, noise * np.sqrt(doublings), doublings, has_slope,
+    ])
+
+
+def scale_design(features):
+    """The terms (:data:`SCALE_TERMS`) the log-scale of the final gap is linear in.
+
+    Parameters
+    ----------
+    features : ndarray of shape (n_pairs, len(FEATURES))
+
+    Returns
+    -------
+    terms : ndarray of shape (n_pairs, len(SCALE_TERMS))
+    """
+    gap, gap_slope, slope, leader_slope, score, leader_score, doublings, noise, has_slope = (
+        np.asarray(features, dtype=float).T)
+    return np.column_stack([
+        np.ones_like(gap), np.sqrt(doublings), doublings, np.log(noise), np.abs(gap),
+        np.abs(gap_slope) * doublings, np.abs(slope) * doublings, 1 - score, 1 - leader_score,
+        has_slope,
+    ])
+
+
+class GapModel:
+    """The law of a learner's final gap to the leader, given the :data:`FEATURES`.
+
+    Parameters
+    ----------
+    mean_coef : array-like of shape (len(MEAN_TERMS),)
+        Coefficients of the mean on the :func:`design` terms.
+    scale_coef : array-like of shape (len(SCALE_TERMS),)
+        Coefficients of the log-scale on the :func:`scale_design` terms.
+    residuals : array-like of float
+        Sorted standardized residuals (or their quantiles): their empirical
+        law is that of ``(gap - mean) / scale``.
+
+    Examples
+    --------
+    >>> from sksel.daub.gap_model import gap_features, shipped_model
+    >>> model = shipped_model()
+    >>> far = gap_features([0.60, 0.70], [0.80, 0.90], [500, 1000], 16000, 500)
+    >>> near = gap_features([0.86, 0.89], [0.88, 0.90], [500, 1000], 16000, 500)
+    >>> p_far, p_near = model.prob_above([far, near], tol=0.005)
+    >>> bool(p_far < p_near)
+    True
+    """
+
+    def __init__(self, mean_coef, scale_coef, residuals):
+        self.mean_coef = np.asarray(mean_coef, dtype=float)
+        self.scale_coef = np.asarray(scale_coef, dtype=float)
+        self.residuals = np.sort(np.asarray(residuals, dtype=float))
+
+    @classmethod
+    def fit(cls, features, gaps, n_residuals=None):
+        """Fit the mean by least squares, then the log-scale on the log absolute residuals.
+
+        Parameters
+        ----------
+        features : ndarray of shape (n_pairs, len(FEATURES))
+        gaps : ndarray of shape (n_pairs,)
+            The final gaps observed.
+        n_residuals : int, default=None
+            Keep this many quantiles of the standardized residuals (None: all).
+
+        Returns
+        -------
+        model : GapModel
+        """
+        features, gaps = np.asarray(features, dtype=float), np.asarray(gaps, dtype=float)
+        terms = design(features)
+        mean_coef = np.linalg.lstsq(terms, gaps, rcond=None)[0]
+        residuals = gaps - terms @ mean_coef
+        scale_terms = scale_design(features)
+        scale_coef = np.linalg.lstsq(scale_terms, np.log(np.abs(residuals) + 1e-4), rcond=None)[0]
+        standardized = residuals / np.exp(scale_terms @ scale_coef)
+        if n_residuals is not None:
+            standardized = np.quantile(standardized, np.linspace(0, 1, n_residuals))
+        return cls(mean_coef, scale_coef, standardized)
+
+    def mean_scale(self, features):
+        """The mean and the scale of the final gap of each row of `features`."""
+        features = np.atleast_2d(np.asarray(features, dtype=float))
+        return design(features) @ self.mean_coef, np.exp(scale_design(features) @ self.scale_coef)
+
+    def prob_above(self, features, tol):
+        """The probability that each final gap exceeds `tol`.
+
+        Parameters
+        ----------
+        features : array-like of shape (n_pairs, len(FEATURES))
+        tol : float
+
+        Returns
+        -------
+        probabilities : ndarray of shape (n_pairs,)
+        """
+        mean, scale = self.mean_scale(features)
+        below = np.searchsorted(self.residuals, (tol - mean) / scale, side="right")
+        return 1.0 - below / len(self.residuals)
+
+
+def _read(name):
+    text = (resources.files("sksel") / "data" / name).read_text(encoding="utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+@lru_cache(maxsize=1)
+def shipped_model():
+    """The :class:`GapModel` shipped in ``sksel/data/daub_gap.csv`` and its residuals file."""
+    coef = _read("daub_gap.csv")
+    mean = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "mean"}
+    scale = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "log_scale"}
+    residuals = [float(row["z"]) for row in _read("daub_gap_residuals.csv")]
+    return GapModel([mean[t] for t in MEAN_TERMS], [scale[t] for t in SCALE_TERMS], residuals)
+
+
+@lru_cache(maxsize=1)
+def risk_thresholds():
+    """The shipped ``(risks, thresholds)``: a learner is dropped below its risk's threshold.
+
+    Chosen on datasets the model was not fitted on (``sksel/data/daub_gap_risk.csv``).
+    """
+    rows = _read("daub_gap_risk.csv")
+    return (np.array([float(r["risk"]) for r in rows]),
+            np.array([float(r["threshold"]) for r in rows]))
+
+
+def threshold(risk):
+    """The probability below which a learner is dropped, for a run-level `risk` in (0, 1).
+
+    Interpolated (in log-risk) between the shipped risks, constant beyond them.
+
+    Examples
+    --------
+    >>> from sksel.daub.gap_model import threshold
+    >>> bool(0 < threshold(0.05) <= threshold(0.1) <= threshold(0.2) < 1)
+    True
+    """
+    risks, thresholds = risk_thresholds()
+    return float(np.interp(math.log(risk), np.log(risks), thresholds))

@@ -1,0 +1,260 @@
+"""Rungs with a learned safety net: learners compared with the leader at the same size.
+
+The policy of :class:`~sksel.DAUBSearch` for ``risk > 0`` (see :mod:`sksel.daub`).
+"""
+
+import math
+
+import numpy as np
+
+from .gap_model import gap_features
+from .policy import DAUBPolicy
+
+
+def rung_sizes(n_total, n_candidates, eta=3, min_size=1, extra=1):
+    """Training sizes of the rungs: N divided by powers of `eta`, one below halving's first.
+
+    Successive halving over `n_candidates` needs ``1 + floor(log_eta(n))``
+    rungs for one learner to be left; one more, smaller size gives every
+    learner a slope at the first rung where learners are dropped. Sizes below
+    `min_size` are left out (N is always kept).
+
+    Parameters
+    ----------
+    n_total : int
+        The full size, N.
+    n_candidates : int
+        Number of candidate learners.
+    eta : int, default=3
+        Ratio of two rungs' sizes, and halving's factor.
+    min_size : int, default=1
+        Smallest size kept.
+    extra : int, default=1
+        Sizes below halving's first rung.
+
+    Returns
+    -------
+    sizes : list of int
+        Strictly increasing, the last one `n_total`.
+
+    Examples
+    --------
+    >>> from sksel.daub import rung_sizes
+    >>> rung_sizes(16000, 22)
+    [592, 1777, 5333, 16000]
+    >>> rung_sizes(1000, 10, min_size=50)
+    [111, 333, 1000]
+    """
+    n_rungs = 1
+    while eta ** n_rungs <= n_candidates:
+        n_rungs += 1
+    sizes = []
+    for k in reversed(range(n_rungs + extra)):
+        size = int(n_total // eta ** k)
+        if (size >= min_size or k == 0) and (not sizes or size > sizes[-1]):
+            sizes.append(size)
+    return sizes
+
+
+class RungPolicy(DAUBPolicy):
+    """Which learners go on to the next rung: halving's top third, and any that may still win.
+
+    Every learner alive is trained on the rung's size; then the best
+    ``ceil(n / eta)`` of the `n` alive go on, as in successive halving, and so
+    does every other learner whose probability of ending more than `tol`
+    above the *leader* (the best learner at this size, the one the run would
+    select now) is at least `threshold`: the :class:`~sksel.daub.gap_model.GapModel`
+    gives it from the two learners' curves at the rungs so far. At the first
+    rung no learner is dropped when two or more rungs lie below N (the next
+    one gives every curve a slope). A learner left alone goes to N at once.
+    At N every learner left is scored, and the best is selected.
+
+    Scores must lie in [0, 1] (accuracy and the like).
+
+    Parameters
+    ----------
+    n_candidates : int
+        Number of candidate learners.
+    sizes : list of int
+        Increasing rung sizes (:func:`rung_sizes`); the last one is N.
+    model : GapModel or None
+        The law of the final gap. None is plain successive halving.
+    threshold : float
+        A learner outside the top third goes on when its probability is at
+        least this. ``0`` keeps every learner: training every one on N.
+    n_validation : int
+        Validation rows each score below N was measured on (the noise of a
+        score, a feature of the model).
+    tol : float, default=0.005
+        The gap that counts as a loss.
+    eta : int, default=3
+        Halving's factor: the top ``ceil(n / eta)`` always go on.
+    noise : float or callable, default=0.0
+        Standard error of one validation score at N, for the race of the folds.
+    race : bool, default=False
+        Race the folds at N, as :class:`~sksel.daub.DAUBPolicy` does.
+
+    Attributes
+    ----------
+    history_, decisions_, best_, fit_times_, folds_used_
+        As :class:`~sksel.daub.DAUBPolicy`'s.
+
+    probabilities_ : dict
+        ``{(candidate, size): probability}`` of every learner outside the top
+        third at a rung where learners were dropped: its probability of
+        ending more than `tol` above the leader.
+
+    dropped_ : dict
+        ``{candidate: size}``: the rung after which each dropped learner got
+        no more rows.
+
+    Examples
+    --------
+    >>> from sksel.daub import RungPolicy
+    >>> from sksel.daub.gap_model import shipped_model
+    >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
+    ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
+    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.1,
+    ...                     n_validation=300)
+    >>> while not policy.done:
+    ...     for cand, size in policy.ask():
+    ...         policy.tell(cand, size, curves[cand](size))
+    >>> policy.best_, policy.dropped_
+    (0, {1: 300, 3: 300})
+    """
+
+    def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
+                 eta=3, noise=0.0, race=False):
+        self.model = model
+        self.threshold = threshold
+        self.n_validation = n_validation
+        self.eta = eta
+        self.probabilities_ = {}
+        self.dropped_ = {}
+        self._rung = 0
+        self._alive_at_rung = list(range(n_candidates))
+        super().__init__(n_candidates, sizes, l=2, bound="slope", max_score=1.0, noise=noise,
+                         stop="first", tol=tol, warm_up=0, race=race)
+
+    def needs_train_score(self, size):
+        """Never: the rule reads validation scores only."""
+        return False
+
+    def describe(self, candidate, size):
+        """Nothing: a progress line is printed before its rung is decided."""
+        return None
+
+    @property
+    def size(self):
+        """The size of the rung the run is at."""
+        return self.sizes[self._rung]
+
+    # ------------------------------------------------- the sequential algorithm
+    def _decide(self):
+        """The next learner of this rung to train; the next rung's first once it is decided."""
+        while True:
+            action = self._next_of_rung()
+            if action is not None:
+                return action
+            if self.size == self.n_total or not self._promote():
+                return None
+
+    def _next_of_rung(self):
+        """The first learner alive at this rung whose result the run has not used, or None.
+
+        At N, a learner that failed once is trained again (DAUB's retry).
+        """
+        for candidate in self._alive_at_rung:
+            if candidate not in self._active:
+                continue
+            if self.size not in self._tried[candidate] or (
+                    self.size == self.n_total and candidate not in self._finished):
+                return candidate, self.size
+        return None
+
+    def _promote(self):
+        """Decide who goes on from this rung and move to the next; False when nobody does."""
+        alive = [c for c in self._alive_at_rung if c in self._active]
+        if not alive:
+            return False
+        survivors = self._survivors(alive)
+        for candidate in alive:
+            if candidate not in survivors:
+                self.dropped_[candidate] = self.size
+                self._active.discard(candidate)
+        self._alive_at_rung = sorted(survivors)
+        self._rung = self.n_sizes - 1 if len(survivors) == 1 else self._rung + 1
+        return True
+
+    @property
+    def n_sizes(self):
+        """Number of rungs, N's included."""
+        return len(self.sizes)
+
+    def _survivors(self, alive):
+        """The learners of `alive` that go on from this rung (see the class docstring)."""
+        scored = [c for c in alive if self.size in self._valid[c]]
+        unscored = [c for c in alive if c not in scored]
+        if not scored:
+            return set(alive)
+        ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
+        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(unscored)
+        if self.model is None or (self._rung == 0 and self.n_sizes > 2):
+            return keep if self.model is None else set(alive)
+        others = [c for c in ranked if c not in keep]
+        if others:
+            leader = ranked[0]
+            features = [self._features(c, leader) for c in others]
+            for c, p in zip(others, self.model.prob_above(features, self.tol)):
+                self.probabilities_[c, self.size] = float(p)
+                if p >= self.threshold:
+                    keep.add(c)
+        return keep
+
+    def _features(self, candidate, leader):
+        """The gap model's features of `candidate` against `leader` at the rungs so far."""
+        sizes = [n for n in self.sizes[:self._rung + 1]
+                 if n in self._valid[candidate] and n in self._valid[leader]][-2:]
+        return gap_features([self._valid[candidate][n] for n in sizes],
+                            [self._valid[leader][n] for n in sizes],
+                            sizes, self.n_total, self.n_validation)
+
+    def _check_bound(self, candidate, score):
+        """No bounds to widen: the rule compares learners at the same size."""
+
+    def _speculate(self):
+        """This rung's learners not started; then the next rung of its best learners so far."""
+        sure = self._sure()
+        if sure is not None or self.size == self.n_total:
+            return sure
+        seen = {c: self._result_at(c) for c in self._alive_at_rung}
+        scored = sorted((c for c, s in seen.items() if s is not None), key=lambda c: -seen[c])
+        top = scored[:math.ceil(len(self._alive_at_rung) / self.eta)]
+        for candidate in top:
+            action = candidate, self.sizes[self._rung + 1]
+            if action not in self.pending and action not in self.waiting and (
+                    action[1] not in self._tried[candidate]):
+                return action
+        return None
+
+    def _sure(self):
+        """A learner of this rung not started yet: the run needs its result whatever comes."""
+        for candidate in self._alive_at_rung:
+            action = candidate, self.size
+            if (candidate in self._active and self.size not in self._tried[candidate]
+                    and action not in self.pending and action not in self.waiting):
+                return action
+        return None
+
+    def _result_at(self, candidate):
+        """`candidate`'s score at this rung, used or told, or None."""
+        if self.size in self._valid[candidate]:
+            return self._valid[candidate][self.size]
+        outcome = self.waiting.get((candidate, self.size))
+        if outcome is None or outcome.failed:
+            return None
+        return outcome.score
+
+    def upper_bound(self, candidate):
+        """Not defined by this rule: NaN (the displays draw no bound)."""
+        return np.nan

@@ -26,14 +26,14 @@ It prints
   test set after its refit), the training rows and fits it spent, the seconds
   its fits took summed over the workers, and its wall time (refit included).
 
-Learners that cannot catch up with the leader stop early, on a few hundred or
-thousand rows; that is the training DAUB saves. The ``upper_bound`` column is
-DAUB's projection of each learner's score on all rows when the search stopped.
-With the default stop rule (``stop="strict"``) the search ends when the best
-learner trained on all rows scores at least every other learner's bound, so
-several strong learners may be trained on all rows; the paper's rule
-(``stop="first"``) ends as soon as one learner reaches all rows, with fewer
-fits and less certainty.
+Learners go through rungs of growing size (each 3 times the last); after
+each rung the best third goes on, and so does any other learner that may
+still end more than ``tol`` above the leader with a probability at or above
+the threshold of ``risk`` (0.1 by default). Learners that cannot catch up stop
+early, on a few hundred or thousand rows; that is the training the search
+saves. The ``dropped after`` column names the rung after which a learner got no
+more rows. Evaluations started on a free worker ahead of the run's decision
+(speculative ones) are counted in the rows spent, apart.
 
 Install (from the repository root, Python 3.10+)::
 
@@ -153,7 +153,8 @@ def main():
     # all_cv_results_: every evaluation (learner x size); summing n_resources per
     # learner gives the training rows it consumed over the whole search.
     history = pd.DataFrame(search.all_cv_results_)
-    spent = history.groupby("candidate_id")["n_resources"].agg(["sum", "count"])
+    used = history[~history["speculative"]]
+    spent = used.groupby("candidate_id")["n_resources"].agg(["sum", "count"])
     ids = results["candidate_id"]
     board = pd.DataFrame({
         "rank": results["rank_test_score"],
@@ -162,11 +163,15 @@ def main():
         "val_accuracy": results["mean_test_score"].round(4),
         "rows_total": spent.loc[ids, "sum"].to_numpy(),
         "fits": spent.loc[ids, "count"].to_numpy(),
-        # DAUB's projection of the learner's score on all rows, when the search stopped
-        "upper_bound": [round(float(search.policy_.upper_bound(c)), 4) for c in ids],
+        # the rung after which the learner got no more rows
+        "dropped after": [search.policy_.dropped_.get(c, "-") for c in ids],
     }).sort_values("rank")
-    print("Leaderboard (cv_results_; rows = largest subsample, rows_total = summed over fits)")
+    print("Leaderboard (cv_results_; rows = largest subsample, rows_total = summed over the "
+          "fits the run used)")
     print(board.to_string(index=False))
+    speculative = history.loc[history["speculative"], "n_resources"]
+    print(f"speculative fits (started on a free worker, not used): {len(speculative)}, "
+          f"{int(speculative.sum()):,} rows")
 
     best = names[search.cv_results_["candidate_id"][search.best_index_]]
     print(f"\nselected: {best} (validation accuracy {search.best_score_:.4f}); "

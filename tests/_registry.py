@@ -87,13 +87,27 @@ CASES = [
         build=lambda **kw: DAUBSearch(
             [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
              KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-            **{"cv": CV3, "cost": "rows", "random_state": 0, **kw}),
+            **{"cv": CV3, "cost": "rows", "random_state": 0, "risk": 0, **kw}),
         counted=lambda **kw: DAUBSearch(SlowKNN(), KNN_GRID, **{
-            "cv": 3, "l": 2, "refit": False, "random_state": 0, "cost": "rows", **kw}),
+            "cv": 3, "l": 2, "refit": False, "random_state": 0, "cost": "rows", "risk": 0,
+            **kw}),
         counter=SlowKNN,
         checks=lambda: [
-            DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise"),
+            DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise",
+                       risk=0),
             DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise")],
+    ),
+    SearchCase(
+        "daub_rungs",
+        build=lambda **kw: DAUBSearch(
+            [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
+             KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
+            **{"cv": CV3, "random_state": 0, **kw}),
+        counted=lambda **kw: DAUBSearch(SlowKNN(), KNN_GRID, **{
+            "cv": 3, "refit": False, "random_state": 0, **kw}),
+        counter=SlowKNN,
+        checks=lambda: [
+            DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise")],
     ),
     SearchCase(
         "gpucb",

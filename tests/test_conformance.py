@@ -31,7 +31,8 @@ from test_search_face import _same_results
 import sksel._core.progress as progress
 from sksel import AllocationDisplay, BestScoreDisplay, SearchCurvesDisplay
 from sksel._core.simulate import simulate
-from sksel.daub import DAUBPolicy
+from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
+from sksel.daub.gap_model import shipped_model
 from sksel.gpucb import GPUCBPolicy
 from sksel.kdpp import EvaluateAll
 from sksel.mutant_ucb import MutantUCBPolicy
@@ -67,6 +68,8 @@ _KERNEL = 0.01 * np.exp(-(_POSITIONS[:, None] - _POSITIONS[None]) ** 2 / 8.0)
 POLICIES = [
     PolicyCase("daub", lambda: DAUBPolicy(8, [25, 50, 100, 200], bound="slope", stop="strict",
                                           tol=0.005), True),
+    PolicyCase("daub_rungs", lambda: RungPolicy(9, rung_sizes(270, 9), model=shipped_model(),
+                                                threshold=0.15, n_validation=100), True),
     PolicyCase("gpucb", lambda: GPUCBPolicy(np.full(12, 0.7), _KERNEL, n_iter=8, tol=0.01,
                                             resource=200, random_state=0), True),
     PolicyCase("gpucb_asynchronous", lambda: GPUCBPolicy(

@@ -159,7 +159,7 @@ def test_full_budget_equals_grid_search(clf_data, stop, cv):
     cv_arg = CV3 if cv == "splitter" else splits
     n_train = min(len(train) for train, _ in splits)
     search = DAUBSearch(LogisticRegression(), C_GRID, cv=cv_arg, b=n_train, stop=stop,
-                        race_folds=False, random_state=0).fit(X, y)
+                        race_folds=False, random_state=0, risk=0).fit(X, y)
     gs = _grid_search(LogisticRegression(), C_GRID, cv_arg, X, y)
     assert search.sizes_ == [n_train]
     assert list(search.cv_results_["n_resources"]) == [n_train] * 4
@@ -188,7 +188,7 @@ def test_warm_up_stops_below_n():
     """l=3 with sizes [30, 60, 100]: the warm-up is the two sizes below N."""
     X, y = make_classification(n_samples=150, n_features=5, random_state=0)
     search = DAUBSearch([GaussianNB(), DummyClassifier(), LogisticRegression()],
-                        cv=StratifiedKFold(3), b=30, r=2.0, random_state=0).fit(X, y)
+                        cv=StratifiedKFold(3), b=30, r=2.0, random_state=0, risk=0).fit(X, y)
     assert search.sizes_ == [30, 60, 100]
     assert search.policy_.history_[:6] == [(c, n) for c in range(3) for n in (30, 60)]
     # The constant predictor's flat curve is far below the others: it never gets N.
@@ -411,8 +411,9 @@ def test_multimetric_callable_scoring(clf_data):
     # Same bound for both scorings, and decisions that do not read fit times.
     kwargs = dict(cv=CV3, b=20, noise=0.0, bound="slope", cost="rows", random_state=0)
     search = DAUBSearch(LogisticRegression(), C_GRID, scoring=_dict_scorer, refit="acc",
-                        **kwargs).fit(X, y)
-    single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs).fit(X, y)
+                        **kwargs, risk=0).fit(X, y)
+    single = DAUBSearch(LogisticRegression(), C_GRID, scoring="accuracy", **kwargs,
+                        risk=0).fit(X, y)
     assert search.multimetric_
     assert {"mean_test_acc", "mean_test_f1", "rank_test_acc"} <= set(search.cv_results_)
     assert search.policy_.decisions_ == single.policy_.decisions_
@@ -513,7 +514,7 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     X = rng.normal(size=(n, 2))
     y = np.arange(n) % n_classes if n_classes else rng.normal(size=n)
     cv = [(np.arange(n_total), np.arange(n_total, n))]
-    search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0).fit(X, y)
+    search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0, risk=0).fit(X, y)
     # r="auto": growth 3 below 10,000 rows, 2 from there on.
     assert search.sizes_ == daub_sizes(n_total, expected_b, 2.0 if n_total >= 10_000 else 3.0)
 
@@ -535,14 +536,14 @@ def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_no
     y = X[:, 0] if regression else (X[:, 0] > 0).astype(int)
     estimator = DummyRegressor() if regression else DummyClassifier()
     search = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
-                        random_state=0).fit(X, y)
+                        random_state=0, risk=0).fit(X, y)
     policy = search.policy_
     assert policy.max_score == max_score
     # The standard error of a score on the 100 validation rows of the first fold:
     # binomial at the score for accuracy, its largest value for other scores.
     for search, n_validation in [(search, 100), (
             DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
-                       random_state=0, subsample_folds="all").fit(X, y), 300)]:
+                       random_state=0, subsample_folds="all", risk=0).fit(X, y), 300)]:
         noise = search.policy_.noise
         if not has_noise:
             assert noise == 0.0
@@ -605,7 +606,7 @@ def _bad_input(search, X, y, match, exc=ValueError):
 )
 def test_bad_parameters_raise_before_training(clf_data, kwargs, match):
     X, y = clf_data
-    _bad_input(DAUBSearch(CountingClassifier(), {"C": [1, 2]}, **{"cv": 3, **kwargs}),
+    _bad_input(DAUBSearch(CountingClassifier(), {"C": [1, 2]}, **{"cv": 3, **kwargs}, risk=0),
                X, y, match)
 
 
@@ -767,7 +768,7 @@ def test_dask_backend_same_selection(clf_data, processes):
 def test_max_time_keeps_what_finished(clf_data):
     X, y = clf_data
     search = DAUBSearch([SleepyClassifier(0.15, q) for q in range(4)], cv=2, b=10, r=2.0,
-                        max_time=0.5, random_state=0).fit(X, y)
+                        max_time=0.5, random_state=0, risk=0).fit(X, y)
     assert search.stop_reason_ == "max_time"
     n_evals = len(search.all_cv_results_["params"])
     assert 1 <= n_evals < len(search.sizes_)  # far from a finished search
@@ -933,7 +934,7 @@ def test_daub_selects_the_late_bloomer_that_halving_drops(bloom_data, cost):
     grid = GridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv).fit(X, y)
     assert grid.best_index_ == 1
     daub = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0, cost=cost,
-                      random_state=0).fit(X, y)
+                      random_state=0, risk=0).fit(X, y)
     assert daub.sizes_ == [500, 1000, 2000, 4000, 8000, 16000]
     assert daub.best_params_["estimator"].curve == BLOOM[1]
     assert daub.best_score_ == pytest.approx(grid.best_score_)
@@ -942,14 +943,14 @@ def test_daub_selects_the_late_bloomer_that_halving_drops(bloom_data, cost):
     assert halving.fit(X, y).best_params_["curve"] == BLOOM[0]
     # The slope bound alone (the default before the learned prior) drops it too.
     slope = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0,
-                       bound="slope", cost="rows", random_state=0).fit(X, y)
+                       bound="slope", cost="rows", random_state=0, risk=0).fit(X, y)
     assert slope.best_params_["estimator"].curve == BLOOM[0]
 
 
 def test_l_larger_than_the_sizes_below_n_warns(clf_data):
     X, y = clf_data
     search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=CV3, b=40, r=2.0, l=6,
-                        random_state=0)
+                        random_state=0, risk=0)
     with pytest.warns(UserWarning, match=r"l=6 is more than the \d+ subsample sizes"):
         search.fit(X, y)
     below = len(search.sizes_) - 1

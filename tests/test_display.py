@@ -44,7 +44,7 @@ def daub():
     return DAUBSearch(
         [GaussianNB(), DecisionTreeClassifier(random_state=0),
          LogisticRegression(max_iter=200)],
-        b=100, r=2, cv=3, cost="rows", random_state=0,  # steps that do not depend on times
+        b=100, r=2, cv=3, cost="rows", random_state=0, risk=0,  # steps that do not depend on times
     ).fit(X, y)
 
 
@@ -654,7 +654,7 @@ def many(request):
     X, y = make_classification(n_samples=60, random_state=0)
     tree = make_pipeline(StandardScaler(), DecisionTreeClassifier(random_state=0))
     daub = DAUBSearch(tree, {"decisiontreeclassifier__max_depth": list(range(1, n + 1))},
-                      b=5, r=2, cv=3, cost="rows", random_state=0).fit(X, y)
+                      b=5, r=2, cv=3, cost="rows", random_state=0, risk=0).fit(X, y)
     sgd = make_pipeline(StandardScaler(), SGDClassifier(random_state=0))
     mutant = MutantUCBSearch(sgd, {"sgdclassifier__alpha": loguniform(1e-6, 1e-1)},
                              budget=3 * n, max_subtrains=4, n_initial=max(2, n // 2), cv=3,

@@ -38,7 +38,7 @@ def no_tqdm(monkeypatch):
 
 def _daub(verbose, **kwargs):
     return DAUBSearch(LogisticRegression(), C_GRID, cv=CV3, b=20, random_state=0,
-                      cost="rows", verbose=verbose, **kwargs)
+                      cost="rows", verbose=verbose, risk=0, **kwargs)
 
 
 def _lines(capsys):
@@ -138,7 +138,7 @@ def test_verbose_three_adds_sklearn_fold_lines(data, capsys):
 @pytest.mark.parametrize("make", [
     lambda: DAUBSearch([GaussianNB(), LogisticRegression(),
                         LogisticRegression(C=0.5, class_weight="balanced", tol=1e-3)],
-                       cv=CV3, b=20, random_state=0, cost="rows", verbose=2),
+                       cv=CV3, b=20, random_state=0, cost="rows", verbose=2, risk=0),
     lambda: KDPPSearch(LogisticRegression(), [{"C": [1.0]}, {
         "C": [0.5], "class_weight": ["balanced"], "fit_intercept": [False], "tol": [1e-3]}],
         n_iter=2, cv=CV3, random_state=0, verbose=2),
@@ -302,7 +302,7 @@ def _pipeline_key(params):
 
 @pytest.mark.parametrize("make, expected", [
     (lambda: DAUBSearch(_scaled(LogisticRegression()), PIPELINE_GRID, cv=CV3, b=20,
-                        random_state=0, verbose=2), PIPELINE_NAMES),
+                        random_state=0, verbose=2, risk=0), PIPELINE_NAMES),
     (lambda: KDPPSearch(_scaled(LogisticRegression()), PIPELINE_GRID, n_iter=3, cv=CV3,
                         random_state=0, verbose=2), PIPELINE_NAMES),
     (lambda: GPUCBSelector(_scaled(LogisticRegression()), PIPELINE_GRID, n_iter=3, cv=CV3,

@@ -156,7 +156,7 @@ def test_a_candidate_failing_on_more_rows_is_not_selected(refit):
     # max_time on fewer rows. A failed row used to outrank it by its resource.
     X, y = load_digits(return_X_y=True)
     search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, r=2.0, max_time=0.8,
-                        cost="rows", refit=refit, random_state=0)
+                        cost="rows", refit=refit, random_state=0, risk=0)
     with pytest.warns(FitFailedWarning, match="cannot fit"):
         search.fit(X, y)
     res = search.cv_results_
@@ -187,7 +187,7 @@ REFIT_FAILS = [FailsFromRows(250), FailsFromRows(250, 5), GaussianNB(), FailsFro
 
 def test_a_failed_refit_falls_back_to_the_next_candidate_in_rank(clf_data):
     X, y = clf_data
-    search = DAUBSearch(REFIT_FAILS, cv=CV3, b=20, random_state=0)
+    search = DAUBSearch(REFIT_FAILS, cv=CV3, b=20, random_state=0, risk=0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         search.fit(X, y)
@@ -260,7 +260,7 @@ def test_candidate_that_cannot_fit_small_subsamples_goes_on():
     candidates = [make_pipeline(StandardScaler(), PCA(n_components=k, random_state=0),
                                 LogisticRegression(max_iter=300)) for k in (5, 60)]
     with pytest.warns(FitFailedWarning, match="n_components=60"):
-        search = DAUBSearch(candidates, b=50, cv=0.25, random_state=0).fit(X, y)
+        search = DAUBSearch(candidates, b=50, cv=0.25, random_state=0, risk=0).fit(X, y)
     assert search.sizes_[0] == 50
     assert search.best_index_ == 1
     assert search.cv_results_["n_resources"][1] == search.sizes_[-1]
@@ -339,7 +339,7 @@ def test_unsupervised_candidates_as_grid_search():
 def test_multilabel_targets():
     X, Y = make_multilabel_classification(n_samples=600, n_classes=4, random_state=0)
     candidates = [DecisionTreeClassifier(random_state=0), KNeighborsClassifier()]
-    search = DAUBSearch(candidates, random_state=0).fit(X, Y)
+    search = DAUBSearch(candidates, random_state=0, risk=0).fit(X, Y)
     assert search.sizes_[-1] == 480
     grid = GridSearchCV(DecisionTreeClassifier(random_state=0),
                         {"max_depth": [None]}).fit(X, Y)
@@ -367,7 +367,8 @@ def _weighted_searches(routing):
     grid = {"C": [0.01, 1.0]}
     return {
         "grid": GridSearchCV(est, grid, scoring=scoring, cv=CV3),
-        "daub": DAUBSearch(est, grid, scoring=scoring, cv=CV3, b=200, random_state=0),
+        "daub": DAUBSearch(est, grid, scoring=scoring, cv=CV3, b=200, random_state=0,
+                           risk=0),
         "gpucb": GPUCBSelector(est, grid, scoring=scoring, cv=CV3, random_state=0),
         "kdpp": KDPPSearch(est, grid, n_iter=2, scoring=scoring, cv=CV3, random_state=0),
     }
@@ -425,7 +426,7 @@ def test_sizes_without_a_curve_below_n_warn(clf_data):
     X, y = clf_data
     with pytest.warns(UserWarning, match=r"fewer than two sizes below the whole training fold"):
         search = DAUBSearch([GaussianNB(), KNeighborsClassifier()], b=100, r=4.0,
-                            cv=CV3).fit(X, y)
+                            cv=CV3, risk=0).fit(X, y)
     assert len(search.sizes_) == 2
 
 

@@ -1,0 +1,272 @@
+"""DAUBSearch's rungs with a learned net (risk > 0): the gap model, RungPolicy, the search."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+from sklearn.datasets import make_classification, make_regression
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel import DAUBSearch
+from sksel._core.simulate import simulate
+from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
+from sksel.daub.gap_model import (
+    FEATURES,
+    MEAN_TERMS,
+    SCALE_TERMS,
+    GapModel,
+    gap_features,
+    risk_thresholds,
+    shipped_model,
+    threshold,
+)
+
+
+def _constant_model(mean, scale, n=20001):
+    """A GapModel whose gap is normal(mean, scale) whatever the features."""
+    mean_coef = np.zeros(len(MEAN_TERMS))
+    mean_coef[0] = mean
+    scale_coef = np.zeros(len(SCALE_TERMS))
+    scale_coef[0] = math.log(scale)
+    residuals = norm.ppf((np.arange(n) + 0.5) / n)
+    return GapModel(mean_coef, scale_coef, residuals)
+
+
+@pytest.mark.parametrize("mean, scale, tol", [(-0.02, 0.01, 0.0), (0.0, 0.03, 0.005),
+                                              (-0.1, 0.05, 0.005)])
+def test_probability_is_the_normal_tail_for_a_normal_law(mean, scale, tol):
+    model = _constant_model(mean, scale)
+    features = np.random.RandomState(0).uniform(0.1, 0.9, size=(5, len(FEATURES)))
+    expected = norm.sf((tol - mean) / scale)
+    assert model.prob_above(features, tol) == pytest.approx(np.full(5, expected), abs=2e-4)
+
+
+def test_fit_recovers_a_linear_mean_and_its_scale():
+    rng = np.random.RandomState(0)
+    n = 20000
+    features = np.column_stack([
+        rng.uniform(-0.2, 0, n), rng.uniform(-0.05, 0.05, n), rng.uniform(0, 0.1, n),
+        rng.uniform(0, 0.1, n), rng.uniform(0.5, 1, n), rng.uniform(0.5, 1, n),
+        rng.uniform(0.5, 6, n), rng.uniform(0.005, 0.05, n), np.ones(n)])
+    gap, doublings = features[:, 0], features[:, 6]
+    truth = 0.8 * gap + 0.01 * doublings
+    gaps = truth + 0.02 * rng.standard_normal(n)
+    model = GapModel.fit(features, gaps)
+    mean, scale = model.mean_scale(features)
+    assert np.abs(mean - truth).max() < 0.005
+    # Half the gaps lie above the mean, 84% below mean + one standard deviation.
+    assert model.prob_above(features[:1], mean[0]) == pytest.approx(0.5, abs=0.02)
+    upper = model.prob_above(features[:200], 0)
+    assert upper == pytest.approx(norm.sf(-truth[:200] / 0.02), abs=0.06)
+    assert np.median(scale) == pytest.approx(0.02 * np.exp(np.mean(np.log(np.abs(
+        rng.standard_normal(100000))))), rel=0.1)
+
+
+def test_features_of_two_curves():
+    features = dict(zip(FEATURES, gap_features([0.6, 0.7], [0.8, 0.85], [100, 400], 1600, 400)))
+    assert features["gap"] == pytest.approx(-0.15)
+    assert features["gap_slope"] == pytest.approx((0.1 - 0.05) / 2)  # per doubling
+    assert features["slope"] == pytest.approx(0.05)
+    assert features["leader_slope"] == pytest.approx(0.025)
+    assert features["doublings"] == pytest.approx(2.0)
+    assert features["noise"] == pytest.approx(math.sqrt(0.775 * 0.225 / 400))
+    assert features["has_slope"] == 1.0
+    single = dict(zip(FEATURES, gap_features([0.6], [0.8], [100], 1600, 400)))
+    assert single["slope"] == single["gap_slope"] == single["has_slope"] == 0.0
+
+
+def test_shipped_model_ranks_a_learner_far_behind_below_one_close_behind():
+    model = shipped_model()
+    far = gap_features([0.50, 0.55], [0.80, 0.85], [300, 900], 8100, 1000)
+    close = gap_features([0.83, 0.845], [0.84, 0.85], [300, 900], 8100, 1000)
+    rising = gap_features([0.70, 0.80], [0.84, 0.85], [300, 900], 8100, 1000)
+    p_far, p_close, p_rising = model.prob_above([far, close, rising], 0.005)
+    assert p_far < 0.01 < p_close
+    assert p_rising > p_far
+
+
+def test_thresholds_grow_with_risk_and_interpolate():
+    risks, thresholds = risk_thresholds()
+    assert np.all(np.diff(risks) > 0) and np.all(np.diff(thresholds) >= 0)
+    for r, t in zip(risks, thresholds):
+        assert threshold(r) == pytest.approx(t)
+    assert threshold(risks[0] / 10) == thresholds[0]
+    assert thresholds[0] <= threshold(math.sqrt(risks[0] * risks[1])) <= thresholds[1]
+
+
+@pytest.mark.parametrize("n_total, n, eta, expected", [
+    (16000, 22, 3, [592, 1777, 5333, 16000]),
+    (16000, 9, 3, [592, 1777, 5333, 16000]),
+    (16000, 8, 3, [1777, 5333, 16000]),
+    (1000, 10, 2, [62, 125, 250, 500, 1000]),
+])
+def test_rung_sizes_are_halving_rungs_and_one_below(n_total, n, eta, expected):
+    assert rung_sizes(n_total, n, eta) == expected
+    halving_rungs = 1 + int(math.floor(math.log(n) / math.log(eta) + 1e-9))
+    assert len(expected) == halving_rungs + 1
+
+
+def test_rung_sizes_leave_out_sizes_below_min_size():
+    assert rung_sizes(600, 9, min_size=50) == [66, 200, 600]
+    assert rung_sizes(100, 9, min_size=200) == [100]
+
+
+def _brute_force(scores, sizes, probability, threshold, eta=3):
+    """Halving's rungs plus the net, written plainly: ``(selected, {candidate: dropped at})``."""
+    alive = list(range(len(scores)))
+    dropped = {}
+    for rung, size in enumerate(sizes):
+        ranked = sorted(alive, key=lambda c: (-scores[c][size], c))
+        if size == sizes[-1]:
+            return ranked[0], dropped
+        if rung == 0 and len(sizes) > 2:
+            continue
+        keep = set(ranked[:math.ceil(len(alive) / eta)])
+        keep |= {c for c in ranked if probability(c, size) >= threshold}
+        for c in alive:
+            if c not in keep:
+                dropped[c] = size
+        alive = sorted(keep)
+        if len(alive) == 1:
+            return alive[0], dropped
+
+
+class _ByCandidate:
+    """A stand-in model: the probability of each pair, read back by the learner's score."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def prob_above(self, features, tol):
+        return np.array([self.table[round(f[FEATURES.index("score")], 9)] for f in features])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n_workers", [1, 3])
+def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
+    rng = np.random.RandomState(seed)
+    n, sizes = 10, [30, 90, 270, 810]
+    scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
+    # A probability per (candidate, size), read back through the score (unique).
+    prob = {(c, s): float(rng.uniform(0, 0.3)) for c in range(n) for s in sizes}
+    table = {round(scores[c][s], 9): prob[c, s] for c in range(n) for s in sizes}
+    policy = RungPolicy(n, sizes, model=_ByCandidate(table), threshold=0.15, n_validation=100)
+    simulate(policy, lambda c, s: scores[c][s], n_workers)
+    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.15)
+    assert policy.best_ == best
+    assert policy.dropped_ == dropped
+    for (c, s), p in policy.probabilities_.items():
+        assert p == prob[c, s]
+
+
+def test_without_a_model_it_is_successive_halving():
+    rng = np.random.RandomState(1)
+    sizes = [10, 30, 90, 270]
+    scores = {c: {s: float(rng.uniform()) for s in sizes} for c in range(9)}
+    policy = RungPolicy(9, sizes, model=None, threshold=0.5, n_validation=100)
+    simulate(policy, lambda c, s: scores[c][s])
+    alive = list(range(9))
+    for size in sizes:
+        if len(alive) == 1 and size < sizes[-1]:
+            continue  # a learner left alone goes to N at once
+        assert sorted(c for c, n in policy.decisions_ if n == size) == alive
+        alive = sorted(sorted(alive, key=lambda c: -scores[c][size])[:math.ceil(len(alive) / 3)])
+    assert policy.best_ == alive[0]
+
+
+def test_threshold_zero_trains_every_learner_on_n():
+    sizes = [20, 60, 180]
+    policy = RungPolicy(6, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
+    simulate(policy, lambda c, s: 0.5 + 0.05 * c + s / 1000)
+    assert sorted(c for c, n in policy.decisions_ if n == 180) == list(range(6))
+    assert policy.best_ == 5
+
+
+def test_a_failed_learner_is_never_selected_and_the_rest_go_on():
+    sizes = [20, 60, 180]
+    policy = RungPolicy(4, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
+    simulate(policy, lambda c, s: np.nan if c == 3 else 0.6 + 0.01 * c)
+    assert policy.best_ == 2
+    assert (3, 180) in policy.history_  # kept without a score, retried at N, then given up
+
+
+@pytest.fixture(scope="module")
+def clf_data():
+    return make_classification(n_samples=900, n_features=12, n_informative=6, n_classes=3,
+                               random_state=0)
+
+
+CANDIDATES = [GaussianNB(), DecisionTreeClassifier(max_depth=2, random_state=0),
+              KNeighborsClassifier(), LogisticRegression(max_iter=500),
+              LogisticRegression(C=0.001, max_iter=500)]
+
+
+def test_search_selects_the_best_at_n_with_grid_search_scores(clf_data):
+    X, y = clf_data
+    cv = StratifiedKFold(3)
+    search = DAUBSearch(CANDIDATES, cv=cv, random_state=0).fit(X, y)
+    assert isinstance(search.policy_, RungPolicy)
+    assert search.sizes_ == rung_sizes(600, 5, min_size=30)
+    grid = GridSearchCV(DecisionTreeClassifier(), {}, cv=cv)
+    at_n = search.cv_results_["n_resources"] == search.sizes_[-1]
+    for i in np.flatnonzero(at_n & (search.cv_results_["mean_test_score"] > 0)):
+        grid.estimator = CANDIDATES[search.cv_results_["candidate_id"][i]]
+        grid.fit(X, y)
+        folds = ~np.isnan([search.cv_results_[f"split{k}_test_score"][i] for k in range(3)])
+        if folds.all():
+            assert search.cv_results_["mean_test_score"][i] == pytest.approx(grid.best_score_)
+    best = search.cv_results_["mean_test_score"][search.best_index_]
+    assert best == np.max(search.cv_results_["mean_test_score"][at_n])
+    assert set(search.policy_.dropped_) == set(range(5)) - set(
+        search.cv_results_["candidate_id"][at_n])
+
+
+def test_same_answer_whatever_n_jobs(clf_data):
+    X, y = clf_data
+    one = DAUBSearch(CANDIDATES, cv=3, random_state=0).fit(X, y)
+    two = DAUBSearch(CANDIDATES, cv=3, random_state=0, n_jobs=2).fit(X, y)
+    assert one.policy_.decisions_ == two.policy_.decisions_
+    np.testing.assert_array_equal(one.cv_results_["mean_test_score"],
+                                  two.cv_results_["mean_test_score"])
+
+
+def test_risk_zero_and_other_scores_use_the_bounds(clf_data):
+    X, y = clf_data
+    assert isinstance(DAUBSearch(CANDIDATES[:2], risk=0, cv=3).fit(X, y).policy_, DAUBPolicy)
+    assert not isinstance(DAUBSearch(CANDIDATES[:2], risk=0, cv=3).fit(X, y).policy_,
+                          RungPolicy)
+    Xr, yr = make_regression(n_samples=300, random_state=0)
+    search = DAUBSearch([Ridge(), Ridge(alpha=100.0)], cv=3).fit(Xr, yr)
+    assert not isinstance(search.policy_, RungPolicy)
+
+
+@pytest.mark.parametrize("risk", [1.0, -0.1, "high"])
+def test_bad_risk_raises_before_training(clf_data, risk):
+    X, y = clf_data
+    with pytest.raises(ValueError, match="risk"):
+        DAUBSearch(CANDIDATES, risk=risk).fit(X, y)
+
+
+def test_a_larger_risk_drops_no_fewer_learners():
+    rng = np.random.RandomState(0)
+    sizes = [40, 120, 360, 1080]
+    shares = []
+    for risk in (0.01, 0.1, 0.3):
+        dropped = 0
+        for seed in range(30):
+            rng = np.random.RandomState(seed)
+            top = rng.uniform(0.6, 0.9, 12)
+            curve = {c: {s: top[c] - 5 / math.sqrt(s) + rng.normal(0, 0.01) for s in sizes}
+                     for c in range(12)}
+            policy = RungPolicy(12, sizes, model=shipped_model(), threshold=threshold(risk),
+                                n_validation=400)
+            simulate(policy, lambda c, s: curve[c][s])
+            dropped += len(policy.dropped_)
+        shares.append(dropped)
+    assert shares[0] <= shares[1] <= shares[2]
+    assert shares[0] < shares[2]

@@ -67,14 +67,13 @@ STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
           "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
 #: Thresholds replayed by the calibration, increasing (more learners dropped).
 THRESHOLDS = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6,
-              0.7, 0.8, 0.9)
+              0.7, 0.8, 0.9, 1.0)
 #: Run-level risks a threshold is shipped for.
 RISKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 #: Level of the binomial tests of the calibration.
 DELTA = 0.1
 TOL = 0.005
 ETA = 3
-EXTRA = int(os.environ.get("EXTRA", 1))
 SEEDS = range(5)
 DATA = Path(__file__).resolve().parents[1] / "sksel" / "data"
 OWN = Path(__file__).resolve().parent / "data" / "own_curves.csv"
@@ -102,7 +101,7 @@ def rung_columns(task):
     """Columns of `task`'s anchors nearest the rung sizes, ``{size: column}`` (sizes distinct)."""
     anchors = np.asarray(task.anchors, dtype=float)
     columns = {}
-    for size in rung_sizes(int(anchors[-1]), len(task.learners), ETA, min_size=16, extra=EXTRA):
+    for size in rung_sizes(int(anchors[-1]), len(task.learners), ETA, min_size=16):
         column = L.nearest_anchor(anchors, size)
         if not columns or column > max(columns.values()):
             columns[int(anchors[column])] = column

@@ -81,9 +81,10 @@ import _harness  # noqa: E402
 from sksel._core.simulate import simulate  # noqa: E402
 from sksel.daub import DAUBPolicy, accuracy_noise  # noqa: E402
 
-#: Named keyword options of :class:`DAUBPolicy`, each replayed on every size grid.
+#: :class:`DAUBPolicy`'s options as DAUBSearch(risk=0) sets them on a holdout.
 _DEFAULTS = {"bound": "prior", "projection": "auto", "max_score": 1.0, "noise": "auto",
-             "stop": "strict", "tol": 0.005, "warm_up": 3, "jump": 3.0, "cost": "time"}
+             "stop": "strict", "tol": 0.005, "warm_up": 3, "jump": 3.0, "cost": "time",
+             "budget": 1.1}
 #: The halves of LCDB's datasets (see `half`).
 HALVES = ("tune", "report")
 #: Projections whose bound coverage ``--coverage`` measures (the shipped one too).
@@ -102,6 +103,7 @@ DAUB_VARIANTS = {
     "defaults, tol=0": {**_DEFAULTS, "tol": 0.0},
     "defaults, warm-up on 2 sizes": {**_DEFAULTS, "warm_up": 2},
     "defaults, jump=1": {**_DEFAULTS, "jump": 1.0},
+    "defaults, no budget": {**_DEFAULTS, "budget": None},
 }
 
 _COLUMNS = {

@@ -1,7 +1,9 @@
-"""What the search test modules share: fit-counting estimators."""
+"""What the search test modules share: fit-counting estimators, DAUB's bounds uncapped."""
 
 import time
+from contextlib import contextmanager
 
+import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.linear_model import SGDClassifier
 from sklearn.neighbors import KNeighborsClassifier
@@ -63,3 +65,15 @@ class SlowSGD(_Interruptible, SGDClassifier):
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         self._count_fit()
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+
+@contextmanager
+def uncapped_daub():
+    """DAUBSearch's bounds (``risk=0``) without the cap on a learner's subsamples.
+
+    For the tests of the bounds' own mechanics (warm-up, ladders, late
+    bloomers) on data too small for the cap to leave them a ladder.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sksel.daub.search._BUDGET", None)
+        yield

@@ -891,3 +891,39 @@ def test_race_needs_noise_or_three_folds():
     assert not policy.enough_folds(1, 400, [0.5])
     assert not policy.enough_folds(1, 400, [0.5, 0.5])
     assert policy.enough_folds(1, 400, [0.5, 0.52, 0.51])
+
+
+@pytest.mark.parametrize("folds_ratio", [1.0, 5.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_budget_caps_each_learners_subsample_rows(folds_ratio, seed):
+    rng = np.random.RandomState(seed)
+    sizes = daub_sizes(16000, 250, 2.0)
+    top = rng.uniform(0.6, 0.95, 8)
+    policy = DAUBPolicy(8, sizes, bound="slope", stop="strict", warm_up=3, budget=1.1,
+                        folds_ratio=folds_ratio)
+    simulate(policy, lambda c, n: top[c] - 20 / np.sqrt(n) + rng.normal(0, 0.002))
+    for c in range(8):
+        below = sum(n for d, n in policy.decisions_ if d == c and n < 16000)
+        assert below <= 0.1 * 16000 * folds_ratio
+    uncapped = DAUBPolicy(8, sizes, bound="slope", stop="strict", warm_up=3)
+    simulate(uncapped, lambda c, n: top[c] - 20 / np.sqrt(n))
+    assert max(sum(n for d, n in uncapped.decisions_ if d == c and n < 16000)
+               for c in range(8)) > 0.1 * 16000 * folds_ratio  # the cap binds
+
+
+@pytest.mark.parametrize("exponent", [0.5, 1.0, 2.0])
+def test_budget_in_seconds_follows_the_measured_exponent(exponent):
+    sizes = daub_sizes(16000, 250, 2.0)
+    policy = DAUBPolicy(4, sizes, bound="slope", stop="strict", warm_up=3, cost="time",
+                        budget=1.1)
+    seconds = lambda c, n: (n / 1000) ** exponent  # noqa: E731
+    simulate(policy, lambda c, n: 0.9 - 0.02 * c - 10 / np.sqrt(n), durations=seconds)
+    for c in range(4):
+        below = [n for d, n in policy.decisions_ if d == c and n < 16000]
+        spent = sum(seconds(c, n) for n in below)
+        if exponent == 1.0:  # the exponent assumed before two sizes are timed: exact
+            assert spent <= 0.1 * seconds(c, 16000) + 1e-9
+        else:  # exact once two sizes are timed: only the first two steps can overshoot
+            overshoot = seconds(c, below[0]) + seconds(c, below[1])
+            assert spent <= 0.1 * seconds(c, 16000) + overshoot + 1e-9
+        assert (c, 16000) in policy.decisions_ or c in policy._active

@@ -9,7 +9,7 @@ from collections import Counter
 import joblib
 import numpy as np
 import pytest
-from _common import CountingClassifier, CountingRegressor
+from _common import CountingClassifier, CountingRegressor, uncapped_daub
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -186,14 +186,15 @@ def test_small_data_compares_every_candidate():
 
 def test_warm_up_stops_below_n():
     """l=3 with sizes [30, 60, 100]: the warm-up is the two sizes below N."""
-    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
-    search = DAUBSearch([GaussianNB(), DummyClassifier(), LogisticRegression()],
-                        cv=StratifiedKFold(3), b=30, r=2.0, random_state=0, risk=0).fit(X, y)
-    assert search.sizes_ == [30, 60, 100]
-    assert search.policy_.history_[:6] == [(c, n) for c in range(3) for n in (30, 60)]
-    # The constant predictor's flat curve is far below the others: it never gets N.
-    at_n = search.all_cv_results_["n_resources"] == 100
-    assert 1 not in search.all_cv_results_["candidate_id"][at_n]
+    with uncapped_daub():
+        X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+        search = DAUBSearch([GaussianNB(), DummyClassifier(), LogisticRegression()],
+                            cv=StratifiedKFold(3), b=30, r=2.0, random_state=0, risk=0).fit(X, y)
+        assert search.sizes_ == [30, 60, 100]
+        assert search.policy_.history_[:6] == [(c, n) for c in range(3) for n in (30, 60)]
+        # The constant predictor's flat curve is far below the others: it never gets N.
+        at_n = search.all_cv_results_["n_resources"] == 100
+        assert 1 not in search.all_cv_results_["candidate_id"][at_n]
 
 
 def _probed_search(**params):
@@ -531,28 +532,29 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     ],
 )
 def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_noise):
-    rng = np.random.RandomState(0)
-    X = rng.normal(size=(300, 3))
-    y = X[:, 0] if regression else (X[:, 0] > 0).astype(int)
-    estimator = DummyRegressor() if regression else DummyClassifier()
-    search = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
-                        random_state=0, risk=0).fit(X, y)
-    policy = search.policy_
-    assert policy.max_score == max_score
-    # The standard error of a score on the 100 validation rows of the first fold:
-    # binomial at the score for accuracy, its largest value for other scores.
-    for search, n_validation in [(search, 100), (
-            DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
-                       random_state=0, subsample_folds="all", risk=0).fit(X, y), 300)]:
-        noise = search.policy_.noise
-        if not has_noise:
-            assert noise == 0.0
-        elif scoring is None:
-            assert noise(0.9) == accuracy_noise(0.9, n_validation)
-        else:
-            assert noise == pytest.approx(0.5 / np.sqrt(n_validation))
-    # Warm-up on the l smallest sizes: both candidates got both.
-    assert policy.history_[:4] == [(c, n) for c in range(2) for n in search.sizes_[:2]]
+    with uncapped_daub():
+        rng = np.random.RandomState(0)
+        X = rng.normal(size=(300, 3))
+        y = X[:, 0] if regression else (X[:, 0] > 0).astype(int)
+        estimator = DummyRegressor() if regression else DummyClassifier()
+        search = DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
+                            random_state=0, risk=0).fit(X, y)
+        policy = search.policy_
+        assert policy.max_score == max_score
+        # The standard error of a score on the 100 validation rows of the first fold:
+        # binomial at the score for accuracy, its largest value for other scores.
+        for search, n_validation in [(search, 100), (
+                DAUBSearch([estimator, clone(estimator)], scoring=scoring, cv=3, l=2,
+                           random_state=0, subsample_folds="all", risk=0).fit(X, y), 300)]:
+            noise = search.policy_.noise
+            if not has_noise:
+                assert noise == 0.0
+            elif scoring is None:
+                assert noise(0.9) == accuracy_noise(0.9, n_validation)
+            else:
+                assert noise == pytest.approx(0.5 / np.sqrt(n_validation))
+        # Warm-up on the l smallest sizes: both candidates got both.
+        assert policy.history_[:4] == [(c, n) for c in range(2) for n in search.sizes_[:2]]
 
 
 def _spelled_alike(search, key):
@@ -929,35 +931,37 @@ def bloom_data():
 
 @pytest.mark.parametrize("cost", ["rows", "time"])
 def test_daub_selects_the_late_bloomer_that_halving_drops(bloom_data, cost):
-    X, y = bloom_data
-    cv = ShuffleSplit(n_splits=1, test_size=1 / 3, random_state=0)  # N = 16,000
-    grid = GridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv).fit(X, y)
-    assert grid.best_index_ == 1
-    daub = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0, cost=cost,
-                      random_state=0, risk=0).fit(X, y)
-    assert daub.sizes_ == [500, 1000, 2000, 4000, 8000, 16000]
-    assert daub.best_params_["estimator"].curve == BLOOM[1]
-    assert daub.best_score_ == pytest.approx(grid.best_score_)
-    # Halving ranks the three at 5,333 rows, where the late bloomer is last but one.
-    halving = HalvingGridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv, random_state=0)
-    assert halving.fit(X, y).best_params_["curve"] == BLOOM[0]
-    # The slope bound alone (the default before the learned prior) drops it too.
-    slope = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0,
-                       bound="slope", cost="rows", random_state=0, risk=0).fit(X, y)
-    assert slope.best_params_["estimator"].curve == BLOOM[0]
+    with uncapped_daub():
+        X, y = bloom_data
+        cv = ShuffleSplit(n_splits=1, test_size=1 / 3, random_state=0)  # N = 16,000
+        grid = GridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv).fit(X, y)
+        assert grid.best_index_ == 1
+        daub = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0, cost=cost,
+                          random_state=0, risk=0).fit(X, y)
+        assert daub.sizes_ == [500, 1000, 2000, 4000, 8000, 16000]
+        assert daub.best_params_["estimator"].curve == BLOOM[1]
+        assert daub.best_score_ == pytest.approx(grid.best_score_)
+        # Halving ranks the three at 5,333 rows, where the late bloomer is last but one.
+        halving = HalvingGridSearchCV(Blooming(), {"curve": BLOOM}, cv=cv, random_state=0)
+        assert halving.fit(X, y).best_params_["curve"] == BLOOM[0]
+        # The slope bound alone (the default before the learned prior) drops it too.
+        slope = DAUBSearch([Blooming(curve) for curve in BLOOM], cv=cv, b=500, r=2.0,
+                           bound="slope", cost="rows", random_state=0, risk=0).fit(X, y)
+        assert slope.best_params_["estimator"].curve == BLOOM[0]
 
 
 def test_l_larger_than_the_sizes_below_n_warns(clf_data):
-    X, y = clf_data
-    search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=CV3, b=40, r=2.0, l=6,
-                        random_state=0, risk=0)
-    with pytest.warns(UserWarning, match=r"l=6 is more than the \d+ subsample sizes"):
-        search.fit(X, y)
-    below = len(search.sizes_) - 1
-    assert below < 6
-    # Each learner's warm-up is every size below N.
-    first = [n for c, n in search.policy_.decisions_ if c == 0][:below]
-    assert first == search.sizes_[:below]
+    with uncapped_daub():
+        X, y = clf_data
+        search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=CV3, b=40, r=2.0, l=6,
+                            random_state=0, risk=0)
+        with pytest.warns(UserWarning, match=r"l=6 is more than the \d+ subsample sizes"):
+            search.fit(X, y)
+        below = len(search.sizes_) - 1
+        assert below < 6
+        # Each learner's warm-up is every size below N.
+        first = [n for c, n in search.policy_.decisions_ if c == 0][:below]
+        assert first == search.sizes_[:below]
 
 
 def _best_f1(results):

@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+from _common import uncapped_daub
 from scipy.stats import loguniform
 from sklearn.base import clone
 from sklearn.datasets import load_digits, load_iris
@@ -41,11 +42,12 @@ def close_figures():
 @pytest.fixture(scope="module")
 def daub():
     X, y = load_digits(return_X_y=True)
-    return DAUBSearch(
-        [GaussianNB(), DecisionTreeClassifier(random_state=0),
-         LogisticRegression(max_iter=200)],
-        b=100, r=2, cv=3, cost="rows", random_state=0, risk=0,  # steps that do not depend on times
-    ).fit(X, y)
+    with uncapped_daub():
+        return DAUBSearch(
+            [GaussianNB(), DecisionTreeClassifier(random_state=0),
+             LogisticRegression(max_iter=200)],
+            b=100, r=2, cv=3, cost="rows", random_state=0, risk=0,  # steps independent of times
+        ).fit(X, y)
 
 
 @pytest.fixture(scope="module")

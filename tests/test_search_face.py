@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _common import CountingClassifier
+from _common import CountingClassifier, uncapped_daub
 from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
@@ -152,21 +152,22 @@ def test_failed_rows_rank_after_every_finite_row():
 @pytest.mark.filterwarnings("ignore:One or more of the test scores")
 @pytest.mark.parametrize("refit", [False, True])
 def test_a_candidate_failing_on_more_rows_is_not_selected(refit):
-    # The failing learner reaches 400 rows quickly; the slow one is stopped by
-    # max_time on fewer rows. A failed row used to outrank it by its resource.
-    X, y = load_digits(return_X_y=True)
-    search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, r=2.0, max_time=0.8,
-                        cost="rows", refit=refit, random_state=0, risk=0)
-    with pytest.warns(FitFailedWarning, match="cannot fit"):
-        search.fit(X, y)
-    res = search.cv_results_
-    assert np.isnan(res["mean_test_score"][0])
-    assert res["n_resources"][0] > res["n_resources"][1]
-    assert search.best_index_ == 1
-    assert np.isfinite(search.best_score_)
-    assert res["rank_test_score"].tolist() == [2, 1]
-    if refit:
-        assert isinstance(search.best_estimator_, Slow)
+    with uncapped_daub():
+        # The failing learner reaches 400 rows quickly; the slow one is stopped by
+        # max_time on fewer rows. A failed row used to outrank it by its resource.
+        X, y = load_digits(return_X_y=True)
+        search = DAUBSearch([FailsFromRows(400), Slow(0.5)], cv=0.25, r=2.0, max_time=0.8,
+                            cost="rows", refit=refit, random_state=0, risk=0)
+        with pytest.warns(FitFailedWarning, match="cannot fit"):
+            search.fit(X, y)
+        res = search.cv_results_
+        assert np.isnan(res["mean_test_score"][0])
+        assert res["n_resources"][0] > res["n_resources"][1]
+        assert search.best_index_ == 1
+        assert np.isfinite(search.best_score_)
+        assert res["rank_test_score"].tolist() == [2, 1]
+        if refit:
+            assert isinstance(search.best_estimator_, Slow)
 
 
 def test_every_candidate_failing_at_full_size_raises_the_summary_before_refit(clf_data):

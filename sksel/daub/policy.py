@@ -149,6 +149,23 @@ class DAUBPolicy(SequentialPolicy):
         learner is always scored on every fold. Needs the ``fold_scores``
         of each evaluation at N in :meth:`tell`.
 
+    budget : float or None, default=None
+        Cap on what one learner's subsamples cost: a learner whose subsamples
+        so far, with its next one, would cost more than ``budget - 1`` times
+        its cost at N goes to N instead (and skips the rest of its warm-up).
+        So no learner costs more than `budget` times its fit at N, and the
+        search no more than `budget` times training every learner once, as
+        far as the costs are predicted right. Costs are rows, or with
+        ``cost="time"`` seconds (the exponent of :attr:`fit_times_`'s two
+        latest sizes; linear in rows while fewer are timed, so a learner whose
+        cost grows more slowly than its rows can overshoot on its first two
+        sizes). None (the paper's): no cap.
+
+    folds_ratio : float, default=1.0
+        Folds an evaluation at N runs on over those a smaller one runs on
+        (5 with ``cv=5`` and learning curves drawn on one fold): what N
+        costs in units of a subsample's folds, for `budget`.
+
     Attributes
     ----------
     history_ : list of tuple
@@ -206,7 +223,7 @@ class DAUBPolicy(SequentialPolicy):
 
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
                  max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0,
-                 cost="rows", race=False):
+                 cost="rows", race=False, budget=None, folds_ratio=1.0):
         self.n_candidates = n_candidates
         self.sizes = list(sizes)
         self.l = l
@@ -220,6 +237,8 @@ class DAUBPolicy(SequentialPolicy):
         self.jump = jump
         self.cost = cost
         self.race = race
+        self.budget = budget
+        self.folds_ratio = folds_ratio
         self.widening_ = 1.0
         self.fit_times_ = {}
         self.folds_used_ = {}
@@ -507,6 +526,8 @@ class DAUBPolicy(SequentialPolicy):
         candidate, size = action
         if candidate not in self._active or size in self._tried[candidate]:
             return False
+        if self._over_budget(candidate, size):
+            return False
         # With cost="time", a learner whose cost is flat goes to N without it.
         return (self._cost_exponent(candidate) is None
                 or self._next_size(candidate) != self.n_total)
@@ -553,16 +574,38 @@ class DAUBPolicy(SequentialPolicy):
         return sorted(self._active)
 
     def _next_size(self, candidate):
-        """The next size above the largest tried (N from ``N / jump`` on).
+        """The next size above the largest tried (N from ``N / jump`` on, or past `budget`).
 
         N again after one failure at N.
         """
         reached = max(self._tried[candidate], default=0)
         size = next((s for s in self.sizes if s > reached), self.n_total)
+        if self._over_budget(candidate, size):
+            return self.n_total
         exponent = self._cost_exponent(candidate)
         if exponent is None:
             return self.n_total if size * self.jump >= self.n_total else size
         return self.n_total if (self.n_total / size) ** exponent <= self.jump else size
+
+    def _over_budget(self, candidate, size):
+        """Whether training `candidate` on `size` too would cost past `budget` (see it)."""
+        if self.budget is None or size >= self.n_total:
+            return False
+        cost = self._cost_function(candidate)
+        spent = sum(self.fit_times_.get((candidate, n), cost(n)) if self.cost == "time"
+                    else cost(n) for n in self._tried[candidate] if n < self.n_total)
+        return spent + cost(size) > (self.budget - 1) * cost(self.n_total) * self.folds_ratio
+
+    def _cost_function(self, candidate):
+        """``rows -> predicted cost`` of one fit of `candidate` below N, in its `cost` units."""
+        timed = self._timed_sizes(candidate, self._tried[candidate]) if self.cost == "time" else []
+        if not timed:
+            return float
+        latest = timed[-1]
+        exponent = self._cost_exponent(candidate)
+        exponent = 1.0 if exponent is None else exponent
+        seconds = max(self.fit_times_[candidate, latest], 1e-6)
+        return lambda rows: seconds * (rows / latest) ** exponent
 
     def _cost_exponent(self, candidate):
         """``p`` of ``seconds ~ rows ** p`` from the two latest timed sizes below N.

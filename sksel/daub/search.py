@@ -19,6 +19,8 @@ from .rungs import RungPolicy, rung_sizes
 _LARGE = 10_000
 #: Ratio of two rungs' sizes with ``risk > 0``: successive halving's factor 3.
 _ETA = 3
+#: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
+_BUDGET = 1.1
 
 
 class DAUBSearch(BaseSelectionSearch):
@@ -49,7 +51,11 @@ class DAUBSearch(BaseSelectionSearch):
     times larger, subsample, until a candidate trained on whole training
     folds scores at least every other candidate's bound
     (:class:`~sksel.daub.DAUBPolicy`). It never drops a learner that its
-    bound says may still win, and costs more. The parameters `r` to `jump`
+    bound says may still win, and costs more; a learner whose subsamples would
+    cost more than a tenth of its fit on whole training folds (in rows, or in
+    seconds with ``cost="time"``) goes to them at once, so the search costs
+    at most about 1.1 times training every learner once (the paper's
+    ``bound="train"`` has no such cap). The parameters `r` to `jump`
     below tune it and do nothing with ``risk > 0``.
 
     Read more in the :ref:`User Guide <daub>`.
@@ -483,6 +489,8 @@ class DAUBSearch(BaseSelectionSearch):
             tol=self.tol,
             warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
             cost=self.cost, race=self.race_folds and len(splits) > 1,
+            budget=None if self.bound == "train" else _BUDGET,
+            folds_ratio=len(splits) / min(folds or len(splits), len(splits)),
         )
         return self.policy_, trainer
 

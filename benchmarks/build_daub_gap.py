@@ -24,7 +24,8 @@ the threshold of the search's ``risk``. This script builds what it ships:
    the report half (odd ids; never used above), single splits, on the three
    kinds of portfolio, beside successive halving at factors 2, 3 and 4: the
    speed/loss front of ``risk``, and the share of runs losing more than
-   ``tol`` against each risk.
+   ``tol`` against each risk; then the model's coverage there: pairs binned
+   by the probability it gives, against the share that did end above.
 
 Usage::
 
@@ -240,6 +241,20 @@ def summarize(results):
     return table
 
 
+def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
+    """Coverage: pairs binned by the probability the model gives, against what happened.
+
+    Every learner against the leader at every rung below N of `tasks`; per bin
+    of ``P(final gap > tol)``, the pairs, their mean probability and the share
+    whose final gap did exceed ``tol``.
+    """
+    features, gaps, _ = pair_rows(tasks)
+    p = model.prob_above(features, TOL)
+    bins = pd.cut(p, edges, include_lowest=True)
+    return pd.DataFrame({"p": p, "over": gaps > TOL}).groupby(bins, observed=True).agg(
+        pairs=("p", "size"), mean_probability=("p", "mean"), share_over_tol=("over", "mean"))
+
+
 def write(model, thresholds, tasks):
     """Write the model, its residual quantiles, the thresholds and what it was fitted on."""
     with open(DATA / "daub_gap.csv", "w", newline="") as f:
@@ -293,6 +308,9 @@ def main(argv=None):
             report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
             print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
             print(summarize(front(report, model, thresholds)).to_string())
+            print("\nCoverage on the report half (every learner against the leader at every "
+                  "rung below N): pairs by the probability given, and how many ended > tol above")
+            print(reliability(model, report).to_string())
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

@@ -921,9 +921,23 @@ def test_budget_in_seconds_follows_the_measured_exponent(exponent):
     for c in range(4):
         below = [n for d, n in policy.decisions_ if d == c and n < 16000]
         spent = sum(seconds(c, n) for n in below)
-        if exponent == 1.0:  # the exponent assumed before two sizes are timed: exact
+        if exponent == 1.0 or c > 0:
+            # Linear is assumed before any exponent is known; the others use the first's.
             assert spent <= 0.1 * seconds(c, 16000) + 1e-9
         else:  # exact once two sizes are timed: only the first two steps can overshoot
-            overshoot = seconds(c, below[0]) + seconds(c, below[1])
-            assert spent <= 0.1 * seconds(c, 16000) + overshoot + 1e-9
+            assert spent <= 0.1 * seconds(c, 16000) + sum(seconds(c, n) for n in below[:2])
         assert (c, 16000) in policy.decisions_ or c in policy._active
+
+
+def test_budget_learns_flat_costs_from_the_first_learner_at_n():
+    # Every fit takes 1 s whatever its rows: a subsample costs as much as N.
+    sizes = daub_sizes(16000, 500, 2.0)
+    policy = DAUBPolicy(5, sizes, bound="slope", stop="strict", warm_up=3, cost="time",
+                        budget=1.1)
+    simulate(policy, lambda c, n: 0.8 + 0.01 * c, durations=lambda c, n: 1.0)
+    # Linear costs are assumed until the first learner's two subsamples show them
+    # flat: its third would pass the cap, so it goes to N at once; the others skip
+    # their subsamples.
+    assert policy.decisions_ == ([(0, 500), (0, 1000), (0, 16000)]
+                                 + [(c, 16000) for c in range(1, 5)])
+    assert policy.best_ == 4

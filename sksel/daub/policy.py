@@ -157,9 +157,12 @@ class DAUBPolicy(SequentialPolicy):
         search no more than `budget` times training every learner once, as
         far as the costs are predicted right. Costs are rows, or with
         ``cost="time"`` seconds (the exponent of :attr:`fit_times_`'s two
-        latest sizes; linear in rows while fewer are timed, so a learner whose
-        cost grows more slowly than its rows can overshoot on its first two
-        sizes). None (the paper's): no cap.
+        latest sizes; while fewer are timed, the median exponent of the
+        learners with one, from two sizes or from a size and N, or linear in
+        rows before any has, so the first learners whose cost grows more
+        slowly than their rows can overshoot on their first sizes). A learner
+        whose warm-up the cap cuts goes to N at once. None (the paper's): no
+        cap.
 
     folds_ratio : float, default=1.0
         Folds an evaluation at N runs on over those a smaller one runs on
@@ -514,11 +517,20 @@ class DAUBPolicy(SequentialPolicy):
         return all(best >= self.upper_bound(c) - self.tol for c in alive)
 
     def _warm_up_action(self):
-        """The first warm-up action (`warm_up` first sizes of every candidate) not yet used."""
+        """The first warm-up action (`warm_up` first sizes of every candidate) not yet used.
+
+        A learner whose warm-up `budget` cuts goes to N there and then: it
+        would go there anyway, having no bound, and its cost at N tells the
+        learners after it how costs grow with the rows on this dataset.
+        """
         while self._warm_up_next < len(self._warm_up):
             action = self._warm_up[self._warm_up_next]
             if self._needs_warm_up(action):
                 return action
+            candidate, size = action
+            if (candidate in self._active and size not in self._tried[candidate]
+                    and self._over_budget(candidate, size)):
+                return candidate, self.n_total
             self._warm_up_next += 1
         return None
 
@@ -597,15 +609,43 @@ class DAUBPolicy(SequentialPolicy):
         return spent + cost(size) > (self.budget - 1) * cost(self.n_total) * self.folds_ratio
 
     def _cost_function(self, candidate):
-        """``rows -> predicted cost`` of one fit of `candidate` below N, in its `cost` units."""
-        timed = self._timed_sizes(candidate, self._tried[candidate]) if self.cost == "time" else []
-        if not timed:
+        """``rows -> predicted cost`` of one fit of `candidate` below N, in its `cost` units.
+
+        In seconds, from its latest timed size and its exponent; until two of
+        its sizes are timed, the median exponent of the learners that have
+        one (`_exponent_to_n`; 1, linear in rows, before any has).
+        """
+        if self.cost != "time":
             return float
-        latest = timed[-1]
+        timed = self._timed_sizes(candidate, self._tried[candidate])
         exponent = self._cost_exponent(candidate)
-        exponent = 1.0 if exponent is None else exponent
+        if exponent is None:
+            known = [p for p in map(self._exponent_to_n, range(self.n_candidates))
+                     if p is not None]
+            exponent = float(np.median(known)) if known else 1.0
+        if not timed:
+            return lambda rows: rows ** exponent
+        latest = timed[-1]
         seconds = max(self.fit_times_[candidate, latest], 1e-6)
         return lambda rows: seconds * (rows / latest) ** exponent
+
+    def _exponent_to_n(self, candidate):
+        """`_cost_exponent`, or failing it the exponent from its smallest timed size to N.
+
+        Its seconds at N are per fold of a subsample (over `folds_ratio`);
+        only a learner scored on every fold at N has them. None otherwise.
+        """
+        exponent = self._cost_exponent(candidate)
+        timed = self._timed_sizes(candidate, self._tried[candidate])
+        if exponent is not None or not timed or candidate not in self._finished:
+            return exponent
+        at_n = (candidate, self.n_total)
+        if at_n not in self.fit_times_:
+            return None
+        small = timed[0]
+        ratio = (max(self.fit_times_[at_n] / self.folds_ratio, 1e-6)
+                 / max(self.fit_times_[candidate, small], 1e-6))
+        return float(np.clip(np.log(ratio) / np.log(self.n_total / small), 0.0, 2.0))
 
     def _cost_exponent(self, candidate):
         """``p`` of ``seconds ~ rows ** p`` from the two latest timed sizes below N.

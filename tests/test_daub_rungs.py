@@ -270,19 +270,3 @@ def test_a_larger_risk_drops_no_fewer_learners():
         shares.append(dropped)
     assert shares[0] <= shares[1] <= shares[2]
     assert shares[0] < shares[2]
-
-
-@pytest.mark.parametrize("exponent, jumps", [(0.0, True), (0.5, True), (1.0, False)])
-def test_learners_whose_cost_is_flat_go_to_n_at_once(exponent, jumps):
-    sizes = [10, 30, 90, 270]
-    scores = {c: {s: 0.5 + 0.01 * c + s / 10000 for s in sizes} for c in range(27)}
-    policy = RungPolicy(27, sizes, model=None, threshold=0.5, n_validation=100, cost="time",
-                        jump=2.0)
-    simulate(policy, lambda c, s: scores[c][s], durations=lambda c, s: s ** exponent)
-    counts = {s: sum(1 for _, n in policy.decisions_ if n == s) for s in sizes}
-    # Halving: 27 at 10, the best 9 at 30, the best 3 at 90, the best at 270. From 30 on
-    # the cost exponent is known: 3 ** exponent <= 2 sends the best 3 to 270 at once.
-    assert counts == ({10: 27, 30: 9, 90: 0, 270: 3} if jumps
-                      else {10: 27, 30: 9, 90: 3, 270: 1})
-    assert policy.best_ == 26
-    assert set(policy.jumped_) == ({24, 25, 26} if jumps else set())

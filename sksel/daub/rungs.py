@@ -94,19 +94,6 @@ class RungPolicy(DAUBPolicy):
     race : bool, default=False
         Race the folds at N, as :class:`~sksel.daub.DAUBPolicy` does.
 
-    cost : {"rows", "time"}, default="rows"
-        ``"time"`` reads the ``fit_time`` told: a learner going on whose fit
-        at N is predicted to cost at most `jump` times its fit at the next
-        rung (from the exponent of its two latest rungs' seconds) goes to N at
-        once. Decisions then depend on measured times. ``"rows"``: never.
-
-    jump : float, default=1.0
-        See `cost`.
-
-    folds_ratio : float, default=1.0
-        Folds an evaluation at N runs on over those a rung's runs on (5 with
-        ``cv=5`` and rungs drawn on one fold), for `jump`.
-
     Attributes
     ----------
     history_, decisions_, best_, fit_times_, folds_used_
@@ -120,10 +107,6 @@ class RungPolicy(DAUBPolicy):
     dropped_ : dict
         ``{candidate: size}``: the rung after which each dropped learner got
         no more rows.
-
-    jumped_ : dict
-        ``{candidate: size}``: the rung after which each learner whose cost
-        is flat went to N at once (``cost="time"``).
 
     Examples
     --------
@@ -141,19 +124,17 @@ class RungPolicy(DAUBPolicy):
     """
 
     def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
-                 eta=3, noise=0.0, race=False, cost="rows", jump=1.0, folds_ratio=1.0):
+                 eta=3, noise=0.0, race=False):
         self.model = model
         self.threshold = threshold
         self.n_validation = n_validation
         self.eta = eta
         self.probabilities_ = {}
         self.dropped_ = {}
-        self.jumped_ = {}
         self._rung = 0
         self._alive_at_rung = list(range(n_candidates))
         super().__init__(n_candidates, sizes, l=2, bound="slope", max_score=1.0, noise=noise,
-                         stop="first", tol=tol, warm_up=0, race=race, cost=cost, jump=jump,
-                         folds_ratio=folds_ratio)
+                         stop="first", tol=tol, warm_up=0, race=race)
 
     def needs_train_score(self, size):
         """Never: the rule reads validation scores only."""
@@ -179,19 +160,16 @@ class RungPolicy(DAUBPolicy):
                 return None
 
     def _next_of_rung(self):
-        """The first learner of this step whose result the run has not used, or None.
+        """The first learner alive at this rung whose result the run has not used, or None.
 
-        The learners sent to N from the last rung first (:attr:`jumped_`),
-        then those at this rung. At N, a learner that failed once is trained
-        again (DAUB's retry).
+        At N, a learner that failed once is trained again (DAUB's retry).
         """
-        step = [(c, self.n_total) for c in sorted(self.jumped_) if c in self._active]
-        for candidate, size in step + [(c, self.size) for c in self._alive_at_rung]:
+        for candidate in self._alive_at_rung:
             if candidate not in self._active:
                 continue
-            if size not in self._tried[candidate] or (
-                    size == self.n_total and candidate not in self._finished):
-                return candidate, size
+            if self.size not in self._tried[candidate] or (
+                    self.size == self.n_total and candidate not in self._finished):
+                return candidate, self.size
         return None
 
     def _promote(self):
@@ -204,25 +182,9 @@ class RungPolicy(DAUBPolicy):
             if candidate not in survivors:
                 self.dropped_[candidate] = self.size
                 self._active.discard(candidate)
-        following = self.sizes[self._rung + 1]
-        for candidate in survivors:
-            if following < self.n_total and self._flat(candidate, following):
-                self.jumped_[candidate] = self.size
-        self._alive_at_rung = sorted(survivors - set(self.jumped_))
-        last = len(self._alive_at_rung) <= 1
-        self._rung = self.n_sizes - 1 if last else self._rung + 1
+        self._alive_at_rung = sorted(survivors)
+        self._rung = self.n_sizes - 1 if len(survivors) == 1 else self._rung + 1
         return True
-
-    def _flat(self, candidate, size):
-        """Whether `candidate`'s fit at N is predicted to cost at most `jump` times at `size`.
-
-        Read from its two latest timed rungs (``cost="time"``), N on
-        `folds_ratio` times a rung's folds; such a learner goes to N at once: a
-        rung would cost it nearly as much as N.
-        """
-        exponent = self._cost_exponent(candidate)
-        return exponent is not None and (
-            self.folds_ratio * (self.n_total / size) ** exponent <= self.jump)
 
     @property
     def n_sizes(self):
@@ -276,11 +238,10 @@ class RungPolicy(DAUBPolicy):
         return None
 
     def _sure(self):
-        """A learner of this step not started yet: the run needs its result whatever comes."""
-        step = [(c, self.n_total) for c in sorted(self.jumped_)]
-        for candidate, size in step + [(c, self.size) for c in self._alive_at_rung]:
-            action = candidate, size
-            if (candidate in self._active and size not in self._tried[candidate]
+        """A learner of this rung not started yet: the run needs its result whatever comes."""
+        for candidate in self._alive_at_rung:
+            action = candidate, self.size
+            if (candidate in self._active and self.size not in self._tried[candidate]
                     and action not in self.pending and action not in self.waiting):
                 return action
         return None

@@ -21,9 +21,6 @@ _LARGE = 10_000
 _ETA = 3
 #: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
 _BUDGET = 1.1
-#: With ``risk > 0`` and ``cost="time"``, a learner whose fit on N is predicted to cost at
-#: most this times its next rung's goes to N at once.
-_RUNG_JUMP = 2.0
 
 
 class DAUBSearch(BaseSelectionSearch):
@@ -515,8 +512,6 @@ class DAUBSearch(BaseSelectionSearch):
             n_candidates, self.sizes_, model=shipped_model(), threshold=threshold(self.risk),
             n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
             noise=self._noise(curve_folds, n_classes), race=self.race_folds and len(splits) > 1,
-            cost=self.cost, jump=_RUNG_JUMP,
-            folds_ratio=len(splits) / min(folds or len(splits), len(splits)),
         )
         return self.policy_, trainer
 

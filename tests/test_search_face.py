@@ -24,7 +24,7 @@ from sklearn.datasets import (
 )
 from sklearn.decomposition import PCA
 from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression, Ridge, SGDClassifier
 from sklearn.metrics import accuracy_score, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
@@ -33,7 +33,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 from sksel._core.results import _rank_by_resource
 from sksel.kdpp import KDPPSampler
 
@@ -475,3 +475,27 @@ def test_non_finite_scores_warned_once_about_cv_results(clf_data):
     assert len(messages) == 1
     assert len(search.all_cv_results_["params"]) > len(search.cv_results_["params"]) == 2
     assert messages[0].count("nan") == 1  # the two rows of cv_results_, one failed
+
+
+@pytest.mark.parametrize("make", [
+    lambda est, space: MutantUCBSearch(est, space, budget=4),
+    lambda est, space: KDPPSearch(est, space, n_iter=2),
+])
+@pytest.mark.parametrize("space", [{}, None])
+def test_a_list_of_estimators_is_refused_plainly_by_one_estimator_searches(make, space):
+    X, y = make_classification(n_samples=60, random_state=0)
+    search = make([CountingClassifier(), CountingClassifier(C=2.0)], space)
+    with pytest.raises(ValueError, match=r"^estimator: \w+ searches the parameters of one "
+                                         r"estimator, and got a list of 2.*DAUBSearch"):
+        search.fit(X, y)
+    assert CountingClassifier.n_fits == 0
+
+
+@pytest.mark.parametrize("make", [
+    lambda space: MutantUCBSearch(SGDClassifier(), space, budget=4),
+    lambda space: KDPPSearch(LogisticRegression(), space, n_iter=2),
+])
+def test_no_space_is_refused_by_one_estimator_searches(make):
+    X, y = make_classification(n_samples=60, random_state=0)
+    with pytest.raises(ValueError, match="^param_distributions: .* needs the space"):
+        make(None).fit(X, y)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._core.search import BaseSelectionSearch
 from ..spaces.sampler import _SAMPLER_CONSTRAINTS, KDPPSampler
-from ..spaces.space import SearchSpace
+from ..spaces.space import one_estimator_space
 from ..training.folds import FoldsTrainer
 from .policy import EvaluateAll
 
@@ -187,6 +187,8 @@ class KDPPSearch(BaseSelectionSearch):
         **BaseSelectionSearch._parameter_constraints,
         **{name: constraint for name, constraint in _SAMPLER_CONSTRAINTS.items()
            if name != "mcmc_steps"},
+        # None is refused with what to do instead, by one_estimator_space.
+        "param_distributions": [dict, list, None],
     }
 
     def __init__(
@@ -231,7 +233,7 @@ class KDPPSearch(BaseSelectionSearch):
         self.pool_size = pool_size
 
     def _search_space(self):
-        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
+        return one_estimator_space("KDPPSearch", self.estimator, self.param_distributions)
 
     def _candidates(self, space):
         """The k-DPP's `n_iter` configurations, or every one of a smaller finite space."""

@@ -15,7 +15,7 @@ from .._core.compat import Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.sampler import KDPPSampler
-from ..spaces.space import SearchSpace
+from ..spaces.space import one_estimator_space
 from ..training.continued import ContinuedTrainer
 from ..training.subtrain import (
     SUBTRAIN_KINDS,
@@ -229,7 +229,8 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
-        "param_distributions": [dict, list],
+        # None is refused with what to do instead, by one_estimator_space.
+        "param_distributions": [dict, list, None],
         "budget": [Interval(numbers.Integral, 1, None, closed="left")],
         "n_initial": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -301,7 +302,7 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     # ------------------------------------------------------------------ hooks
     def _search_space(self):
-        return SearchSpace(self.estimator, param_distributions=self.param_distributions)
+        return one_estimator_space("MutantUCBSearch", self.estimator, self.param_distributions)
 
     def _candidates(self, space):
         """The `n_initial` models drawn from `space`; mutants join them during the fit."""

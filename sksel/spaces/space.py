@@ -411,6 +411,40 @@ def first_estimator(estimator):
     return estimator
 
 
+def one_estimator_space(search, estimator, param_distributions):
+    """The space of a search over one estimator's parameters, or a plain error.
+
+    Mutant-UCB and the k-DPP search the parameters of one estimator: a list
+    of estimators, or no `param_distributions`, is refused with a message that
+    says so and what to do instead, before any training.
+
+    Parameters
+    ----------
+    search : str
+        The search's class name, for the messages.
+    estimator : estimator object or list
+    param_distributions : dict, list of dicts or None
+
+    Returns
+    -------
+    space : SearchSpace
+    """
+    if _is_list(estimator):
+        raise ValueError(
+            f"estimator: {search} searches the parameters of one estimator, and got a "
+            f"list of {len(estimator)}. To choose among estimators, give one Pipeline "
+            "whose step is a parameter in param_distributions ({'clf': [...]}, one dict "
+            "per estimator with its own parameters), or use DAUBSearch or GPUCBSelector, "
+            "which take a list of estimators."
+        )
+    if param_distributions is None:
+        raise ValueError(
+            f"param_distributions: {search} needs the space of the estimator's "
+            "parameters, a dict or a list of dicts; got None."
+        )
+    return SearchSpace(estimator, param_distributions=param_distributions)
+
+
 # ----------------------------------------------------------------- validation
 
 

@@ -94,3 +94,47 @@ def test_a_worker_takes_a_gpu_at_its_first_task_asking_for_cuda(gpus, monkeypatc
     assert _keyed("c", "search", _visible_gpu, Net("cuda")) == ("c", "0")
     # The process keeps its GPU (a second turn would take "1").
     assert _keyed("d", "search", _visible_gpu, Net("cuda")) == ("d", "0")
+
+
+class _OnDevice(BaseEstimator):
+    """A classifier with skorch's ``device`` parameter; never fitted in these tests."""
+
+    n_fits = 0
+
+    def __init__(self, device="cpu"):
+        self.device = device
+
+    def fit(self, X, y):
+        type(self).n_fits += 1
+        raise AssertionError("fit must not be called")
+
+
+def _no_gpu_torch(available):
+    cuda = types.SimpleNamespace(is_available=lambda: available, device_count=lambda: 0,
+                                 is_initialized=lambda: False)
+    return types.SimpleNamespace(cuda=cuda)
+
+
+@pytest.mark.parametrize("make", [
+    lambda est: __import__("sksel").DAUBSearch([est, _OnDevice()], cv=2),
+    lambda est: __import__("sksel").GPUCBSelector([est, _OnDevice()], cv=2),
+    lambda est: __import__("sksel").KDPPSearch(
+        est, {f"{est.steps[-1][0]}__device" if hasattr(est, "steps") else "device": ["cuda"]},
+        n_iter=1, cv=2),
+])
+@pytest.mark.parametrize("in_pipeline", [False, True])
+def test_cuda_without_a_gpu_raises_before_any_training(monkeypatch, make, in_pipeline):
+    monkeypatch.setitem(__import__("sys").modules, "torch", _no_gpu_torch(False))
+    est = _OnDevice(device="cuda")
+    search = make(make_pipeline(StandardScaler(), est) if in_pipeline else est)
+    X, y = [[0.0], [1.0], [2.0], [3.0]] * 5, [0, 1] * 10
+    with pytest.raises(ValueError, match=r'^device="cuda": .* torch sees none here'):
+        search.fit(X, y)
+    assert _OnDevice.n_fits == 0
+
+
+def test_cuda_with_a_gpu_or_on_the_cpu_is_not_refused(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "torch", _no_gpu_torch(True))
+    _devices.check_cuda_available([_OnDevice(device="cuda")])
+    monkeypatch.setitem(__import__("sys").modules, "torch", _no_gpu_torch(False))
+    _devices.check_cuda_available([_OnDevice(device="cpu"), _OnDevice(device="cuda:1")])

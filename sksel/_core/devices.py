@@ -31,6 +31,35 @@ def asks_for_cuda(estimator):
                for name, value in get_params(deep=True).items())
 
 
+def check_cuda_available(estimators):
+    """Raise a ``ValueError`` before any training when a candidate asks for a GPU that is not here.
+
+    A candidate with ``device="cuda"`` (a skorch net, or a step of a
+    Pipeline) on a machine where torch sees no CUDA GPU would fail every fit
+    in the search's process and fall back to the CPU in its workers. Nothing
+    is checked where torch does not import (the candidate cannot run
+    anyway) or no candidate asks for ``"cuda"``.
+
+    Parameters
+    ----------
+    estimators : iterable of estimator objects
+        The candidates, as they will be trained.
+    """
+    asking = next((est for est in estimators if asks_for_cuda(est)), None)
+    if asking is None:
+        return
+    try:
+        import torch
+    except ImportError:
+        return
+    if not torch.cuda.is_available():
+        raise ValueError(
+            f'device="cuda": {type(asking).__name__} asks for a CUDA GPU and torch sees '
+            'none here (torch.cuda.is_available() is False). Give device="cpu" (for a '
+            'Pipeline, its step\'s <step>__device="cpu"), or run where a GPU is.'
+        )
+
+
 def take_one_gpu(search_id):
     """Make this worker process see one GPU only, its turn among the search's workers.
 

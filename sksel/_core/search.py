@@ -42,6 +42,7 @@ from .compat import (
     _routing_enabled,
     _warn_or_raise_about_fit_failures,
 )
+from .devices import check_cuda_available
 from .engine import Engine, threads_within_cpus
 from .policy import Policy
 from .progress import Progress, candidate_names
@@ -204,6 +205,7 @@ class BaseSelectionSearch(BaseSearchCV):
         """
         space = self._search_space()
         candidates = self._candidates(space)
+        check_cuda_available(space.build(params) for params in candidates)
         scorers, refit_metric = self._get_scorers()
         X, y = indexable(X, y)
         _check_targets(y)

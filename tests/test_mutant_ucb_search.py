@@ -346,6 +346,21 @@ def test_rows_memory_mapped_for_worker_processes_give_the_same_results(monkeypat
     assert os.listdir(tmp_path) == []  # the mapped rows are removed with the fit
 
 
+def test_memory_mapped_rows_are_writable(monkeypatch, tmp_path):
+    """torch warns of undefined behaviour on a read-only array: the mapped rows are writable."""
+    writable = []
+
+    def scorer(estimator, X_test, y_test):
+        writable.append((X_test.flags.writeable, y_test.flags.writeable))
+        return estimator.score(X_test, y_test)
+
+    monkeypatch.setattr("sksel.mutant_ucb.search.runs_in_process", lambda n_jobs: False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-5, 1e-1)}, budget=6, max_subtrains=2,
+                    cv=CV3, random_state=0, scoring=scorer).fit(X, Y)
+    assert writable and all(x and y for x, y in writable)
+
+
 def test_two_workers_keep_the_invariants(monkeypatch, tmp_path):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,

@@ -247,10 +247,11 @@ class _FoldRows:
     Each sub-train of a fold gets the same ``(X_train, y_train, X_test,
     y_test)``, rather than its own copy of the rows. With `mapped` (the fits
     run in worker processes), every numeric array of them is written once to
-    a temporary folder and handed out memory-mapped, read-only: it goes to a
-    worker by its file name, where joblib would hash ``X`` with every task
-    (and send the arrays under 1 MB whole). The folder is removed by
-    :meth:`clear`.
+    a temporary folder and handed out memory-mapped, copy-on-write (writable,
+    as torch wants the arrays it is given; a write stays in the process that
+    made it): it goes to a worker by its file name, where joblib would hash
+    ``X`` with every task (and send the arrays under 1 MB whole). The folder
+    is removed by :meth:`clear`.
 
     Parameters
     ----------
@@ -286,7 +287,7 @@ class _FoldRows:
             self._folder = tempfile.mkdtemp(prefix="sksel-folds-")
         path = os.path.join(self._folder, f"{name}.joblib")
         joblib.dump(array, path)
-        return joblib.load(path, mmap_mode="r")
+        return joblib.load(path, mmap_mode="c")
 
 
 def _subtrain_and_score(model, estimator, subtrainer, rows, *, inherit, scorer, fit_params,

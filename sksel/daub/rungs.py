@@ -11,7 +11,7 @@ from .gap_model import gap_features
 from .policy import DAUBPolicy
 
 
-def rung_sizes(n_total, n_candidates, eta=3, min_size=1, extra=1):
+def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     """Training sizes of the rungs: N divided by powers of `eta`, one below halving's first.
 
     Successive halving over `n_candidates` needs ``1 + floor(log_eta(n))``
@@ -29,8 +29,6 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1, extra=1):
         Ratio of two rungs' sizes, and halving's factor.
     min_size : int, default=1
         Smallest size kept.
-    extra : int, default=1
-        Sizes below halving's first rung.
 
     Returns
     -------
@@ -49,7 +47,7 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1, extra=1):
     while eta ** n_rungs <= n_candidates:
         n_rungs += 1
     sizes = []
-    for k in reversed(range(n_rungs + extra)):
+    for k in reversed(range(n_rungs + 1)):
         size = int(n_total // eta ** k)
         if (size >= min_size or k == 0) and (not sizes or size > sizes[-1]):
             sizes.append(size)
@@ -194,13 +192,13 @@ class RungPolicy(DAUBPolicy):
     def _survivors(self, alive):
         """The learners of `alive` that go on from this rung (see the class docstring)."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        unscored = [c for c in alive if c not in scored]
-        if not scored:
+        no_decision = self.model is not None and self._rung == 0 and self.n_sizes > 2
+        if not scored or no_decision:
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
-        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(unscored)
-        if self.model is None or (self._rung == 0 and self.n_sizes > 2):
-            return keep if self.model is None else set(alive)
+        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
+        if self.model is None:
+            return keep
         others = [c for c in ranked if c not in keep]
         if others:
             leader = ranked[0]
@@ -230,21 +228,19 @@ class RungPolicy(DAUBPolicy):
         seen = {c: self._result_at(c) for c in self._alive_at_rung}
         scored = sorted((c for c, s in seen.items() if s is not None), key=lambda c: -seen[c])
         top = scored[:math.ceil(len(self._alive_at_rung) / self.eta)]
-        for candidate in top:
-            action = candidate, self.sizes[self._rung + 1]
-            if action not in self.pending and action not in self.waiting and (
-                    action[1] not in self._tried[candidate]):
-                return action
-        return None
+        following = self.sizes[self._rung + 1]
+        return next(((c, following) for c in top if self._startable(c, following)), None)
 
     def _sure(self):
         """A learner of this rung not started yet: the run needs its result whatever comes."""
-        for candidate in self._alive_at_rung:
-            action = candidate, self.size
-            if (candidate in self._active and self.size not in self._tried[candidate]
-                    and action not in self.pending and action not in self.waiting):
-                return action
-        return None
+        return next(((c, self.size) for c in self._alive_at_rung
+                     if c in self._active and self._startable(c, self.size)), None)
+
+    def _startable(self, candidate, size):
+        """Whether ``(candidate, size)`` is neither tried, running nor told."""
+        action = candidate, size
+        return (size not in self._tried[candidate] and action not in self.pending
+                and action not in self.waiting)
 
     def _result_at(self, candidate):
         """`candidate`'s score at this rung, used or told, or None."""

@@ -469,33 +469,50 @@ class DAUBSearch(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)
-        if self.risk > 0 and self.bound != "train" and self._unit_scored_classifier(n_classes):
-            return self._make_rung_policy(len(candidates), splits, y, n_classes, rng, n_total)
-        b = self._granularity(n_total, n_classes)
-        self.sizes_ = daub_sizes(n_total, b, self._growth(n_total))
-        self._warn_if_no_curve_below_n(len(candidates))
-        self._warn_if_l_exceeds_the_sizes()
+        rungs = (self.risk > 0 and self.bound != "train"
+                 and self._unit_scored_classifier(n_classes))
+        if rungs:
+            self._set_rung_sizes(n_total, len(candidates), n_classes)
+        else:
+            self._set_daub_sizes(n_total, len(candidates), n_classes)
         folds = None if self.subsample_folds == "all" else self.subsample_folds
         trainer = RowsTrainer(
             splits, y, self.sizes_, stratify=n_classes is not None, random_state=rng,
             n_folds_below_max=folds,
         )
+        curve_folds = trainer.split(self.sizes_[0])
+        race = self.race_folds and len(splits) > 1
+        noise = self._noise(curve_folds, n_classes)
+        if rungs:
+            self.policy_ = RungPolicy(
+                len(candidates), self.sizes_, model=shipped_model(),
+                threshold=threshold(self.risk),
+                n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
+                noise=noise, race=race,
+            )
+            return self.policy_, trainer
         unit = self._unit_scored_classifier(n_classes)
         self.policy_ = DAUBPolicy(
             len(candidates), self.sizes_, l=self._curve_points(),
             bound="slope" if self.bound == "prior" and not unit else self.bound,
             projection=self.projection, max_score=self._max_score(n_classes),
-            noise=self._noise(trainer.split(self.sizes_[0]), n_classes), stop=self.stop,
-            tol=self.tol,
+            noise=noise, stop=self.stop, tol=self.tol,
             warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
-            cost=self.cost, race=self.race_folds and len(splits) > 1,
+            cost=self.cost, race=race,
             budget=None if self.bound == "train" else _BUDGET,
             folds_ratio=len(splits) / min(folds or len(splits), len(splits)),
         )
         return self.policy_, trainer
 
-    def _make_rung_policy(self, n_candidates, splits, y, n_classes, rng, n_total):
-        """The policy of ``risk > 0``: rungs with the learned net (:class:`RungPolicy`)."""
+    def _set_daub_sizes(self, n_total, n_candidates, n_classes):
+        """DAUB's sizes (``risk=0``): multiples of `b` growing by `r`, with their warnings."""
+        b = self._granularity(n_total, n_classes)
+        self.sizes_ = daub_sizes(n_total, b, self._growth(n_total))
+        self._warn_if_no_curve_below_n(n_candidates)
+        self._warn_if_l_exceeds_the_sizes()
+
+    def _set_rung_sizes(self, n_total, n_candidates, n_classes):
+        """The rungs of ``risk > 0`` (:func:`rung_sizes`), warning where none lies below N."""
         self.sizes_ = rung_sizes(n_total, n_candidates, _ETA, min_size=10 * n_classes)
         if len(self.sizes_) < 2 and n_candidates > 1:
             warnings.warn(
@@ -503,17 +520,6 @@ class DAUBSearch(BaseSelectionSearch):
                 f"{n_classes} classes: every candidate is trained on all the rows.",
                 UserWarning,
             )
-        folds = None if self.subsample_folds == "all" else self.subsample_folds
-        trainer = RowsTrainer(
-            splits, y, self.sizes_, stratify=True, random_state=rng, n_folds_below_max=folds,
-        )
-        curve_folds = trainer.split(self.sizes_[0])
-        self.policy_ = RungPolicy(
-            n_candidates, self.sizes_, model=shipped_model(), threshold=threshold(self.risk),
-            n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
-            noise=self._noise(curve_folds, n_classes), race=self.race_folds and len(splits) > 1,
-        )
-        return self.policy_, trainer
 
     def _progress_budget(self, n_candidates):
         n_max = n_candidates * len(self.sizes_)

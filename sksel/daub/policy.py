@@ -527,18 +527,18 @@ class DAUBPolicy(SequentialPolicy):
             action = self._warm_up[self._warm_up_next]
             if self._needs_warm_up(action):
                 return action
-            candidate, size = action
-            if (candidate in self._active and size not in self._tried[candidate]
-                    and self._over_budget(candidate, size)):
-                return candidate, self.n_total
+            if self._untried(*action) and self._over_budget(*action):
+                return action[0], self.n_total
             self._warm_up_next += 1
         return None
 
+    def _untried(self, candidate, size):
+        """Whether `candidate` is still in the running and was never given `size`."""
+        return candidate in self._active and size not in self._tried[candidate]
+
     def _needs_warm_up(self, action):
         candidate, size = action
-        if candidate not in self._active or size in self._tried[candidate]:
-            return False
-        if self._over_budget(candidate, size):
+        if not self._untried(candidate, size) or self._over_budget(candidate, size):
             return False
         # With cost="time", a learner whose cost is flat goes to N without it.
         return (self._cost_exponent(candidate) is None

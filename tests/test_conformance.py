@@ -291,8 +291,8 @@ def test_cv_results_do_not_depend_on_n_jobs(case, dataset):
     every = two.all_cv_results_
     n_decided = int(np.sum(~every["speculative"]))
     assert not every["speculative"][:n_decided].any()
-    assert every["mean_test_score"][:n_decided].tolist() == (
-        one.all_cv_results_["mean_test_score"].tolist())
+    np.testing.assert_array_equal(every["mean_test_score"][:n_decided],
+                                  one.all_cv_results_["mean_test_score"])
 
 
 @pytest.mark.parametrize("case", [c for c in CASES

@@ -125,6 +125,9 @@ def _assert_same_row(search, i, gs, j, n_splits):
         np.testing.assert_allclose(search.cv_results_[key][i], gs.cv_results_[key][j],
                                    rtol=1e-12, err_msg=key)
     scores = [gs.cv_results_[key][j] for key in ran]
+    peers = search.cv_results_["n_resources"] == search.cv_results_["n_resources"][i]
+    if len(ran) < search.cv_results_["n_folds_run"][peers].max():
+        scores = [np.nan]  # a race's: not comparable with its peers' means
     for key, expected in (("mean_test_score", np.mean(scores)), ("std_test_score", np.std(scores))):
         np.testing.assert_allclose(search.cv_results_[key][i], expected, rtol=1e-12, err_msg=key)
 
@@ -341,7 +344,8 @@ def test_cv_results_frame(clf_data):
     gs = _grid_search(LogisticRegression(), C_GRID, CV3, X, y, return_train_score=True)
     frame = pd.DataFrame(search.cv_results_)
     assert set(frame.columns) == set(gs.cv_results_) | {"candidate_id", "candidate_name",
-                                                        "n_resources", "iter"}
+                                                        "n_resources", "iter",
+                                                        "n_folds_run"}
     assert len(frame) == 4
     assert list(frame["candidate_id"]) == [0, 1, 2, 3]
     assert frame.loc[search.best_index_, "rank_test_score"] == 1
@@ -742,7 +746,7 @@ def test_n_jobs_same_selection(clf_data):
     def scores(search):
         res = search.all_cv_results_
         return {(c, n): s for c, n, s in zip(res["candidate_id"], res["n_resources"],
-                                             res["mean_test_score"])}
+                                             res["split0_test_score"])}
     s1, s2 = scores(one), scores(two)
     common = s1.keys() & s2.keys()
     assert len(common) >= len(SELECTION_CANDIDATES) * 2
@@ -1017,3 +1021,31 @@ def test_race_of_the_folds_scores_the_folds_run_as_grid_search(n_jobs):
     assert search.best_index_ == plain.best_index_ and ran[search.best_index_] == 5
     assert search.best_score_ == plain.best_score_
     assert res["rank_test_score"][search.best_index_] == 1
+
+
+def test_race_rows_show_no_mean_so_that_mean_and_rank_agree():
+    """A raced learner's mean is over fewer folds than its peers': it is NaN, not compared.
+
+    At every n_resources, sorting the rows with a mean by ``mean_test_score`` orders them
+    as ``rank_test_score`` does; ``n_folds_run`` says which folds each row's scores are
+    over, and the raced rows keep their split scores and rank below the rows at N.
+    """
+    X, y = make_classification(n_samples=1200, n_features=20, n_informative=6,
+                               random_state=0)
+    cands = [DecisionTreeClassifier(max_depth=2, random_state=0), LogisticRegression(),
+             DecisionTreeClassifier(max_depth=1, random_state=0)]
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    res = DAUBSearch(cands, cv=cv, b=360, r=2, cost="rows", random_state=0).fit(X, y).cv_results_
+    splits = np.array([[res[f"split{k}_test_score"][i] for k in range(5)]
+                       for i in range(len(res["params"]))])
+    np.testing.assert_array_equal(res["n_folds_run"], np.isfinite(splits).sum(axis=1))
+    at_n = res["n_resources"] == res["n_resources"].max()
+    raced = at_n & (res["n_folds_run"] < 5)
+    assert raced.any() and (at_n & ~raced).any()
+    assert np.isnan(res["mean_test_score"][raced]).all()
+    assert np.isnan(res["std_test_score"][raced]).all()
+    assert res["rank_test_score"][raced].min() > res["rank_test_score"][at_n & ~raced].max()
+    for n in np.unique(res["n_resources"]):
+        shown = np.flatnonzero((res["n_resources"] == n) & np.isfinite(res["mean_test_score"]))
+        by_mean = shown[np.argsort(-res["mean_test_score"][shown], kind="stable")]
+        assert np.all(np.diff(res["rank_test_score"][by_mean]) >= 0)

@@ -73,6 +73,33 @@ def _average_over_folds_run(results, n_folds, outs, n_splits):
                       f"{results[key]}", UserWarning)
 
 
+def _hide_incomparable_means(results, amounts, n_folds):
+    """NaN for the score means and deviations of rows run on fewer folds than their peers.
+
+    Rows at the same ranking amount whose evaluations ran on the same (first)
+    folds have means over the same folds; a row whose race ended after fewer
+    folds than the most that one of them ran has a mean over other folds,
+    which is not comparable. Its ``split<i>_*`` scores stay; its means and
+    deviations of scores become NaN, so that, at each amount, ordering by
+    ``mean_test_<metric>`` agrees with ``rank_test_<metric>``.
+    """
+    amounts, n_folds = np.asarray(amounts), np.asarray(n_folds)
+    most = {amount: n_folds[amounts == amount].max() for amount in np.unique(amounts)}
+    partial = n_folds < np.array([most[amount] for amount in amounts])
+    if not partial.any():
+        return
+    for key in [k for k in results if k.startswith(("mean_test_", "std_test_", "mean_train_",
+                                                    "std_train_"))]:
+        results[key] = np.where(partial, np.nan, results[key])
+
+
+def _scored_over_folds_run(results, key, n_splits):
+    """Whether each row's `key` scores (e.g. ``"test_score"``) are finite on the folds it ran."""
+    run = np.arange(n_splits) < np.asarray(results["n_folds_run"])[:, None]
+    splits = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
+    return np.where(run, np.isfinite(np.asarray(splits, dtype=float)), True).all(axis=1)
+
+
 def _ranked_last(ranks, demoted, scored):
     """`ranks` with the rows `demoted` ranked last, with the rows not `scored`.
 

@@ -49,10 +49,12 @@ from .progress import Progress, candidate_names
 from .results import (
     _average_over_folds_run,
     _check_some_candidate_scored,
+    _hide_incomparable_means,
     _last_per_candidate,
     _missing_fold,
     _rank_by_resource,
     _ranked_last,
+    _scored_over_folds_run,
     _split_by_decisions,
 )
 from .run import _Job, _Run, _stop_words
@@ -461,9 +463,11 @@ class BaseSelectionSearch(BaseSearchCV):
                 warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
                 results = self._format_results(params, self.n_splits_, outs, more)
             _average_over_folds_run(results, n_folds, outs, self.n_splits_)
+        results["n_folds_run"] = n_folds
+        amounts = trainer.ranking_amount(results)
         for key in [k for k in results if k.startswith("rank_test_")]:
-            results[key] = _rank_by_resource(trainer.ranking_amount(results),
-                                             results[f"mean{key[4:]}"], n_folds)
+            results[key] = _rank_by_resource(amounts, results[f"mean{key[4:]}"], n_folds)
+        _hide_incomparable_means(results, amounts, n_folds)
         return results
 
     def _set_best(self, refit_metric, last):
@@ -497,7 +501,7 @@ class BaseSelectionSearch(BaseSearchCV):
         """
         results = self.cv_results_
         rank = results[f"rank_test_{refit_metric}"]
-        scored = np.isfinite(np.asarray(results[f"mean_test_{refit_metric}"], dtype=float))
+        scored = _scored_over_folds_run(results, f"test_{refit_metric}", self.n_splits_)
         selected = self.best_index_
         order = [selected] + [int(i) for i in np.argsort(rank, kind="stable")
                               if scored[i] and i != selected]

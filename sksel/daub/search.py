@@ -289,9 +289,13 @@ class DAUBSearch(BaseSelectionSearch):
         :attr:`sizes_`). Ranks order finite
         scores first, then by ``n_resources``, then by folds run, then score,
         so the selected candidate is rank 1 and failed rows share the last
-        rank. A candidate whose race of the folds ended early (see
-        `race_folds`) has NaN in the ``split<i>_*`` keys of the folds it did
-        not run, and its means are over those it ran.
+        rank. ``n_folds_run`` is the number of folds a row's scores are
+        over (the curves below N are drawn on the first). A candidate whose
+        race of the folds ended early (see `race_folds`) has NaN in the
+        ``split<i>_*`` keys of the folds it did not run, and NaN means and
+        deviations of its scores: a mean over fewer folds than its peers at
+        the same ``n_resources`` is not comparable with theirs, so at each
+        ``n_resources`` the means shown order the rows as their ranks do.
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys plus ``speculative``, one row per evaluation (candidate

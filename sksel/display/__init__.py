@@ -26,6 +26,7 @@ from ._common import (
     _colours,
     _folds_run,
     _legend_outside,
+    _mean_scores,
     _metric,
     _name,
     _names,
@@ -214,7 +215,7 @@ class SearchCurvesDisplay:
                              f"one point. {_USE_BEST_SCORE}")
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
-        scores = results[f"mean_test_{_metric(record)}"]
+        scores = _mean_scores(record, results)
         bounds = max_resource = None
         info = record._display_info()
         if info.bounds is not None:

@@ -365,6 +365,21 @@ def _folds_run(search, results):
     return np.isfinite(split_scores).sum(axis=1)
 
 
+def _mean_scores(search, results):
+    """Each row's mean test score over the folds it ran (:func:`_folds_run`), NaN where none.
+
+    ``mean_test_<metric>`` is NaN for a row whose race ended after fewer folds
+    than its peers ran; a curve still draws the mean of its first folds.
+    """
+    metric = _metric(search)
+    split_scores = np.stack([np.asarray(results[f"split{i}_test_{metric}"], dtype=float)
+                             for i in range(search.n_splits_)], axis=1)
+    run = np.isfinite(split_scores)
+    total = np.where(run, split_scores, 0.0).sum(axis=1)
+    return np.divide(total, run.sum(axis=1), out=np.full(len(total), np.nan),
+                     where=run.any(axis=1))
+
+
 def _resource_added(search, results):
     """The resource each row trained: its ``n_resources``, or for continued models the increment.
 

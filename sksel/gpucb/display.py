@@ -7,7 +7,7 @@ from ..display._common import (
     _NAMED_FIGSIZE,
     _checked_search,
     _legend_outside,
-    _metric,
+    _mean_scores,
     _name,
     _names,
     _score_name,
@@ -143,7 +143,7 @@ class PosteriorDisplay:
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
             posterior_mean=search.posterior_mean_, posterior_std=search.posterior_std_,
-            evaluated=results["candidate_id"], scores=results[f"mean_test_{_metric(search)}"],
+            evaluated=results["candidate_id"], scores=_mean_scores(search, results),
             score_name=_score_name(search),
             names=_names(search, np.arange(len(prior_mean)), names),
         )

@@ -219,7 +219,9 @@ class GPUCBSelector(BaseSelectionSearch):
         run (:meth:`GPUCBPolicy.enough_folds`). The full evaluation goes to
         the contenders only. Such a candidate is never selected; its row of
         ``cv_results_`` holds the folds it ran on (the others NaN), ranks
-        below the rows scored on every fold and has ``first_look`` True.
+        below the rows scored on every fold and has ``first_look`` True;
+        its ``mean_test_*`` and ``std_test_*`` are NaN (a mean over fewer
+        folds is not comparable with the others).
         Needs `tol` and a positive `risk` (``n_iter="auto"``).
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
@@ -240,7 +242,8 @@ class GPUCBSelector(BaseSelectionSearch):
         and ``posterior_std`` (after the last evaluation), and, with
         `race_folds` and a stop (`tol`, `risk`), ``first_look``: whether the
         candidate's evaluation stopped after its first folds (the others
-        NaN).
+        NaN). ``n_folds_run`` is the number of folds each row's scores
+        are over.
 
     n_iter_ : int
         The evaluations made (candidates evaluated, first looks included):

@@ -120,7 +120,8 @@ class KDPPSearch(BaseSelectionSearch):
         As :class:`~sklearn.model_selection.RandomizedSearchCV`'s, one row per
         configuration evaluated, plus ``candidate_id``, ``candidate_name``
         (``#id`` and the short name ``verbose=2`` prints and the displays
-        draw), ``n_resources`` (training rows per fold) and ``iter`` (0).
+        draw), ``n_resources`` (training rows per fold), ``iter`` (0) and
+        ``n_folds_run`` (the number of folds, every one).
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same rows (every configuration is evaluated once).

@@ -778,10 +778,54 @@ def test_max_time_keeps_what_finished(clf_data):
     assert search.stop_reason_ == "max_time"
     n_evals = len(search.all_cv_results_["params"])
     assert 1 <= n_evals < len(search.sizes_)  # far from a finished search
-    # What finished is reported and the candidate with the most data is refitted.
-    assert search.best_index_ == int(np.argmax(search.cv_results_["n_resources"]))
+    # What finished is reported and the selected candidate is refitted.
     assert search.best_estimator_.quality == search.best_params_["estimator"].quality
     assert hasattr(search.best_estimator_, "majority_")
+
+
+def _stop_after(monkeypatch, n_evaluations):
+    """Make the engine's `max_time` run out once `n_evaluations` have finished."""
+    from sksel._core.engine import Engine
+
+    def out_of_time(engine):
+        if engine._n_done < n_evaluations:
+            return False
+        if engine.stop_reason_ == "done":
+            engine.stop_reason_ = "max_time"
+        return True
+
+    monkeypatch.setattr(Engine, "_out_of_time", out_of_time)
+
+
+def test_max_time_selects_the_best_at_the_most_training_two_learners_got(monkeypatch):
+    """Cut short, the learner that went furthest is not chosen for that: the learners are
+    compared at the largest size two of them reached, the best there ranks 1, is refitted,
+    and a warning names them and what the limit left undecided."""
+    X, y = make_classification(4000, 20, n_informative=5, flip_y=0.1, random_state=0)
+    cands = [GaussianNB(), LogisticRegression(), DecisionTreeClassifier(max_depth=3),
+             KNeighborsClassifier()]
+    _stop_after(monkeypatch, 5)
+    search = DAUBSearch(cands, cv=3, risk=0, cost="rows", random_state=0, max_time=100)
+    with pytest.warns(UserWarning, match="before its choice was settled") as record:
+        search.fit(X, y)
+    assert search.stop_reason_ == "max_time"
+    every, res = search.all_cv_results_, search.cv_results_
+    # Brute force: the largest size two learners were scored at, and the best there.
+    reached = Counter(every["n_resources"])
+    shared = max(n for n, count in reached.items() if count > 1)
+    at = np.flatnonzero(every["n_resources"] == shared)
+    best = every["candidate_id"][at[np.argmax(every["mean_test_score"][at])]]
+    furthest = res["candidate_id"][np.argmax(res["n_resources"])]
+    assert best != furthest  # the case the rule is for
+    assert res["candidate_id"][search.best_index_] == best
+    assert res["rank_test_score"][search.best_index_] == 1
+    order = every["candidate_id"][at[np.argsort(-every["mean_test_score"][at])]]
+    ranks = dict(zip(res["candidate_id"], res["rank_test_score"]))
+    assert [ranks[c] for c in order] == list(range(1, len(order) + 1))
+    assert type(search.best_estimator_) is type(cands[best])
+    words = str([w for w in record if "settled" in str(w.message)][0].message)
+    assert f"resource {shared}" in words and res["candidate_name"][search.best_index_] in words
+    assert f"went on to {res['n_resources'].max()}" in words
 
 
 def test_verbose_two_one_line_per_evaluation(clf_data, capsys):

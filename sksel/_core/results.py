@@ -100,6 +100,40 @@ def _scored_over_folds_run(results, key, n_splits):
     return np.where(run, np.isfinite(np.asarray(splits, dtype=float)), True).all(axis=1)
 
 
+def _leaders_at_shared_amount(candidates, amounts, scores):
+    """The amount most candidates can be compared at, and their rows there, best first.
+
+    `candidates`, `amounts` and `scores` describe evaluations (rows whose
+    score is NaN do not count). The amount is the largest that two or more
+    candidates were evaluated at (the largest any was, where none is
+    shared); returns ``(amount, [(candidate, row), ...])``, the best score
+    first, ties in candidate order.
+    """
+    candidates, amounts = np.asarray(candidates), np.asarray(amounts)
+    scored = np.isfinite(np.asarray(scores, dtype=float))
+    reached = {}
+    for c, amount in zip(candidates[scored], amounts[scored]):
+        reached.setdefault(amount, set()).add(c)
+    shared = [amount for amount, at in reached.items() if len(at) > 1]
+    amount = max(shared or reached)
+    at = {c: i for i, (c, a) in enumerate(zip(candidates, amounts)) if a == amount and scored[i]}
+    return amount, sorted(at.items(), key=lambda item: (-scores[item[1]], item[0]))
+
+
+def _ranked_first(ranks, first):
+    """`ranks` with the rows `first` ranked 1, 2, ... in that order, the others after them.
+
+    The others keep their order and ties, each one after the rows ahead of it.
+    """
+    ranks = np.asarray(ranks)
+    others = np.setdiff1d(np.arange(len(ranks)), first)
+    new = np.empty(len(ranks), dtype=ranks.dtype)
+    new[list(first)] = np.arange(1, len(first) + 1)
+    for i in others:
+        new[i] = len(first) + 1 + np.sum(ranks[others] < ranks[i])
+    return new
+
+
 def _ranked_last(ranks, demoted, scored):
     """`ranks` with the rows `demoted` ranked last, with the rows not `scored`.
 

@@ -51,8 +51,10 @@ from .results import (
     _check_some_candidate_scored,
     _hide_incomparable_means,
     _last_per_candidate,
+    _leaders_at_shared_amount,
     _missing_fold,
     _rank_by_resource,
+    _ranked_first,
     _ranked_last,
     _scored_over_folds_run,
     _split_by_decisions,
@@ -230,6 +232,8 @@ class BaseSelectionSearch(BaseSearchCV):
                                       self._open_checkpoint(X, y, params, candidates))
             last = self._store_results(job, trainer, policy, run, progress.names)
             self._set_best(run.refit_metric, last)
+            if self.stop_reason_ == "max_time" and not policy.done:
+                self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
             if self.refit:
                 with threads_within_cpus():
                     self._refit_best(job, trainer, fit_params, run.refit_metric)
@@ -478,6 +482,38 @@ class BaseSelectionSearch(BaseSearchCV):
             self._select(int(self._select_best_index(self.refit, refit_metric, results)),
                          refit_metric)
 
+    def _select_cut_short(self, trainer, refit_metric, n_candidates):
+        """Select by the scores at the most training that two candidates got, and warn.
+
+        Where `max_time` ended the search before its policy was done, the
+        candidate trained most is not settled as the best: the candidates are
+        compared at the largest resource that two or more of them were
+        evaluated at (``rank_test_<metric>`` then ranks them first, in the
+        order of their scores there; a candidate whose last evaluation failed
+        is left out), and the best there is selected. A ``UserWarning`` names
+        them, how far each went and what the time limit left undecided.
+        """
+        if callable(self.refit) or not (self.refit or not self.multimetric_):
+            return
+        results = self.cv_results_
+        used = ~np.asarray(self.all_cv_results_["speculative"])
+        every = {key: np.asarray(values)[used] for key, values in self.all_cv_results_.items()}
+        amount, leaders = _leaders_at_shared_amount(
+            every["candidate_id"], trainer.ranking_amount(every),
+            every[f"mean_test_{refit_metric}"])
+        row = {c: i for i, c in enumerate(results["candidate_id"])}
+        leaders = [(c, at) for c, at in leaders
+                   if np.isfinite(results[f"mean_test_{refit_metric}"][row[c]])]
+        if not leaders:
+            return
+        key = f"rank_test_{refit_metric}"
+        results[key] = _ranked_first(results[key], [row[c] for c, _ in leaders])
+        self._select(row[leaders[0][0]], refit_metric)
+        words = _cut_short_words(amount, leaders, every, results, trainer.ranking_amount(results),
+                                 refit_metric, n_candidates)
+        warnings.warn(f"{type(self).__name__}: max_time={self.max_time:g} s ended the search "
+                      f"before its choice was settled. {words}", UserWarning)
+
     def _select(self, index, refit_metric):
         """Set ``best_index_``, ``best_params_`` and ``best_score_`` to the row `index`."""
         self.best_index_ = index
@@ -542,6 +578,36 @@ class BaseSelectionSearch(BaseSearchCV):
         self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+
+def _cut_short_words(amount, leaders, every, results, amounts, metric, n_candidates):
+    """What a search cut short by `max_time` compared, how far each leader went, what is left.
+
+    `leaders` are ``(candidate, row of every)`` at `amount`, best first; a
+    score is given with its standard error over the folds it is a mean of.
+    """
+    row = {c: i for i, c in enumerate(results["candidate_id"])}
+
+    def score(values, i):
+        mean, folds = values[f"mean_test_{metric}"][i], values["n_folds_run"][i]
+        if folds < 2:
+            return f"{mean:.4f} (one fold)"
+        return f"{mean:.4f} ± {values[f'std_test_{metric}'][i] / np.sqrt(folds - 1):.4f}"
+
+    def went_on(c):
+        i = row[c]
+        return "" if amounts[i] == amount else f", went on to {amounts[i]}: {score(results, i)}"
+
+    shown = "; ".join(f"{results['candidate_name'][row[c]]} {score(every, i)}{went_on(c)}"
+                      for c, i in leaders[:3])
+    more = f"; and {len(leaders) - 3} more" if len(leaders) > 3 else ""
+    return (
+        f"The candidates are compared at resource {amount}, the most training that "
+        f"{len(leaders)} of them got, and the best there is selected: {shown}{more}. Left "
+        f"undecided: {len(row) - len(leaders)} candidates were compared at less training "
+        f"only, {n_candidates - len(row)} were never evaluated. Raise max_time to settle "
+        "the choice."
+    )
 
 
 @dataclass(frozen=True)

@@ -272,14 +272,15 @@ def print_table(name, k, reps, rows, seconds):
     print(f"\n{name} on {data} ({role}), k = {k}, {reps} seeds; "
           f"branches (parameters): {labels}")
     random_scores = next((r["scores"] for r in rows if r["method"] == "random"), None)
-    print(f"  {'method':<12} {'draws per branch':<22} {'gap':>6}  {'best CV per seed':<42}"
+    width = max(6 * reps - 1, 42)
+    print(f"  {'method':<12} {'draws per branch':<22} {'gap':>6}  {'best CV per seed':<{width}}"
           f" {'mean':>6} {'- random':>9}")
     for row in rows:
         counts = "/".join(f"{c:.1f}" for c in row["counts"])
         per_seed = " ".join(f"{s:.3f}" for s in row["scores"])
         diff = "" if random_scores is None or row["method"] == "random" else (
             f"{np.mean(row['scores'] - random_scores):+.4f}")
-        print(f"  {row['method']:<12} {counts:<22} {row['gap']:6.3f}  {per_seed:<42}"
+        print(f"  {row['method']:<12} {counts:<22} {row['gap']:6.3f}  {per_seed:<{width}}"
               f" {np.mean(row['scores']):6.4f} {diff:>9}")
     print(f"  ({seconds:.0f} s)", flush=True)
 

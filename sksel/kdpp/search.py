@@ -19,8 +19,11 @@ class KDPPSearch(BaseSelectionSearch):
     all at once, and keeps the best; but the configurations are drawn
     together from a k-DPP (:class:`KDPPSampler`) instead of independently,
     so they spread over the space: fewer near-duplicates, more of the
-    corners and of every branch of a tree-structured space. The search is
-    open-loop: nothing is learnt from the scores while it runs.
+    corners. The branches of a tree-structured space share the `n_iter`
+    configurations evenly (each gets what random search gives it on average,
+    never none while another gets two), and each branch's share is spread
+    over its own parameters. The search is open-loop: nothing is learnt from
+    the scores while it runs.
 
     Read more in the :ref:`User Guide <kdpp>`.
 
@@ -34,7 +37,7 @@ class KDPPSearch(BaseSelectionSearch):
         distributions, as :class:`~sklearn.model_selection.RandomizedSearchCV`
         takes them; a list of dicts is a tree-structured space, each dict one
         branch (e.g. one model of a ``Pipeline`` step with its own
-        parameters).
+        parameters), drawn branch by branch (see :class:`KDPPSampler`).
 
     n_iter : int, default=10
         Number of configurations evaluated, k. A finite space (lists only)

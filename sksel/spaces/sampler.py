@@ -9,8 +9,11 @@ each other and parts of the space stay empty. A k-DPP draws the `k`
 configurations *together*, with a probability proportional to the determinant
 of their kernel matrix: the volume they span in feature space. Close
 configurations rarely come together, and the `k` configurations cover the
-space, its corners and its branches (the models of a ``Pipeline`` step
-choice, the parameters of each) better than independent draws.
+space and its corners better than independent draws. In a tree-structured
+space (a list of dicts: the models of a ``Pipeline`` step choice, the
+parameters of each) the branches share the `k` draws evenly, as random
+search's independent draws do on average, and a k-DPP spreads each branch's
+share over its own parameters.
 
 This module holds the sampler (:class:`KDPPSampler`), usable wherever a list
 of configurations is wanted: :class:`~sksel.KDPPSearch` evaluates its draw,
@@ -18,7 +21,9 @@ of configurations is wanted: :class:`~sksel.KDPPSearch` evaluates its draw,
 their candidates from it, and so may :class:`~sksel.DAUBSearch`.
 """
 
+import math
 import numbers
+from itertools import zip_longest
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -26,7 +31,7 @@ from sklearn.utils import check_random_state
 from .._core.compat import Interval, StrOptions, validate_params
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .kernels import configuration_kernel, default_bandwidth
-from .space import SearchSpace
+from .space import SearchSpace, _is_list
 
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000
@@ -56,13 +61,29 @@ class KDPPSampler:
     :class:`sksel.space.SearchSpace`), compared by an RBF or Arc
     kernel, and drawn from the k-DPP of that kernel.
 
+    A list of dicts is drawn branch by branch (each dict a branch). The
+    `n_iter` configurations are shared among the branches as evenly as
+    possible: each gets ``n_iter // n_branches``, and ``n_iter % n_branches``
+    branches drawn at random get one more, so that a branch gets on average
+    what :class:`~sklearn.model_selection.ParameterSampler` gives it (it
+    picks a dict uniformly for each configuration), never none while another
+    gets two, and never more than the configurations it has (a finite
+    branch's surplus goes to the others). Each branch's share, ``k_b``, is
+    then drawn from the k_b-DPP over the parameters that vary in that branch,
+    with its own pool and bandwidth, as if the branch were searched alone.
+    One k-DPP over the whole space would instead give most of the draws to
+    the branches with more parameters, which span more volume (12 of 20 to
+    the two-parameter SVC of a three-model space whose other two models have
+    one parameter each).
+
     Read more in the :ref:`User Guide <kdpp>`.
 
     Parameters
     ----------
     param_distributions : dict or list of dicts
         The space, as :class:`~sklearn.model_selection.RandomizedSearchCV`
-        takes it.
+        takes it; a list of dicts is a tree-structured space, drawn branch by
+        branch (see above).
 
     n_iter : int
         Number of configurations, k. At most the number of configurations of
@@ -95,17 +116,21 @@ class KDPPSampler:
         Length scale of the kernel, > 0. ``"auto"`` is
         ``sqrt(2) * n_iter ** (-1 / d)`` for d feature columns
         (:func:`sksel.kernels.default_bandwidth`): the paper's ``sqrt(2) / k``
-        in one dimension, scaled to the spacing of `n_iter` points in d.
+        in one dimension, scaled to the spacing of `n_iter` points in d. For
+        a list of dicts, `n_iter` and d are each branch's share and the
+        columns of its parameters that vary.
 
     pool_size : int or "auto", default="auto"
         Number of configurations drawn from a space that is not finite (or
         from a larger grid) for the exact and sequential samplers.
         ``"auto"`` is ``50 * n_iter`` clipped to [200, 2000], and at least
-        ``4 * n_iter``.
+        ``4 * n_iter``. For a list of dicts it is the pool of each branch,
+        and ``n_iter`` in ``"auto"`` is the branch's share.
 
     mcmc_steps : int or "auto", default="auto"
         Number of swap proposals of the ``"mcmc"`` sampler; ``"auto"`` is
-        ``max(2000, 200 * n_iter)``.
+        ``max(2000, 200 * n_iter)``, with each branch's share as `n_iter`
+        for a list of dicts.
 
     random_state : int, RandomState instance or None, default=None
         Seed of the draws. With an int, iterating twice gives the same
@@ -144,6 +169,7 @@ class KDPPSampler:
         self.mcmc_steps = mcmc_steps
         self.random_state = random_state
         self.space_ = SearchSpace(param_distributions=param_distributions)
+        self._branches = self.space_._grids
         self._grid = self.space_.candidates if self.space_.is_finite else None
         if self._grid is not None and n_iter > len(self._grid):
             raise ValueError(
@@ -174,9 +200,33 @@ class KDPPSampler:
         -------
         params_list : list of dict
             Distinct configurations, in no particular order for ``"exact"`` and
-            ``"mcmc"``, in the order drawn for ``"sequential"``.
+            ``"mcmc"``, in the order drawn for ``"sequential"``. Those of a
+            list of dicts come one branch after the other in turn (one of
+            each branch, then a second of each, ...), so that the first
+            configurations evaluated cover every branch.
         """
         rng = check_random_state(self.random_state)
+        if len(self._branches) == 1:
+            return self._draw_kdpp(rng)
+        counts = _branch_counts([_n_configurations(branch) for branch in self._branches],
+                                self.n_iter, rng)
+        per_branch = [self._draw_branch(branch, k_b, rng)
+                      for branch, k_b in zip(self._branches, counts) if k_b]
+        return [params for turn in zip_longest(*per_branch) for params in turn
+                if params is not None]
+
+    def as_grid(self):
+        """The configurations as a ``param_grid``: one dict of one-value lists each.
+
+        It gives the same candidates to :class:`~sksel.DAUBSearch`,
+        :class:`~sklearn.model_selection.GridSearchCV` or
+        :class:`~sklearn.model_selection.HalvingGridSearchCV`.
+        """
+        return [{name: [value] for name, value in params.items()} for params in self.sample()]
+
+    # ---------------------------------------------------------------- internals
+    def _draw_kdpp(self, rng):
+        """The k-DPP's `n_iter` configurations of the whole featurized space."""
         pool = self._pool(rng)
         if self.sampler == "sequential":
             chosen = sample_sequential(self._kernel_matrix(pool), self.n_iter, rng)
@@ -189,16 +239,23 @@ class KDPPSampler:
             return self._run_chain(drawn, rng)
         return drawn
 
-    def as_grid(self):
-        """The configurations as a ``param_grid``: one dict of one-value lists each.
+    def _draw_branch(self, branch, k, rng):
+        """`k` configurations of one branch, from a k-DPP over its varying parameters.
 
-        It gives the same candidates to :class:`~sksel.DAUBSearch`,
-        :class:`~sklearn.model_selection.GridSearchCV` or
-        :class:`~sklearn.model_selection.HalvingGridSearchCV`.
+        Its one-value lists (the branch's estimator, say) are set as they are;
+        the kernel, its bandwidth and the pool are the branch's own, as if
+        the branch were searched alone with `k` configurations.
         """
-        return [{name: [value] for name, value in params.items()} for params in self.sample()]
+        fixed = {name: values[0] for name, values in branch.items()
+                 if _is_list(values) and len(values) == 1}
+        varying = {name: values for name, values in branch.items() if name not in fixed}
+        if not varying:
+            return [fixed]
+        sampler = KDPPSampler(varying, k, sampler=self.sampler, kernel=self.kernel,
+                              bandwidth=self.bandwidth, pool_size=self.pool_size,
+                              mcmc_steps=self.mcmc_steps, random_state=rng)
+        return [{**fixed, **params} for params in sampler.sample()]
 
-    # ---------------------------------------------------------------- internals
     def _pool(self, rng):
         if self.pool_size == "auto":
             size = max(4 * self.n_iter, min(max(50 * self.n_iter, 200), 2000))
@@ -252,3 +309,43 @@ class KDPPSampler:
         items, _ = sample_kdpp_mcmc(propose, kernel, self.n_iter, steps, rng,
                                     init=(start, features(start)))
         return items
+
+
+def _n_configurations(branch):
+    """Number of configurations of a branch: its grid's size, or inf with a distribution."""
+    if all(_is_list(values) for values in branch.values()):
+        return math.prod(len(values) for values in branch.values())
+    return math.inf
+
+
+def _branch_counts(capacities, k, rng):
+    """How many of `k` configurations each branch gets, as evenly as possible.
+
+    Every branch gets ``k // n_branches`` and ``k % n_branches`` branches drawn
+    uniformly get one more, so each branch's expected count is that of random
+    search, which picks a branch uniformly for each configuration, without its
+    spread. A branch with fewer configurations than its share gets all of
+    them, and the rest is shared the same way among the others.
+
+    Parameters
+    ----------
+    capacities : list of int or float
+        Number of configurations of each branch (inf without a limit); their
+        sum is at least `k`.
+    k : int
+        Number of configurations.
+    rng : RandomState
+        Draws the branches that get one more.
+
+    Returns
+    -------
+    counts : ndarray of int of shape (n_branches,)
+    """
+    counts = np.zeros(len(capacities), dtype=int)
+    order = rng.permutation(len(capacities))
+    while counts.sum() < k:
+        open_ = [b for b in order if counts[b] < capacities[b]]
+        share, extra = divmod(k - counts.sum(), len(open_))
+        for rank, b in enumerate(open_):
+            counts[b] += min(share + (rank < extra), capacities[b] - counts[b])
+    return counts

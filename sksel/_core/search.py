@@ -148,11 +148,12 @@ class BaseSelectionSearch(BaseSearchCV):
         """The parameters of the candidates evaluated: every one of `space`."""
         return space.candidates
 
-    def _breed(self, space, params):
+    def _breed(self, space, params, candidates):
         """The parameters of a new candidate bred from a candidate's `params`.
 
         Called for an action of a candidate not drawn yet, which names its
-        parent (a mutant); a search whose policy breeds implements it.
+        parent (a mutant), with every candidate so far (`candidates`, by
+        index); a search whose policy breeds implements it.
         """
         raise NotImplementedError(
             f"{type(self).__name__}'s policy handed out a new candidate bred from another; "

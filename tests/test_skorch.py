@@ -135,3 +135,10 @@ def test_a_script_module_on_threads_is_searched(monkeypatch):
     with parallel_config("threading"):
         search = _script_search(n_jobs=2).fit(X32, Y)
     assert search.best_estimator_.module_.__class__ is ScriptNet
+
+
+def test_a_checkpoint_of_a_net_warns_that_a_resume_may_go_on_otherwise(tmp_path):
+    search = MutantUCBSearch(_net(), {"lr": [0.01, 0.05]}, budget=4, n_initial=2,
+                             max_subtrains=2, cv=2, random_state=0, checkpoint=tmp_path)
+    with pytest.warns(UserWarning, match="no random_state that MutantUCBSearch can seed"):
+        search.fit(X32, Y)

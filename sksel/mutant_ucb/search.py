@@ -6,6 +6,7 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 
 import numbers
 import os
+import warnings
 
 import numpy as np
 from sklearn.base import clone, is_classifier
@@ -158,7 +159,14 @@ class MutantUCBSearch(BaseSelectionSearch):
         sub-train is not one of scikit-learn's fits).
 
     return_train_score, max_time, checkpoint
-        As in :class:`~sksel.DAUBSearch`.
+        As in :class:`~sksel.DAUBSearch`. Every model whose estimator leaves
+        its ``random_state`` None (``MLPClassifier()``, an ``SGDClassifier``
+        in a ``Pipeline``) gets a seed of its own drawn from `random_state`,
+        in the search and in the refit, so that a search resumed from its
+        `checkpoint` ends as the uninterrupted one, whatever `n_jobs`;
+        ``best_params_`` do not state it (``best_estimator_``'s do). A skorch
+        net has no ``random_state``: a resumed search replays its recorded
+        sub-trains exactly but may go on otherwise, and a warning says so.
 
     Attributes
     ----------
@@ -359,6 +367,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             splits, subtrainer, self.estimator, max_amount=self.max_subtrains,
             inherit=self.inherit, memory=None if on_dask else self.memory,
             mapped=not on_dask and not runs_in_process(self.n_jobs),
+            random_state=self._models_seed(),
         )
         self.policy_ = MutantUCBPolicy(
             len(candidates), self.budget, max_subtrains=self.max_subtrains,
@@ -399,6 +408,23 @@ class MutantUCBSearch(BaseSelectionSearch):
         return dict(params)
 
     # ------------------------------------------------------------- internals
+    def _models_seed(self):
+        """The seed the models' own seeds are drawn from (the trainer's `random_state`).
+
+        A skorch net has no ``random_state`` to seed: with a `checkpoint`, a
+        warning says that a resumed search may not go on as it would have.
+        """
+        if self.checkpoint is not None and _is_skorch(_last_step(self.estimator)[0]):
+            warnings.warn(
+                f"{type(_last_step(self.estimator)[0]).__name__} has no random_state that "
+                "MutantUCBSearch can seed: resumed from its checkpoint, the search replays "
+                "what was recorded exactly, but the sub-trains it runs after that draw other "
+                "random numbers (torch's) than the interrupted search would have, and may "
+                "end elsewhere.", UserWarning)
+        if isinstance(self.random_state, numbers.Integral):
+            return int(self.random_state)
+        return int(self._rng.randint(np.iinfo(np.int32).max))
+
     def _check_nets_can_come_back(self):
         """Refuse, before any fit, a skorch net of classes from ``__main__`` on other processes.
 

@@ -59,6 +59,13 @@ class ContinuedTrainer(FoldsTrainer):
         Folder where the states are kept, instead of in memory.
     mapped : bool
         Memory-map every fold's rows (the fits run in worker processes).
+    random_state : int or None, default=None
+        Seed of the models whose estimator leaves a ``random_state``
+        parameter None: model ``k`` gets its own seed, drawn from
+        ``(random_state, k)``, in the search and in the refit, so that its
+        sub-trains draw the same numbers in any process, and a search resumed
+        from a checkpoint goes on as the interrupted one would have. None
+        leaves them as they are.
 
     Attributes
     ----------
@@ -70,12 +77,13 @@ class ContinuedTrainer(FoldsTrainer):
     state_key = "model"
 
     def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, memory=None,
-                 mapped=False):
+                 mapped=False, random_state=None):
         super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
         self.max_amount = max_amount
         self.inherit = inherit
+        self.random_state = random_state
         self.length_param = subtrainer.length_param(estimator)
         self._states = _ModelStates(memory)
         self._folds = _FoldRows(mapped)
@@ -105,7 +113,7 @@ class ContinuedTrainer(FoldsTrainer):
         if trained:
             state = self._states.get(model, fold)
         else:
-            estimator = clone(job.estimators[model])
+            estimator = self._estimator(job, model)
             if model in self._lineage:
                 inherit = self._inherit_of(job, model)
                 state = self._states.get(job.parents[model], fold)
@@ -172,8 +180,8 @@ class ContinuedTrainer(FoldsTrainer):
             params = job.candidates[ancestor]
             inherit = None if parent is None else inheritable(parent, params, self.estimator)
             model, _ = continued(model if inherit is not None else None,
-                                 job.space.build(params), self.subtrainer, inherit, job.X,
-                                 job.y, fit_params)
+                                 self._estimator(job, ancestor), self.subtrainer, inherit,
+                                 job.X, job.y, fit_params)
             for _ in range(n - 1):
                 model = self.subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
@@ -184,6 +192,16 @@ class ContinuedTrainer(FoldsTrainer):
         """Drop every state kept and the rows cut (and their folder)."""
         self._states.clear()
         self._folds.clear()
+
+    def _estimator(self, job, model):
+        """A fresh estimator of `model`, its unset ``random_state`` seeded (see `random_state`)."""
+        estimator = clone(job.estimators[model])
+        if self.random_state is None:
+            return estimator
+        seed = np.random.RandomState([self.random_state, model]).randint(np.iinfo(np.int32).max)
+        return estimator.set_params(**{
+            name: seed for name, value in estimator.get_params().items()
+            if name.split("__")[-1] == "random_state" and value is None})
 
     def _inherit_of(self, job, model):
         """The parameters a new `model` sets on its parent's trained model, or None."""

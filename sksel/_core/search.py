@@ -562,12 +562,17 @@ class DisplayInfo:
     bounds : callable or None
         ``candidate -> projected score at full_resource`` (DAUB's upper
         bounds), drawn dashed by :class:`~sksel.SearchCurvesDisplay`.
+    baseline : str
+        What a user would have run instead, training every candidate on
+        `full_resource`, as :class:`~sksel.AllocationDisplay` names it;
+        ``{n}`` stands for the number of candidates.
     """
 
     resource_name: str
     full_resource: int
     resources_add_up: bool = False
     bounds: object = None
+    baseline: str = "GridSearchCV"
 
 
 def _check_policy(policy, search):

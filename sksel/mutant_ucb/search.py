@@ -386,7 +386,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         return self.max_subtrains
 
     def _display_info(self):
-        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)
+        # No grid: random search trains as many configurations as the search tried.
+        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True,
+                           baseline=f"random search of the same {{n}} configurations, "
+                                    f"each trained {self.max_subtrains} sub-trains,")
 
     def _breed(self, space, params, candidates):
         """A mutant of `params`: the `mutation` callable's, or a neighbour in `space`.

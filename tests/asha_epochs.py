@@ -60,7 +60,7 @@ class ASHAEpochsSearch(BaseSelectionSearch):
         self.policy_ = ASHAPolicy(len(candidates), self.sizes_, self.eta)
         trainer = ContinuedTrainer(splits, subtrainer, self.estimator,
                                    max_amount=self.max_subtrains, inherit=False,
-                                   keep_at_max=False, mapped=not runs_in_process(self.n_jobs))
+                                   mapped=not runs_in_process(self.n_jobs))
         return self.policy_, trainer
 
     def _display_info(self):

@@ -3,16 +3,19 @@ same folder ends as an uninterrupted one, without running a finished evaluation 
 
 import os
 import pickle
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
 from _common import SlowKNN, SlowSGD
 from _registry import BY_NAME
 from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
 
 TIME_KEYS = ("mean_fit_time", "std_fit_time", "mean_score_time", "std_score_time")
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -169,3 +172,30 @@ def test_distributions_are_hashed_whatever_numpy_global_random_state(tmp_path):
     SlowSGD.n_fits = 0
     _mutant(checkpoint=tmp_path).fit(X, y)
     assert SlowSGD.n_fits == 0
+
+
+def test_an_unseeded_estimator_resumes_to_the_uninterrupted_results(tmp_path):
+    # MLPClassifier() leaves random_state None: the search seeds each model.
+    from scipy.stats import loguniform
+    from sklearn.neural_network import MLPClassifier
+
+    from sksel import MutantUCBSearch
+
+    X, y = _data()
+
+    def search(folder):
+        return MutantUCBSearch(
+            MLPClassifier(hidden_layer_sizes=(8,)), {"alpha": loguniform(1e-5, 1e-1)},
+            budget=16, max_subtrains=4, cv=2, random_state=0, checkpoint=folder)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        uninterrupted = search(tmp_path / "whole").fit(X, y)
+        # Killed after 7 evaluations: the folder holds what was recorded by then.
+        os.makedirs(tmp_path / "killed")
+        for name in ["fingerprint.pkl"] + [f"{i:06d}.pkl" for i in range(7)]:
+            shutil.copy(tmp_path / "whole" / name, tmp_path / "killed" / name)
+        resumed = search(tmp_path / "killed").fit(X, y)
+    _assert_same_results(resumed, uninterrupted)
+    np.testing.assert_array_equal(resumed.best_estimator_.coefs_[0],
+                                  uninterrupted.best_estimator_.coefs_[0])

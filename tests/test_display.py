@@ -153,6 +153,18 @@ def test_allocation_bars_are_the_spends_sorted(daub):
     assert "GridSearchCV" in display.ax_.get_title()
 
 
+def test_allocation_of_mutant_ucb_compares_with_random_search_of_its_configurations(mutant):
+    display = AllocationDisplay.from_search(mutant)
+    n_models = len(mutant.cv_results_["candidate_id"])
+    title = " ".join(display.ax_.get_title().split())
+    # Its mutants are no grid: random search training the same configurations
+    # to max_subtrains is what a user would have run instead.
+    assert "GridSearchCV" not in title
+    total = n_models * mutant.max_subtrains * mutant.n_splits_
+    assert (f"of the {total} that random search of the same {n_models} configurations, "
+            f"each trained {mutant.max_subtrains} sub-trains, spends") in title
+
+
 def test_allocation_counts_each_subtrain_once(mutant):
     display = AllocationDisplay.from_search(mutant)
     results = mutant.all_cv_results_

@@ -103,8 +103,8 @@ def test_refit_replays_the_inherited_training_of_the_selected_model():
     while True:
         chain.append((model, n))
         parent = int(res["parent_id"][model])
-        if parent < 0:
-            break
+        if parent < 0 or res["n_resources_total"][model] == res["n_resources"][model]:
+            break  # an initial model, or a mutant that started afresh
         born = pulls.index((model, 1))  # the parent's sub-trains before its mutant's first
         n = max(m for c, m in pulls[:born] if c == parent)
         model = parent
@@ -299,9 +299,10 @@ def test_a_mutant_given_a_value_fit_rejects_fails_as_a_fresh_fit_does():
     """A fitted model's partial_fit skips scikit-learn's check of its parameters; the search
     checks a mutant's, so alpha=-1 fails as it does at the first fit, without a numpy warning
     (the parent's SGD went on with it, taking a square root of alpha)."""
-    # The neighbour of alpha=1e-4 is -1: every mutant of the one valid model has alpha=-1.
-    search = MutantUCBSearch(SGD, {"alpha": [1e-4, -1.0]}, budget=10, n_initial=2,
-                             init="k-dpp", max_subtrains=3, cv=CV3, random_state=0)
+    # The mutation gives alpha=-1 (once: a value that failed is not drawn again).
+    search = MutantUCBSearch(SGD, {"alpha": [1e-4, 1e-3]}, budget=10, n_initial=2,
+                             init="k-dpp", max_subtrains=3, cv=CV3, random_state=0,
+                             mutation=_to_negative_alpha)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         search.fit(X, Y)
@@ -310,14 +311,61 @@ def test_a_mutant_given_a_value_fit_rejects_fails_as_a_fresh_fit_does():
                 and not issubclass(w.category, FitFailedWarning)]
     res = search.all_cv_results_
     rejected = np.array([p["alpha"] < 0 for p in res["params"]])
-    assert (res["parent_id"][rejected] >= 0).sum() >= 2
+    assert (res["parent_id"][rejected] >= 0).sum() == 1
     assert np.isnan(res["mean_test_score"][rejected]).all()
     # Every fold of every rejected model failed in its fit.
     failures = [w for w in caught if issubclass(w.category, FitFailedWarning)]
     assert len(failures) == 1
     assert re.search(rf"\b{3 * rejected.sum()} fits failed", str(failures[0].message))
     assert "The 'alpha' parameter of SGDClassifier must be" in str(failures[0].message)
-    assert search.best_params_["alpha"] == 1e-4
+    assert search.best_params_["alpha"] in (1e-4, 1e-3)
+
+
+def _to_negative_alpha(params, rng):
+    return {**params, "alpha": -1.0}
+
+
+@pytest.mark.filterwarnings("ignore:One or more of the test scores")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.FitFailedWarning")
+@pytest.mark.parametrize("space, bad", [
+    ({"alpha": [-1.0, 1e-4]}, lambda p: p["alpha"] < 0),
+    ({"alpha": [-1.0, 1e-4, 1e-3], "penalty": ["l2", "l1"]}, lambda p: p["alpha"] < 0),
+    # Each value scores with another; only the pair fails (elasticnet needs l1_ratio).
+    ({"penalty": ["l2", "elasticnet"], "l1_ratio": [0.5, None]},
+     lambda p: p["penalty"] == "elasticnet" and p["l1_ratio"] is None),
+])
+def test_a_failed_value_or_configuration_is_not_bred_again(space, bad):
+    search = MutantUCBSearch(SGDClassifier(random_state=0), space, budget=40,
+                             max_subtrains=5, cv=CV3, random_state=0).fit(X, Y)
+    res = search.cv_results_
+    failed = np.array([bool(bad(p)) for p in res["params"]])
+    assert failed.any()  # drawn at first, and failed
+    mutants = res["parent_id"] >= 0
+    assert mutants.sum() > 3
+    # Drawn from the space at first; once failed, never bred again: the pulls
+    # to failed configurations are those of the initial models that drew them.
+    first_failure = min(np.flatnonzero(failed))
+    assert not (failed & mutants & (res["candidate_id"] > first_failure)).any()
+    assert np.isfinite(search.best_score_)
+
+
+@pytest.mark.parametrize("space, resource, match", [
+    ({"solver": ["adam", "lbfgs"]}, "auto",
+     r"param_distributions gives solver='lbfgs', with which MLPClassifier cannot continue "
+     r"training by resource='partial_fit'.*or pass resource='max_iter'"),
+    ([{"solver": ["sgd"]}, {"solver": ["lbfgs"], "alpha": [1e-4]}], "partial_fit",
+     "solver='lbfgs'"),
+])
+def test_a_value_no_model_can_be_continued_with_is_refused_before_any_training(
+        space, resource, match, monkeypatch):
+    monkeypatch.setattr(Subtrainer, "first", _no_training)
+    with pytest.raises(ValueError, match=match):
+        MutantUCBSearch(MLPClassifier(), space, resource=resource, budget=20,
+                        max_subtrains=5).fit(X, Y)
+
+
+def _no_training(*args, **kwargs):
+    raise AssertionError("a model was trained")
 
 
 def test_rows_memory_mapped_for_worker_processes_give_the_same_results(monkeypatch, tmp_path):
@@ -371,7 +419,7 @@ def test_two_workers_keep_the_invariants(monkeypatch, tmp_path):
     for k in set(c for c, _ in history):
         assert [n for c, n in history if c == k] == list(range(1, 1 + sum(
             c == k for c, _ in history)))
-    assert search.cv_results_["n_resources"].max() == 3
+    assert search.cv_results_["n_resources_total"].max() == 3
 
 
 # ------------------------------------------------------------------- budget
@@ -403,7 +451,8 @@ def test_the_search_never_spends_more_than_its_budget(kwargs, n_jobs):
                              **kwargs).fit(X, Y)
     assert len(search.all_cv_results_["params"]) <= kwargs["budget"]
     assert len(search.policy_.history_) <= kwargs["budget"]
-    assert search.cv_results_["n_resources"].max() == kwargs["max_subtrains"]  # one finished
+    # One model finished, none trained beyond the cap, inherited sub-trains included.
+    assert search.cv_results_["n_resources_total"].max() == kwargs["max_subtrains"]
 
 
 def test_the_policy_alone_keeps_a_budget_too_small_to_finish():
@@ -414,19 +463,20 @@ def test_the_policy_alone_keeps_a_budget_too_small_to_finish():
 
 
 # ------------------------------------------------- training length, rebuilt
-def _lineage_total(res, every, model):
-    """Sub-trains of `model` and of the ancestors' models it continued, by brute force."""
+def _lineage_total(res, every, model, n, cap):
+    """Sub-trains of `model` at its `n`-th and of the ancestors' it continued, by brute force.
+
+    A mutant goes on from its parent as trained when it was bred, unless the
+    parent's lineage had reached `cap` then: it starts afresh.
+    """
     pulls = list(zip(every["candidate_id"], every["n_resources"]))
-    row = list(res["candidate_id"]).index(model)
-    total, n = 0, int(res["n_resources"][row])
-    while True:
-        total += n
-        parent = int(res["parent_id"][row])
-        if parent < 0:
-            return total
-        born = pulls.index((model, 1))
-        n = max(m for c, m in pulls[:born] if c == parent)
-        model, row = parent, list(res["candidate_id"]).index(parent)
+    parent = int(res["parent_id"][list(res["candidate_id"]).index(model)])
+    if parent < 0:
+        return n
+    born = pulls.index((model, 1))
+    inherited = _lineage_total(res, every, parent,
+                               max(m for c, m in pulls[:born] if c == parent), cap)
+    return n + (inherited if inherited < cap else 0)
 
 
 def test_every_row_states_its_total_training_inherited_included():
@@ -434,11 +484,28 @@ def test_every_row_states_its_total_training_inherited_included():
     search = MutantUCBSearch(SGD, space, budget=40, n_initial=3, max_subtrains=4, cv=CV3,
                              random_state=0).fit(X, Y)
     res, every = search.cv_results_, search.all_cv_results_
-    totals = [_lineage_total(res, every, int(c)) for c in res["candidate_id"]]
-    assert max(totals) > 4  # some model was trained beyond max_subtrains through its parent
+    totals = [_lineage_total(res, every, int(c), int(n), 4)
+              for c, n in zip(res["candidate_id"], res["n_resources"])]
+    assert (res["n_resources_total"] > res["n_resources"]).any()  # some mutants inherited
+    assert (res["parent_id"][res["n_resources_total"] == res["n_resources"]] >= 0).any()
     np.testing.assert_array_equal(res["n_resources_total"], totals)
     assert [p["max_iter"] for p in res["params"]] == totals  # unit 1: passes
     assert (every["n_resources_total"] >= every["n_resources"]).all()
+
+
+def test_max_subtrains_caps_the_training_of_a_lineage():
+    # The cap counts the sub-trains a model inherited: no model, and so not
+    # the selected one, is trained beyond it, and its refit trains as long.
+    space = {"alpha": stats.loguniform(1e-6, 1e-1), "penalty": ["l2", "l1"]}
+    search = MutantUCBSearch(SGD, space, budget=60, n_initial=4, max_subtrains=3, cv=CV3,
+                             random_state=0).fit(X, Y)
+    res, every = search.cv_results_, search.all_cv_results_
+    assert (res["parent_id"] >= 0).sum() > 10  # mutants were bred, of models at the cap too
+    totals = [_lineage_total(res, every, int(c), int(n), 3)
+              for c, n in zip(every["candidate_id"], every["n_resources"])]
+    assert max(totals) == 3
+    assert search.best_params_["max_iter"] == res["n_resources_total"][search.best_index_] == 3
+    assert (search.best_estimator_.t_ - 1) / len(X) == 3  # passes over the rows, refitted
 
 
 def _n_trees(model):

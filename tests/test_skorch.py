@@ -51,16 +51,32 @@ def test_k_epochs_one_at_a_time_equal_k_epochs_at_once():
     np.testing.assert_allclose(step.predict_proba(X32), once.predict_proba(X32), rtol=1e-5)
 
 
-def test_a_mutant_keeps_the_weights_whose_shapes_allow():
+def test_a_mutant_keeps_the_weights_or_cannot_inherit():
     parent = _subtrained(2, 1)
     learned = {k: v.clone() for k, v in parent.module_.state_dict().items()}
     same = _inherited(parent, {"module__dropout": 0.3, "lr": 0.01})
     for key, value in same.module_.state_dict().items():
         assert torch.equal(value, learned[key])
-    wider = _inherited(_subtrained(2, 1), {"module__hidden": 16})
-    state = wider.module_.state_dict()
-    assert state["layers.0.weight"].shape == (16, 4)  # re-initialised, new shape
-    torch.testing.assert_close(state["layers.3.bias"], learned["layers.3.bias"])
+    with pytest.raises(ValueError, match="reshape the learned tensors"):
+        _inherited(_subtrained(2, 1), {"module__hidden": 16})
+
+
+def test_a_mutant_that_reshapes_the_net_starts_afresh_and_counts_its_own_epochs():
+    # Every mutant changes the width: none can keep its parent's weights.
+    search = MutantUCBSearch(_net(), {"module__hidden": [4, 8, 16]}, budget=14,
+                             n_initial=2, max_subtrains=3, cv=3, random_state=0,
+                             mutation=_other_width).fit(X32, Y)
+    res = search.cv_results_
+    mutants = res["parent_id"] >= 0
+    assert mutants.sum() >= 2
+    # Counted as trained from scratch: its own epochs, and max_epochs says so.
+    np.testing.assert_array_equal(res["n_resources_total"], res["n_resources"])
+    assert [p["max_epochs"] for p in res["params"]] == list(res["n_resources"])
+    assert len(search.best_estimator_.history) == search.best_params_["max_epochs"]
+
+
+def _other_width(params, rng):
+    return {**params, "module__hidden": {4: 8, 8: 16, 16: 4}[params["module__hidden"]]}
 
 
 def test_mutant_ucb_search_over_a_skorch_net():
@@ -119,3 +135,10 @@ def test_a_script_module_on_threads_is_searched(monkeypatch):
     with parallel_config("threading"):
         search = _script_search(n_jobs=2).fit(X32, Y)
     assert search.best_estimator_.module_.__class__ is ScriptNet
+
+
+def test_a_checkpoint_of_a_net_warns_that_a_resume_may_go_on_otherwise(tmp_path):
+    search = MutantUCBSearch(_net(), {"lr": [0.01, 0.05]}, budget=4, n_initial=2,
+                             max_subtrains=2, cv=2, random_state=0, checkpoint=tmp_path)
+    with pytest.warns(UserWarning, match="no random_state that MutantUCBSearch can seed"):
+        search.fit(X32, Y)

@@ -122,7 +122,8 @@ class Action(tuple):
     that pair, so that a plain pair stands for it wherever an action is read.
     `parent` says what a new candidate starts from: for a candidate bred from
     another (a mutant), the parent's action whose trained state it takes up,
-    ``(parent, parent's amount)``; None for any other action.
+    ``(parent, parent's amount)``, or ``(parent, 0)`` where it takes up none
+    and starts afresh; None for any other action.
 
     Parameters
     ----------

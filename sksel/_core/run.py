@@ -133,7 +133,8 @@ class _Run:
         candidate = action[0]
         self.job.parents[candidate] = parent[0]
         if candidate == len(self.job.candidates):
-            self.job.add(self.search._breed(self.job.space, self.job.candidates[parent[0]]))
+            self.job.add(self.search._breed(self.job.space, self.job.candidates[parent[0]],
+                                            self.job.candidates))
 
 
 class _Job:

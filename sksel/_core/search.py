@@ -152,11 +152,12 @@ class BaseSelectionSearch(BaseSearchCV):
         """The parameters of the candidates evaluated: every one of `space`."""
         return space.candidates
 
-    def _breed(self, space, params):
+    def _breed(self, space, params, candidates):
         """The parameters of a new candidate bred from a candidate's `params`.
 
         Called for an action of a candidate not drawn yet, which names its
-        parent (a mutant); a search whose policy breeds implements it.
+        parent (a mutant), with every candidate so far (`candidates`, by
+        index); a search whose policy breeds implements it.
         """
         raise NotImplementedError(
             f"{type(self).__name__}'s policy handed out a new candidate bred from another; "
@@ -631,12 +632,17 @@ class DisplayInfo:
     bounds : callable or None
         ``candidate -> projected score at full_resource`` (DAUB's upper
         bounds), drawn dashed by :class:`~sksel.SearchCurvesDisplay`.
+    baseline : str
+        What a user would have run instead, training every candidate on
+        `full_resource`, as :class:`~sksel.AllocationDisplay` names it;
+        ``{n}`` stands for the number of candidates.
     """
 
     resource_name: str
     full_resource: int
     resources_add_up: bool = False
     bounds: object = None
+    baseline: str = "GridSearchCV"
 
 
 def _check_policy(policy, search):

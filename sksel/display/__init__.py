@@ -357,6 +357,12 @@ class AllocationDisplay:
     n_grid_candidates : int
         The candidates GridSearchCV would train, for the total in the title.
 
+    baseline : str, default="GridSearchCV"
+        What trains `n_grid_candidates` candidates `grid_spent` each, as the
+        title names it. :meth:`from_search` gives random search of the same
+        configurations for a :class:`~sksel.MutantUCBSearch`, whose mutants
+        are no grid.
+
     resource_name : str, default="Resource"
         The resource, for the label of the x-axis.
 
@@ -397,11 +403,12 @@ class AllocationDisplay:
     """
 
     def __init__(self, *, candidate_ids, spent, grid_spent, n_grid_candidates,
-                 resource_name="Resource", names=None):
+                 baseline="GridSearchCV", resource_name="Resource", names=None):
         self.candidate_ids = candidate_ids
         self.spent = spent
         self.grid_spent = grid_spent
         self.n_grid_candidates = n_grid_candidates
+        self.baseline = baseline
         self.resource_name = resource_name
         self.names = names
 
@@ -468,11 +475,13 @@ class AllocationDisplay:
         cost = _resource_added(record, results) * _folds_run(record, results)
         candidate_ids = np.unique(ids)
         info = record._display_info()
+        n_grid = len(getattr(record, "candidates_", candidate_ids))
         display = cls(
             candidate_ids=candidate_ids,
             spent=np.array([cost[ids == c].sum() for c in candidate_ids]),
             grid_spent=info.full_resource * record.n_splits_,
-            n_grid_candidates=len(getattr(record, "candidates_", candidate_ids)),
+            n_grid_candidates=n_grid,
+            baseline=info.baseline.format(n=n_grid),
             resource_name=info.resource_name,
             names=_names(record, candidate_ids, names),
         )
@@ -517,7 +526,7 @@ class AllocationDisplay:
         self.bars_ = ax.barh(positions, widths, **{"color": colours, **(bar_kw or {})})
         self.grid_line_ = ax.axvline(
             self.grid_spent,
-            **{"linestyle": "--", "color": "black", "label": "GridSearchCV, per candidate",
+            **{"linestyle": "--", "color": "black", "label": "fully trained, per candidate",
                **(grid_kw or {})},
         )
         ax.set_yticks(positions, labels, fontsize="small")
@@ -525,8 +534,8 @@ class AllocationDisplay:
         ax.set_ylabel(_wrapped_header(header and f"Candidate: {header}") or "Candidate")
         ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
-        ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of "
-                     f"GridSearchCV's {grid_total:g}\n(dashed: GridSearchCV's "
+        ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of the "
+                     f"{grid_total:g} that\n{self.baseline} spends\n(dashed: "
                      f"{self.grid_spent:g} per candidate)", fontsize="medium")
         return self
 

@@ -30,8 +30,10 @@ class MutantUCBPolicy:
         ``n_initial + max_subtrains - 1`` leaves room to finish a model.
 
     max_subtrains : int or None, default=None
-        N, the most sub-trains a model receives. None: no cap (∞-UCB-E); then
-        no mutant is bred and the selected model gets no final training.
+        N, the most sub-trains a model is trained for, those its mutant
+        inherits from its ancestors included (with `inherit`). None: no cap
+        (∞-UCB-E); then no mutant is bred and the selected model gets no
+        final training.
 
     exploration : float, default=0.05
         E, the exploration parameter, >= 0: an arm's bonus is
@@ -52,6 +54,23 @@ class MutantUCBPolicy:
         of the initial models' first scores, so that E means the same for any
         scorer (e.g. ``neg_mean_squared_error``).
 
+    inherit : bool, default=True
+        Whether a mutant goes on from its parent's training, which then
+        counts towards `max_subtrains`: a mutant of a parent trained ``t <
+        N`` sub-trains in all starts with ``t`` and has room for ``N - t``
+        more; a mutant of a parent at the cap, which has no room left to
+        give, starts afresh (its action names ``parent=(parent, 0)``). A
+        chosen model trained ``t`` in all is sub-trained with probability
+        ``1 - t / N`` and otherwise breeds, so that one at the cap always
+        breeds. False: every mutant starts afresh and a model counts its own
+        sub-trains only, the paper's Algorithm 2 with fresh mutants.
+
+    inherited : callable or None, default=None
+        ``inherited(model) -> int``: the sub-trains a mutant went on from,
+        asked once its first sub-train is told (the trainer knows whether it
+        could go on from its parent's model or had to start afresh). None:
+        what it was bred to inherit (see `inherit`).
+
     random_state : int, RandomState instance or None, default=None
         Seed of the sub-train-or-mutate draws and of the ties.
 
@@ -59,7 +78,9 @@ class MutantUCBPolicy:
     ----------
     history_ : list of Action
         Every action handed out, ``(model, n)``, in order; the first action
-        of a mutant names its parent's, ``parent=(parent, its sub-trains)``.
+        of a mutant names its parent's, ``parent=(parent, its sub-trains)``
+        that the mutant goes on from, or ``(parent, 0)`` for a mutant that
+        starts afresh.
 
     decisions_ : list of tuple
         The actions whose results are in, in the order they came in.
@@ -69,6 +90,9 @@ class MutantUCBPolicy:
 
     best_ : int or None
         The model with the highest ``mu`` among those not failed.
+
+    failed_ : list of int
+        The models whose sub-train failed, in order.
 
     Examples
     --------
@@ -81,13 +105,22 @@ class MutantUCBPolicy:
     ...             quality[model] = quality[policy.parents_[model]] + 0.01
     ...         policy.tell(model, n, quality[model] + 0.01 * n)
     >>> policy.history_
-    [(0, 1), (1, 1), (1, 2), (2, 1), (2, 2), (2, 3)]
-    >>> policy.parents_, policy.best_
-    ([-1, -1, 1], 2)
+    [(0, 1), (1, 1), (1, 2), (2, 1), (3, 1), (1, 3)]
+    >>> policy.parents_
+    [-1, -1, 1, 2]
+
+    Mutant 2 went on from model 1's two sub-trains, which left it room for
+    one; mutant 3, bred from it at the cap, started afresh:
+
+    >>> [policy.lineage_subtrains(model) for model in range(policy.n_models)]
+    [1, 3, 3, 1]
+    >>> policy.history_[3].parent, policy.history_[4].parent
+    ((1, 2), (2, 0))
     """
 
     def __init__(self, n_initial, budget, *, max_subtrains=None, exploration=0.05,
-                 mutation=True, reward="mean", scale=1.0, random_state=None):
+                 mutation=True, reward="mean", scale=1.0, inherit=True, inherited=None,
+                 random_state=None):
         self.n_initial = n_initial
         self.budget = budget
         self.max_subtrains = max_subtrains
@@ -95,6 +128,8 @@ class MutantUCBPolicy:
         self.mutation = mutation and max_subtrains is not None
         self.reward = reward
         self.scale = scale
+        self.inherit = inherit
+        self.inherited = inherited
         self._rng = check_random_state(random_state)
         self.history_ = []
         self.decisions_ = []
@@ -104,6 +139,7 @@ class MutantUCBPolicy:
         self._sum = [0.0] * n_initial
         self._pulls = [0] * n_initial
         self._trained = [0] * n_initial
+        self._inherited = [0] * n_initial
         self._busy = set()
         self._failed = set()
         self._initial_in = 0
@@ -127,7 +163,8 @@ class MutantUCBPolicy:
             model, n = action
             parent = self.parents_[model]
             if n == 1 and parent >= 0:  # a mutant: it starts from its parent as trained so far
-                action = Action(model, n, parent=(parent, self._trained[parent]))
+                start = self._trained[parent] if self._inherited[model] else 0
+                action = Action(model, n, parent=(parent, start))
             else:
                 action = Action(model, n)
             self._busy.add(model)
@@ -153,6 +190,8 @@ class MutantUCBPolicy:
         score = float(score)
         if n == 1:
             self._first[model] = score
+            if self.parents_[model] >= 0 and self.inherited is not None:
+                self._inherited[model] = self.inherited(model)
         self._last[model] = score
         self._sum[model] += score
         self._trained[model] = n
@@ -175,9 +214,18 @@ class MutantUCBPolicy:
             return None
         return max(scored, key=lambda k: (self.mu(k), -k))
 
+    @property
+    def failed_(self):
+        """The models whose sub-train failed, in order."""
+        return sorted(self._failed)
+
     def subtrains(self, model):
         """``Nbar_k``: the sub-trains `model` has received, as told."""
         return self._trained[model]
+
+    def lineage_subtrains(self, model):
+        """The sub-trains `model` was trained for: its own and those it inherited."""
+        return self._inherited[model] + self._trained[model]
 
     def mu(self, model):
         """``mu_k``: the mean or the last of the model's scores (see `reward`)."""
@@ -219,8 +267,7 @@ class MutantUCBPolicy:
         left = self.budget - len(self.history_) - 1
         if self.max_subtrains is None:
             return left >= 0
-        return left >= sum(self.max_subtrains - self._trained[k]
-                           for k in self._leaders(1 + len(self._busy)))
+        return left >= sum(self._room(k) for k in self._leaders(1 + len(self._busy)))
 
     def _leaders(self, n):
         """The `n` scored models with the highest ``mu``."""
@@ -243,13 +290,21 @@ class MutantUCBPolicy:
 
     def _trainable(self, model):
         """Whether choosing `model` can give a pull: a sub-train below the cap, or a mutant."""
-        return self.mutation or self.max_subtrains is None or (
-            self._trained[model] < self.max_subtrains)
+        return self.mutation or self.max_subtrains is None or self._room(model) > 0
+
+    def _room(self, model):
+        """The sub-trains `model` may still get under the cap, its lineage's counted."""
+        return self.max_subtrains - self.lineage_subtrains(model)
 
     def _pull(self, arm):
-        """Sub-train `arm`, or breed a mutant of it, as Algorithm 2 draws."""
+        """Sub-train `arm`, or breed a mutant of it, as Algorithm 2 draws.
+
+        It is sub-trained with probability ``1 - t / N``, ``t`` its
+        training in all.
+        """
         self._pulls[arm] += 1
-        if self.mutation and self._rng.uniform() >= 1 - self._trained[arm] / self.max_subtrains:
+        trained = self.lineage_subtrains(arm)
+        if self.mutation and self._rng.uniform() >= 1 - trained / self.max_subtrains:
             return self._breed(arm)
         return arm, self._trained[arm] + 1
 
@@ -261,10 +316,12 @@ class MutantUCBPolicy:
         self._sum.append(0.0)
         self._pulls.append(1)
         self._trained.append(0)
+        inherits = self.inherit and self._room(parent) > 0
+        self._inherited.append(self.lineage_subtrains(parent) if inherits else 0)
         return model, 1
 
     def _finalize(self, peek):
-        """The final sub-trains of the leaders, up to `max_subtrains`.
+        """The final sub-trains of the leaders, up to `max_subtrains` in all.
 
         Once the budget stops the pulls, each free worker extends the chain
         of final sub-trains of a model already being finished, or starts
@@ -280,12 +337,11 @@ class MutantUCBPolicy:
             if model not in self._busy and self._unfinished(model):
                 return (model, None) if peek else (model, self._trained[model] + 1)
         left = self.budget - len(self.history_) - sum(
-            self.max_subtrains - self._trained[k] - (k in self._busy)
-            for k in self._finishing if self._unfinished(k))
+            self._room(k) - (k in self._busy) for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing
                    and self._scored(k) and self._unfinished(k)]
         for model in self._by_mu(waiting):
-            need = self.max_subtrains - self._trained[model]
+            need = self._room(model)
             if need > left:
                 continue
             if model in self._busy:
@@ -297,7 +353,7 @@ class MutantUCBPolicy:
         return None
 
     def _unfinished(self, model):
-        return model not in self._failed and self._trained[model] < self.max_subtrains
+        return model not in self._failed and self._room(model) > 0
 
     def _bonus_scale(self):
         if self._scale is None:

@@ -6,22 +6,24 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 
 import numbers
 import os
+import warnings
 
 import numpy as np
-from sklearn.base import is_classifier
+from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
 from .._core.compat import Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.sampler import KDPPSampler
-from ..spaces.space import one_estimator_space
+from ..spaces.space import _same_value, one_estimator_space
 from ..training.continued import ContinuedTrainer
 from ..training.subtrain import (
     SUBTRAIN_KINDS,
     Subtrainer,
     _is_skorch,
     _last_step,
+    _supports,
     subtrain_kind,
 )
 from .policy import MutantUCBPolicy
@@ -34,10 +36,11 @@ class MutantUCBSearch(BaseSelectionSearch):
     sub-trained once each (a sub-train continues the same fitted model: an
     epoch, some boosting rounds or trees, a ``partial_fit`` pass). From then
     on every pull goes to the model with the highest upper confidence bound
-    on its score; a model that already had ``Nbar`` sub-trains is sub-trained
-    again with probability ``1 - Nbar / max_subtrains`` and otherwise breeds
-    a *mutant*, a neighbouring configuration that starts from its parent's
-    learned state. The loop goes on while the budget left can train the best
+    on its score; a model trained ``t`` sub-trains in all (those it inherited
+    included) is sub-trained again with probability ``1 - t / max_subtrains``
+    and otherwise breeds a *mutant*, a neighbouring configuration that goes
+    on from its parent's learned state, or starts afresh where the parent
+    is at the cap. The loop goes on while the budget left can train the best
     model so far to `max_subtrains` sub-trains; then the best model the
     budget left can finish is trained to `max_subtrains`, so that the budget
     is spent and never exceeded. This is Mutant-UCB (Brégère and Keisler, 2024); with
@@ -73,7 +76,15 @@ class MutantUCBSearch(BaseSelectionSearch):
         ``budget - max_subtrains + 1``.
 
     max_subtrains : int, default=10
-        N, the most sub-trains one model receives.
+        N, the most sub-trains a model is trained for, those it inherited
+        from its ancestors included, so that no model, the selected one
+        included, is trained longer than ``max_subtrains * unit`` units (its
+        ``length_param_``). A mutant of a model trained ``t < N`` sub-trains
+        in all goes on from it with room for ``N - t`` more; a model at the
+        cap is no longer sub-trained, and its mutants start afresh. (The
+        paper counts a mutant's own sub-trains only, so that a lineage
+        trains on without end; with ``inherit=False`` every mutant starts
+        afresh and the two counts agree.)
 
     init : {"random", "k-dpp"}, default="random"
         How the `n_initial` configurations are drawn: independently from
@@ -116,15 +127,16 @@ class MutantUCBSearch(BaseSelectionSearch):
         A mutant starts from its parent's fitted model with the new
         parameters set (forests and boosters keep their trees, networks their
         weights), where the parameters changed allow it (not the head of a
-        ``Pipeline``, not the layer sizes of an MLP); otherwise it starts
-        afresh.
+        ``Pipeline``, not the layer sizes of an MLP, not a skorch module
+        parameter that changes the shape of a learned tensor) and the parent
+        is below `max_subtrains`; otherwise it starts afresh, and counts its
+        own training only.
 
     memory : str, path or None, default=None
         Folder where the fitted models between sub-trains are kept (one
         file per model and fold), instead of in memory. Either way only the
-        models that may be sub-trained again or bred from are kept: a failed
-        model, or one at `max_subtrains` that no mutant can inherit
-        (``mutation=False`` or ``inherit=False``), is dropped at once.
+        models that may be sub-trained again or inherited from are kept: a
+        failed model, or one at `max_subtrains`, is dropped at once.
         On a dask cluster (``joblib.parallel_config(backend="dask")``) the
         models stay on the workers that trained them, as dask futures, and
         the next sub-train of a model runs where its model is; `memory` is
@@ -135,7 +147,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
         sub-trains run at once: a freed worker gets the current UCB argmax
         among the models not being trained, so results depend on timing;
-        ``n_jobs=1`` is the paper's algorithm exactly. As the budget runs
+        ``n_jobs=1`` is the sequential algorithm described above. As the budget runs
         out, it keeps room to finish one leader per worker, and their final
         sub-trains run in parallel; the best finished model is selected.
         The rows of every fold are cut out of `X` once per search; for worker
@@ -147,14 +159,24 @@ class MutantUCBSearch(BaseSelectionSearch):
         sub-train is not one of scikit-learn's fits).
 
     return_train_score, max_time, checkpoint
-        As in :class:`~sksel.DAUBSearch`.
+        As in :class:`~sksel.DAUBSearch`. Every model whose estimator leaves
+        its ``random_state`` None (``MLPClassifier()``, an ``SGDClassifier``
+        in a ``Pipeline``) gets a seed of its own drawn from `random_state`,
+        in the search and in the refit, so that a search resumed from its
+        `checkpoint` ends as the uninterrupted one, whatever `n_jobs`;
+        ``best_params_`` do not state it (``best_estimator_``'s do). A skorch
+        net has no ``random_state``: a resumed search replays its recorded
+        sub-trains exactly but may go on otherwise, and a warning says so.
 
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
         One row per model, with its last score, the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
-        ``parent_id`` (-1 for an initial model), ``candidate_name``
+        ``parent_id`` (the model whose configuration it was bred from, -1 for
+        an initial model; whether it went on from that model's training is
+        ``n_resources_total - n_resources``, 0 for a mutant that started
+        afresh), ``candidate_name``
         (``#12 (from #3) SGDClassifier(alpha=0.0017)``: the ids and the short
         name ``verbose=2`` prints and the displays draw), ``n_resources`` (sub-trains
         the model received itself), ``n_resources_total`` (those and the
@@ -219,7 +241,7 @@ class MutantUCBSearch(BaseSelectionSearch):
     ...     SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
     ...     budget=30, max_subtrains=5, cv=3, random_state=0,
     ... ).fit(X, y)
-    >>> int(search.cv_results_["n_resources"].max())
+    >>> int(search.cv_results_["n_resources_total"].max())
     5
     >>> search.length_param_, search.best_params_["max_iter"] >= 5
     ('max_iter', True)
@@ -337,20 +359,21 @@ class MutantUCBSearch(BaseSelectionSearch):
         subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
         self.length_param_ = subtrainer.length_param(self.estimator)
         self._check_length_not_searched()
+        self._check_values_continue()
         self._check_nets_can_come_back()
-        self.policy_ = MutantUCBPolicy(
-            len(candidates), self.budget, max_subtrains=self.max_subtrains,
-            exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
-            scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
-            random_state=self._rng,
-        )
         # On dask, the states stay on the workers (see the trainer's `state_key`).
         on_dask = runs_on_dask()
         trainer = ContinuedTrainer(
             splits, subtrainer, self.estimator, max_amount=self.max_subtrains,
-            inherit=self.inherit, keep_at_max=bool(self.mutation) and self.inherit,
-            memory=None if on_dask else self.memory,
+            inherit=self.inherit, memory=None if on_dask else self.memory,
             mapped=not on_dask and not runs_in_process(self.n_jobs),
+            random_state=self._models_seed(),
+        )
+        self.policy_ = MutantUCBPolicy(
+            len(candidates), self.budget, max_subtrains=self.max_subtrains,
+            exploration=self.exploration, mutation=bool(self.mutation), reward=self.reward,
+            scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
+            inherit=self.inherit, inherited=trainer.inherited, random_state=self._rng,
         )
         return self.policy_, trainer
 
@@ -363,15 +386,48 @@ class MutantUCBSearch(BaseSelectionSearch):
         return self.max_subtrains
 
     def _display_info(self):
-        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True)
+        # No grid: random search trains as many configurations as the search tried.
+        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True,
+                           baseline=f"random search of the same {{n}} configurations, "
+                                    f"each trained {self.max_subtrains} sub-trains,")
 
-    def _breed(self, space, params):
-        """A mutant of `params`: the `mutation` callable's, or a neighbour in `space`."""
-        if callable(self.mutation):
-            return self.mutation(dict(params), self._rng)
-        return space.mutate(params, self._rng)
+    def _breed(self, space, params, candidates):
+        """A mutant of `params`: the `mutation` callable's, or a neighbour in `space`.
+
+        It is drawn again while it is a configuration that failed, or takes a
+        value of a list that failed in every configuration tried with it
+        (:func:`_refused`); after `_MUTANT_DRAWS` draws, it is a copy of
+        `params`, which goes on from its parent's training.
+        """
+        failed = [candidates[k] for k in self.policy_.failed_]
+        scored = [candidates[k] for k in range(len(candidates)) if self.policy_.subtrains(k)]
+        refused = _refused(failed, scored, self.param_distributions)
+        for _ in range(_MUTANT_DRAWS):
+            mutant = (self.mutation(dict(params), self._rng) if callable(self.mutation)
+                      else space.mutate(params, self._rng))
+            if not any(_holds(mutant, name, value) for name, value in refused) and not any(
+                    _same_configuration(mutant, other) for other in failed):
+                return mutant
+        return dict(params)
 
     # ------------------------------------------------------------- internals
+    def _models_seed(self):
+        """The seed the models' own seeds are drawn from (the trainer's `random_state`).
+
+        A skorch net has no ``random_state`` to seed: with a `checkpoint`, a
+        warning says that a resumed search may not go on as it would have.
+        """
+        if self.checkpoint is not None and _is_skorch(_last_step(self.estimator)[0]):
+            warnings.warn(
+                f"{type(_last_step(self.estimator)[0]).__name__} has no random_state that "
+                "MutantUCBSearch can seed: resumed from its checkpoint, the search replays "
+                "what was recorded exactly, but the sub-trains it runs after that draw other "
+                "random numbers (torch's) than the interrupted search would have, and may "
+                "end elsewhere.", UserWarning)
+        if isinstance(self.random_state, numbers.Integral):
+            return int(self.random_state)
+        return int(self._rng.randint(np.iinfo(np.int32).max))
+
     def _check_nets_can_come_back(self):
         """Refuse, before any fit, a skorch net of classes from ``__main__`` on other processes.
 
@@ -393,13 +449,70 @@ class MutantUCBSearch(BaseSelectionSearch):
                 "n_jobs=1 or under joblib.parallel_config(backend=\"threading\")."
             )
 
+    def _check_values_continue(self):
+        """Refuse a list value of `param_distributions` with which no model can be continued.
+
+        Such as ``solver="lbfgs"`` of an MLP sub-trained by ``partial_fit``,
+        which only the stochastic solvers have: every model drawn with it
+        would fail its first sub-train.
+        """
+        last = _last_step(self.estimator)[0]
+        for space in _spaces(self.param_distributions):
+            for name, values in space.items():
+                if hasattr(values, "rvs"):
+                    continue
+                for value in values:
+                    if not _supports(_last_step(clone(self.estimator).set_params(
+                            **{name: value}))[0], self.subtrain_kind_):
+                        raise ValueError(self._cannot_continue(name, value, last))
+
+    def _cannot_continue(self, name, value, last):
+        """Why `name=value` of `param_distributions` is refused, and what to do."""
+        kinds = [kind for kind in SUBTRAIN_KINDS if all(
+            _supports(_last_step(clone(self.estimator).set_params(**{key: v}))[0], kind)
+            for space in _spaces(self.param_distributions) for key, values in space.items()
+            if not hasattr(values, "rvs") for v in values)]
+        instead = f", or pass resource={kinds[0]!r}, which every value supports" if kinds else ""
+        return (
+            f"param_distributions gives {name}={value!r}, with which {type(last).__name__} "
+            f"cannot continue training by resource={self.subtrain_kind_!r}: every model "
+            f"drawn with it would fail its first sub-train. Remove the value{instead}."
+        )
+
     def _check_length_not_searched(self):
         """Refuse a space that searches the parameter the sub-trains grow."""
-        name, spaces = self.length_param_, self.param_distributions
-        if name is not None and any(name in space for space in (
-                spaces if isinstance(spaces, list) else [spaces])):
+        name = self.length_param_
+        if name is not None and any(name in space for space in _spaces(self.param_distributions)):
             raise ValueError(
                 f"param_distributions searches {name!r}, the training length that "
                 f"sub-trains set (resource={self.subtrain_kind_!r}): remove it and set "
                 "max_subtrains and unit instead."
             )
+
+
+#: Draws of a mutant that avoid the failed configurations and values, before it copies its parent.
+_MUTANT_DRAWS = 100
+
+
+def _spaces(param_distributions):
+    """The dicts of `param_distributions`: itself, or each of a list (one per branch)."""
+    return param_distributions if isinstance(param_distributions, list) else [
+        param_distributions]
+
+
+def _refused(failed, scored, param_distributions):
+    """``[(name, value)]``: values of lists that some configuration failed with and none scored."""
+    return [(name, value) for space in _spaces(param_distributions)
+            for name, values in space.items() if not hasattr(values, "rvs")
+            for value in values
+            if any(_holds(c, name, value) for c in failed)
+            and not any(_holds(c, name, value) for c in scored)]
+
+
+def _holds(params, name, value):
+    """Whether configuration `params` sets `name` to `value`."""
+    return name in params and _same_value(params[name], value)
+
+
+def _same_configuration(a, b):
+    return a.keys() == b.keys() and all(_holds(b, name, value) for name, value in a.items())

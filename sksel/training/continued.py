@@ -33,8 +33,8 @@ class ContinuedTrainer(FoldsTrainer):
     trained before goes on from its state after its last evaluation, ``m``
     sub-trains, for ``n - m`` more (one, for Mutant-UCB; from one rung to the
     next, for successive halving over epochs); a new model starts from a
-    fresh estimator and gets `n`, or, for an action
-    that names a parent ``(parent, n_parent)`` with `inherit`, from the
+    fresh estimator and gets `n`, or, for an action that names a parent
+    ``(parent, n_parent)`` with ``n_parent > 0`` and `inherit`, from the
     parent's fitted model with the new parameters set
     (:func:`~sksel.training.inheritance.inheritable`). The parameters of a
     results row state the training length its sub-trains add up to, inherited
@@ -50,17 +50,22 @@ class ContinuedTrainer(FoldsTrainer):
         The estimator of the search, as the user gave it (which of its
         parameters a fitted model can take, its training length).
     max_amount : int
-        The most sub-trains a model gets: rows of models trained that long in
-        total rank first, and their state is dropped unless `keep_at_max`.
+        The most sub-trains a model is trained for, those it inherited
+        included: rows of models trained that long in total rank first, and
+        their state is dropped (no sub-train or mutant goes on from it).
     inherit : bool
         Whether a new model with a parent starts from the parent's model.
-    keep_at_max : bool
-        Whether a model at `max_amount` keeps its state (a mutant may be bred
-        from it).
     memory : str, path or None
         Folder where the states are kept, instead of in memory.
     mapped : bool
         Memory-map every fold's rows (the fits run in worker processes).
+    random_state : int or None, default=None
+        Seed of the models whose estimator leaves a ``random_state``
+        parameter None: model ``k`` gets its own seed, drawn from
+        ``(random_state, k)``, in the search and in the refit, so that its
+        sub-trains draw the same numbers in any process, and a search resumed
+        from a checkpoint goes on as the interrupted one would have. None
+        leaves them as they are.
 
     Attributes
     ----------
@@ -71,14 +76,14 @@ class ContinuedTrainer(FoldsTrainer):
     #: A model between two sub-trains; on a dask cluster it stays on its worker.
     state_key = "model"
 
-    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, keep_at_max,
-                 memory=None, mapped=False):
+    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, memory=None,
+                 mapped=False, random_state=None):
         super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
         self.max_amount = max_amount
         self.inherit = inherit
-        self.keep_at_max = keep_at_max
+        self.random_state = random_state
         self.length_param = subtrainer.length_param(estimator)
         self._states = _ModelStates(memory)
         self._folds = _FoldRows(mapped)
@@ -86,10 +91,15 @@ class ContinuedTrainer(FoldsTrainer):
         self._trained = {}
 
     def prepare(self, job, action):
-        """Note the sub-trains a new model inherits from its parent (``action.parent``)."""
+        """Note the sub-trains a new model inherits from its parent (``action.parent``).
+
+        A parent named with 0 sub-trains gives nothing: the mutant starts afresh.
+        """
         model, n = action
-        if n == 1 and self._inherit_of(job, model) is not None:
-            self._lineage[model] = action.parent
+        parent = getattr(action, "parent", None)
+        if n == 1 and parent is not None and parent[1] > 0 and self._inherit_of(
+                job, model) is not None:
+            self._lineage[model] = parent
 
     def task(self, job, action, fold, train, test):
         """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
@@ -103,9 +113,9 @@ class ContinuedTrainer(FoldsTrainer):
         if trained:
             state = self._states.get(model, fold)
         else:
-            estimator = clone(job.estimators[model])
-            inherit = self._inherit_of(job, model)
-            if inherit is not None:
+            estimator = self._estimator(job, model)
+            if model in self._lineage:
+                inherit = self._inherit_of(job, model)
                 state = self._states.get(job.parents[model], fold)
         rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
         score_params = job.score_params or {}
@@ -125,7 +135,7 @@ class ContinuedTrainer(FoldsTrainer):
         if any(out.pop("restarted", False) for out in outputs):
             self._lineage.pop(model, None)  # its parent's model could not take its parameters
         fitted = [out.pop("model", None) for out in outputs]
-        if any(f is None for f in fitted) or not (n < self.max_amount or self.keep_at_max):
+        if any(f is None for f in fitted) or self._total_subtrains(model, n) >= self.max_amount:
             self._states.discard(model)
             self._trained.pop(model, None)
             return
@@ -170,8 +180,8 @@ class ContinuedTrainer(FoldsTrainer):
             params = job.candidates[ancestor]
             inherit = None if parent is None else inheritable(parent, params, self.estimator)
             model, _ = continued(model if inherit is not None else None,
-                                 job.space.build(params), self.subtrainer, inherit, job.X,
-                                 job.y, fit_params)
+                                 self._estimator(job, ancestor), self.subtrainer, inherit,
+                                 job.X, job.y, fit_params)
             for _ in range(n - 1):
                 model = self.subtrainer.next(model, job.X, job.y, **fit_params)
             parent = params
@@ -183,12 +193,26 @@ class ContinuedTrainer(FoldsTrainer):
         self._states.clear()
         self._folds.clear()
 
+    def _estimator(self, job, model):
+        """A fresh estimator of `model`, its unset ``random_state`` seeded (see `random_state`)."""
+        estimator = clone(job.estimators[model])
+        if self.random_state is None:
+            return estimator
+        seed = np.random.RandomState([self.random_state, model]).randint(np.iinfo(np.int32).max)
+        return estimator.set_params(**{
+            name: seed for name, value in estimator.get_params().items()
+            if name.split("__")[-1] == "random_state" and value is None})
+
     def _inherit_of(self, job, model):
         """The parameters a new `model` sets on its parent's trained model, or None."""
         parent = job.parents.get(model, -1)
         if parent < 0 or not self.inherit:
             return None
         return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
+
+    def inherited(self, model):
+        """The sub-trains `model` went on from: its ancestors' (0 for a fresh start)."""
+        return self._total_subtrains(model, 0)
 
     def _total_subtrains(self, model, n):
         """The sub-trains of `model` at its `n`-th, those it inherited included."""

@@ -47,13 +47,16 @@ def inheritable(parent, mutant, estimator):
 
 
 def inherited(model, params):
-    """`model` with `params` set, keeping what it learned where shapes allow.
+    """`model` with `params` set, keeping all it learned.
 
     The parameters are checked as a fresh ``fit`` checks them
     (:func:`~sksel._core.compat.check_parameters`): a scikit-learn model's
     ``partial_fit`` would otherwise go on with a value its ``fit`` rejects. A
-    skorch net that `params` re-initialises gets back every entry of its
-    module's ``state_dict`` whose shape is unchanged.
+    skorch net that `params` re-initialises gets back its module's
+    ``state_dict``; where `params` reshape or drop one of its tensors (a
+    module parameter such as a layer's width), the net cannot keep what it
+    learned, and a ``ValueError`` says so: the mutant starts afresh, as one
+    that changes scikit-learn's ``hidden_layer_sizes`` does.
     """
     net, _ = _last_step(model)
     if not _is_skorch(net):
@@ -63,8 +66,10 @@ def inherited(model, params):
     learned = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}
     model.set_params(**params)
     state = net.module_.state_dict()
-    state.update({k: v for k, v in learned.items() if k in state and state[k].shape == v.shape})
-    net.module_.load_state_dict(state)
+    lost = [k for k, v in learned.items() if k not in state or state[k].shape != v.shape]
+    if lost or set(state) != set(learned):
+        raise ValueError(f"{sorted(params)} reshape the learned tensors {lost} of the net.")
+    net.module_.load_state_dict(learned)
     return model
 
 

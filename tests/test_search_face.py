@@ -6,6 +6,7 @@ test compares against GridSearchCV on the same candidates, or against the
 same search run another way (other n_jobs, routing off).
 """
 
+import importlib
 import signal
 import warnings
 
@@ -289,6 +290,77 @@ def test_ctrl_c_before_the_first_evaluation_reraises(make):
     with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         make(InterruptedAtFit(at=1)).fit(X, y)
+
+
+def _swallowing_a_ctrl_c(func):
+    """`func`, after a SIGINT whose ``KeyboardInterrupt`` is caught, as a finalizer or a fit may."""
+    def swallowing(*args, **kwargs):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        return func(*args, **kwargs)
+    return swallowing
+
+
+class _CountsFits(ClassifierMixin, BaseEstimator):
+    """Majority class; counts its fits in `fits`."""
+
+    fits = []
+
+    def fit(self, X, y):
+        self.fits.append(len(y))
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+
+_BEFORE_THE_FIRST_FIT = [
+    ("sksel._core.search", "BaseSelectionSearch._search_space"),
+    ("sksel._core.search", "BaseSelectionSearch._candidates"),
+    ("sksel._core.search", "check_cuda_available"),
+    ("sksel._core.search", "BaseSelectionSearch._checked_cv"),
+    ("sksel.daub.search", "DAUBSearch._make_policy"),
+    ("sksel._core.search", "BaseSelectionSearch._open_checkpoint"),
+    ("sksel._core.search", "BaseSelectionSearch._run"),
+    ("sksel._core.engine", "Engine.run"),
+    ("sksel._core.engine", "Engine._parallel"),
+]
+
+
+@pytest.mark.parametrize("module, name", _BEFORE_THE_FIRST_FIT)
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_caught_before_the_first_fit_still_ends_the_fit(monkeypatch, module, name):
+    """A Ctrl-C at any step before the first fit (validation, the policy, the checkpoint,
+    the engine's start), even where something catches its KeyboardInterrupt, raises
+    KeyboardInterrupt from ``fit`` before any candidate is trained."""
+    X, y = load_iris(return_X_y=True)
+    target = importlib.import_module(module)
+    owner, _, attribute = name.rpartition(".")
+    owner = getattr(target, owner) if owner else target
+    monkeypatch.setattr(owner, attribute, _swallowing_a_ctrl_c(getattr(owner, attribute)))
+    _CountsFits.fits = []
+    with pytest.raises(KeyboardInterrupt):
+        DAUBSearch([_CountsFits(), GaussianNB()], cv=3, random_state=0).fit(X, y)
+    assert _CountsFits.fits == []
+
+
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_caught_in_the_refit_ends_the_fit_without_a_best_estimator(monkeypatch):
+    """A model that returns early from a Ctrl-C in its refit (as scikit-learn's MLP does)
+    does not become ``best_estimator_``: ``fit`` raises KeyboardInterrupt, the results stay."""
+    X, y = load_iris(return_X_y=True)
+    monkeypatch.setattr(_CountsFits, "fit", _swallowing_a_ctrl_c(_CountsFits.fit))
+    monkeypatch.setattr("sksel._core.search.BaseSelectionSearch._refit_best",
+                        lambda self, *args: _CountsFits().fit(X, y) and (
+                            setattr(self, "best_estimator_", _CountsFits())))
+    search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=3, random_state=0)
+    with pytest.raises(KeyboardInterrupt):
+        search.fit(X, y)
+    assert not hasattr(search, "best_estimator_")
+    assert len(search.cv_results_["params"]) == 2
 
 
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")

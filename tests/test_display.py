@@ -93,9 +93,10 @@ def test_curves_are_the_results_per_candidate(name, request):
     used = _used(results)
     ids = np.unique(results["candidate_id"])
     assert len(display.lines_) == len(ids)
+    resources = results["n_resources_total" if name == "mutant" else "n_resources"]
     for c, line in zip(ids, display.lines_):
         rows = used & (results["candidate_id"] == c)
-        np.testing.assert_array_equal(line.get_xdata(), results["n_resources"][rows])
+        np.testing.assert_array_equal(line.get_xdata(), resources[rows])
         np.testing.assert_array_equal(line.get_ydata(), results["mean_test_score"][rows])
     assert display.ax_ is display.lines_[0].axes
     assert display.figure_ is display.ax_.figure
@@ -111,6 +112,39 @@ def test_curves_highlight_the_selected_candidate(name, request):
     others = [line for line in display.lines_ if line is not display.selected_line_]
     assert all(display.selected_line_.get_linewidth() > line.get_linewidth()
                for line in others)
+
+
+def test_mutants_go_on_from_where_they_left_their_parent(mutant):
+    display = SearchCurvesDisplay.from_search(mutant)
+    results = mutant.all_cv_results_
+    ids, parents = results["candidate_id"], results["parent_id"]
+    total = results["n_resources_total"]
+    inherited = total - results["n_resources"]
+    joins = iter(display.origin_lines_)
+    went_on = afresh = 0
+    for c, line in zip(display.candidate_ids, display.lines_):
+        first = np.flatnonzero(ids == c)[0]
+        if not inherited[first]:
+            afresh += parents[first] >= 0
+            assert line.get_xdata()[0] == results["n_resources"][first]
+            continue
+        went_on += 1
+        parent = (ids == parents[first]) & (total == inherited[first])
+        assert line.get_xdata()[0] == total[parent][0] + results["n_resources"][first]
+        join = next(joins)
+        np.testing.assert_allclose(join.get_xdata(), [total[parent][0], line.get_xdata()[0]])
+        np.testing.assert_allclose(
+            join.get_ydata(), [results["mean_test_score"][parent][0], line.get_ydata()[0]])
+        assert join.get_linestyle() == ":" and join.get_color() == line.get_color()
+    assert next(joins, None) is None
+    assert went_on and afresh  # the fixture has mutants of both kinds
+    assert display.ax_.get_xlabel() == "Sub-trains, inherited ones included"
+
+
+def test_daub_curves_start_at_their_own_resource(daub):
+    display = SearchCurvesDisplay.from_search(daub)
+    assert display.origin_lines_ is None
+    assert display.ax_.get_xlabel() == daub._display_info().resource_name
 
 
 def test_daub_bounds_end_at_the_upper_bound_at_n(daub):

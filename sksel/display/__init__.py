@@ -62,7 +62,11 @@ class SearchCurvesDisplay:
     and the parameters that differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
-    the bound that decided its allocation.
+    the bound that decided its allocation. A Mutant-UCB model that went on
+    from its parent's training is drawn on the sub-trains of its lineage,
+    those it inherited included: its curve starts where its parent's was
+    when it was bred, joined to that point by a thin dotted line; one that
+    started afresh starts at 1.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -94,6 +98,12 @@ class SearchCurvesDisplay:
     max_resource : float, default=None
         The resource the bounds project to; needed with `bounds`.
 
+    origins : list of tuple or None, default=None
+        For each candidate, the point ``(resource, score)`` its training
+        went on from (a Mutant-UCB parent's, at the sub-trains it passed
+        on), joined to its first point by a dotted line, or None for one
+        trained from scratch. None draws no join.
+
     resource_name : str, default="Resource"
         Label of the x-axis.
 
@@ -115,6 +125,9 @@ class SearchCurvesDisplay:
 
     bound_lines_ : list of matplotlib Line2D or None
         The dashed projections to the bounds drawn, or None without `bounds`.
+
+    origin_lines_ : list of matplotlib Line2D or None
+        The dotted joins to the origins drawn, or None without `origins`.
 
     ax_ : matplotlib Axes
         Axes with the curves.
@@ -143,7 +156,7 @@ class SearchCurvesDisplay:
     """
 
     def __init__(self, *, candidate_ids, resources, scores, selected, ranks=None, bounds=None,
-                 max_resource=None, resource_name="Resource", score_name="Score",
+                 max_resource=None, origins=None, resource_name="Resource", score_name="Score",
                  names=None):
         self.candidate_ids = candidate_ids
         self.resources = resources
@@ -152,6 +165,7 @@ class SearchCurvesDisplay:
         self.ranks = ranks
         self.bounds = bounds
         self.max_resource = max_resource
+        self.origins = origins
         self.resource_name = resource_name
         self.score_name = score_name
         self.names = names
@@ -167,7 +181,11 @@ class SearchCurvesDisplay:
         names (a halving search's rows ranked as sksel ranks them, those at
         larger resources first, as it selects its best in its last
         iteration). For a :class:`~sksel.DAUBSearch`, its
-        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
+        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``. For a
+        search whose results have ``parent_id`` and ``n_resources_total``
+        (:class:`~sksel.MutantUCBSearch`), the resources are
+        ``n_resources_total`` and a model that inherited sub-trains has its
+        parent's row at that many as its origin.
 
         Parameters
         ----------
@@ -216,23 +234,28 @@ class SearchCurvesDisplay:
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
         scores = _mean_scores(record, results)
-        bounds = max_resource = None
         info = record._display_info()
+        resources, origins, resource_name = results["n_resources"], None, info.resource_name
+        if _continues_parents(results):
+            resources = results["n_resources_total"]
+            origins = _origins(results, scores, candidate_ids)
+            resource_name += ", inherited ones included"
+        bounds = max_resource = None
         if info.bounds is not None:
             max_resource = info.full_resource
             bounds = np.array([info.bounds(c) for c in candidate_ids])
         display = cls(
             candidate_ids=candidate_ids,
-            resources=[results["n_resources"][ids == c] for c in candidate_ids],
+            resources=[resources[ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
             selected=_selected(record), ranks=_ranks(record, candidate_ids), bounds=bounds,
-            max_resource=max_resource, resource_name=info.resource_name,
+            max_resource=max_resource, origins=origins, resource_name=resource_name,
             score_name=_score_name(search), names=_names(record, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
     def plot(self, ax=None, *, top_k=10, log_scale="auto", line_kw=None, selected_kw=None,
-             bound_kw=None):
+             bound_kw=None, origin_kw=None):
         """Plot the curves.
 
         Parameters
@@ -258,6 +281,10 @@ class SearchCurvesDisplay:
 
         bound_kw : dict, default=None
             Keyword arguments of ``ax.plot`` for the dashed bounds.
+
+        origin_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the dotted joins to the
+            origins, over the colour of the curve each joins.
 
         Returns
         -------
@@ -287,6 +314,7 @@ class SearchCurvesDisplay:
         if others:
             others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
+        self.origin_lines_ = None if self.origins is None else self._plot_origins(ax, origin_kw)
         from matplotlib.ticker import MaxNLocator
 
         resources = np.concatenate([np.asarray(x, dtype=float) for x in self.resources])
@@ -297,7 +325,7 @@ class SearchCurvesDisplay:
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
-            self.bound_lines_ or [])[:1]
+            self.bound_lines_ or [])[:1] + (self.origin_lines_ or [])[:1]
         _legend_outside(ax, handles=handles, title=_wrapped_header(header),
                         alignment="left")
         return self
@@ -322,6 +350,40 @@ class SearchCurvesDisplay:
                 lines += ax.plot([x[-1], self.max_resource], [y[-1], bound], label=label,
                                  **bound_kw)
         return lines
+
+    def _plot_origins(self, ax, origin_kw):
+        """The dotted line from each curve's origin to its first point, in the curve's colour."""
+        lines = []
+        for line, origin, x, y in zip(self.lines_, self.origins, self.resources, self.scores):
+            if origin is not None:
+                kw = {"linestyle": ":", "linewidth": 1, "color": line.get_color(),
+                      "alpha": line.get_alpha(), "zorder": line.get_zorder(), **(origin_kw or {})}
+                label = "went on from its parent" if not lines else None
+                lines += ax.plot([origin[0], x[0]], [origin[1], y[0]], label=label, **kw)
+        return lines
+
+
+def _continues_parents(results):
+    """Whether a row of `results` may go on from its parent's training (Mutant-UCB's)."""
+    return "parent_id" in results and "n_resources_total" in results
+
+
+def _origins(results, scores, candidate_ids):
+    """The point each of `candidate_ids` went on from: its parent's at the sub-trains inherited.
+
+    That is the parent's row whose ``n_resources_total`` is the candidate's
+    ``n_resources_total - n_resources``; None for a candidate that inherited
+    none (an initial model, a mutant that started afresh).
+    """
+    ids, parents = results["candidate_id"], results["parent_id"]
+    total = np.asarray(results["n_resources_total"])
+    inherited = total - np.asarray(results["n_resources"])
+    origins = []
+    for c in candidate_ids:
+        first = np.flatnonzero(ids == c)[0]
+        at = np.flatnonzero((ids == parents[first]) & (total == inherited[first]))
+        origins.append((total[at[0]], scores[at[0]]) if inherited[first] and at.size else None)
+    return origins
 
 
 class AllocationDisplay:

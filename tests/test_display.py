@@ -894,6 +894,37 @@ def test_only_long_names_of_one_estimator_are_shortened(names, header, drawn):
     assert legend.get_title().get_text() == (header or "")
 
 
+def _mlp(i, channels, alpha):
+    return f"#{i} MLPClassifier(alpha={alpha}, hidden_layer_sizes=({channels},), momentum=0.9)"
+
+
+@pytest.mark.parametrize("grey, qualified", [
+    ([_mlp(2, 8, 0.0012), _mlp(3, 32, 0.0015)], True),  # other hidden_layer_sizes
+    (["#2 SVC(C=1)"], True),  # another estimator
+    ([_mlp(2, 32, 0.0012)], False),  # all share it
+])
+def test_the_header_claims_nothing_the_grey_curves_contradict(grey, qualified):
+    names = [_mlp(0, 32, 0.000154), _mlp(1, 32, 0.00377)] + grey
+    n = len(names)
+    display = SearchCurvesDisplay(candidate_ids=list(range(n)), resources=[[1, 2]] * n,
+                                  scores=[[0.5, 0.6], [0.4, 0.5]] + [[0.3, 0.4]] * len(grey),
+                                  selected=1, names=names).plot(top_k=2)
+    title = display.ax_.get_legend().get_title().get_text()
+    shared = "MLPClassifier(hidden_layer_sizes=(32,),\nmomentum=0.9)"
+    assert title == (f"top 2 of {n}:\n" if qualified else "") + shared
+    assert qualified == any("MLPClassifier(" not in name or "(32,)" not in name
+                            for name in grey)
+
+
+def test_allocation_says_whose_the_header_is_when_the_grey_bar_differs():
+    names = [_mlp(0, 32, 0.000154), _mlp(1, 32, 0.00377), _mlp(2, 8, 0.0012)]
+    display = AllocationDisplay(candidate_ids=[0, 1, 2], spent=[6, 4, 2], grid_spent=6,
+                                n_grid_candidates=3, names=names).plot(top_k=2)
+    assert display.ax_.get_ylabel() == (
+        "Candidate: the 2 that spent most of 3:\n"
+        "MLPClassifier(hidden_layer_sizes=(32,),\nmomentum=0.9)")
+
+
 def test_family_tree_of_a_long_lineage_keeps_labels_and_title_apart():
     """Nine generations of close scores (a 25-model search's lineage) and a long name."""
     scores = [0.938, 0.940, 0.940, 0.944, 0.947, 0.949, 0.951, 0.956, 0.960]

@@ -58,8 +58,9 @@ class SearchCurvesDisplay:
     right of the axes, the selected one highlighted; the others are grey,
     one legend entry for all of them. Names too long to read (over 48
     characters) lose what the named candidates share, the estimator and the
-    parameters set alike, which the legend's title gives; each keeps its id
-    and the parameters that differ.
+    parameters set alike, which the legend's title gives, headed ``top 10 of
+    38:`` where a grey curve does not share it; each keeps its id and the
+    parameters that differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation. A Mutant-UCB model that went on
@@ -306,11 +307,14 @@ class SearchCurvesDisplay:
             for c, x, y in zip(ids, self.resources, self.scores)
         ]
         self.selected_line_ = self.lines_[ids.index(self.selected)]
-        header, labels = _shortened([_name(self.names, ids, c) for c in named])
+        unnamed = [c for c in ids if c not in named]
+        header, labels = _shortened([_name(self.names, ids, c) for c in named],
+                                    [_name(self.names, ids, c) for c in unnamed],
+                                    f"top {len(named)} of {len(ids)}")
         for c, label in zip(named, labels):
             self.lines_[ids.index(c)].set_label(
                 f"selected: {label}" if c == self.selected else label)
-        others = [line for c, line in zip(ids, self.lines_) if c not in named]
+        others = [self.lines_[ids.index(c)] for c in unnamed]
         if others:
             others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
@@ -397,7 +401,8 @@ class AllocationDisplay:
     scikit-learn's halving searches). The `top_k` highest get a bar each;
     the others share one grey bar, at their mean. Names too long to read
     lose what the named candidates share, which the y-axis label gives (as
-    :class:`SearchCurvesDisplay`'s legend does). A dashed line marks what
+    :class:`SearchCurvesDisplay`'s legend does, headed ``the 20 that spent
+    most of 38:`` where one of the others does not share it). A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
     the full resource on every fold; the title says so, and gives the total
     as a share of GridSearchCV's.
@@ -581,7 +586,9 @@ class AllocationDisplay:
         rest = order[len(shown):]
         widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
         header, labels = _shortened(
-            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown])
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown],
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in rest],
+            f"the {len(shown)} that spent most of {len(order)}")
         labels += [f"{len(rest)} others, mean"] if len(rest) else []
         colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
         positions = np.arange(len(widths))

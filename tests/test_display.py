@@ -147,6 +147,34 @@ def test_daub_curves_start_at_their_own_resource(daub):
     assert display.ax_.get_xlabel() == daub._display_info().resource_name
 
 
+def test_the_score_axis_frames_the_named_curves():
+    # Two named curves high up, a grey one with a bad first point.
+    display = SearchCurvesDisplay(candidate_ids=[0, 1, 2], resources=[[1, 2, 3]] * 3,
+                                  scores=[[0.8, 0.85, 0.9], [0.82, 0.88, 0.93], [0.1, 0.5, 0.7]],
+                                  selected=1).plot(top_k=2)
+    bottom, top = display.ax_.get_ylim()
+    assert 0.1 < bottom < 0.8 and top > 0.93
+    assert bottom > 0.75  # the named curves fill the axes, not 0.1 to 0.93
+    every_point = SearchCurvesDisplay(**{k: getattr(display, k) for k in (
+        "candidate_ids", "resources", "scores", "selected")}).plot(top_k=2, ylim=None)
+    assert every_point.ax_.get_ylim()[0] < 0.1
+    assert SearchCurvesDisplay(**{k: getattr(display, k) for k in (
+        "candidate_ids", "resources", "scores", "selected")}).plot(
+        ylim=(0, 1)).ax_.get_ylim() == (0, 1)
+
+
+def test_the_score_axis_of_a_mutant_ucb_search_holds_its_named_curves(mutant):
+    display = SearchCurvesDisplay.from_search(mutant, top_k=3)
+    bottom, top = display.ax_.get_ylim()
+    named = [line for line in display.lines_
+             if not line.get_label().startswith("_") and "others" not in line.get_label()]
+    named_points = np.concatenate([line.get_ydata() for line in named])
+    assert bottom < named_points.min() and top > named_points.max()
+    worst = min(display.lines_, key=lambda line: line.get_ydata().min())
+    assert worst not in named  # the fixture's worst point is a grey curve's
+    assert bottom > worst.get_ydata().min()
+
+
 def test_daub_bounds_end_at_the_upper_bound_at_n(daub):
     display = SearchCurvesDisplay.from_search(daub)
     n_total = daub.sizes_[-1]

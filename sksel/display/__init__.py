@@ -255,8 +255,8 @@ class SearchCurvesDisplay:
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, top_k=10, log_scale="auto", line_kw=None, selected_kw=None,
-             bound_kw=None, origin_kw=None):
+    def plot(self, ax=None, *, top_k=10, log_scale="auto", ylim="auto", line_kw=None,
+             selected_kw=None, bound_kw=None, origin_kw=None):
         """Plot the curves.
 
         Parameters
@@ -272,6 +272,16 @@ class SearchCurvesDisplay:
         log_scale : "auto" or bool, default="auto"
             Log scale on the resource axis; ``"auto"`` puts it on a log scale
             when the resources span more than two decades (DAUB's sizes).
+
+        ylim : "auto", None or tuple of float, default="auto"
+            Limits of the score axis. ``"auto"`` frames the named curves:
+            the bottom is their lowest point, or the lowest point they went
+            on from, the top the highest point or bound drawn, each with a
+            margin of 5% of the span; the points of grey curves below the
+            bottom (a bad first sub-train, a configuration that never
+            learnt) are cut, their lines leaving the axes at its bottom
+            edge. None leaves matplotlib's limits, every point in view; a
+            pair ``(bottom, top)`` is passed to ``ax.set_ylim``.
 
         line_kw : dict, default=None
             Keyword arguments of ``ax.plot`` for every curve.
@@ -328,6 +338,10 @@ class SearchCurvesDisplay:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
+        if isinstance(ylim, str) and ylim == "auto":
+            ylim = self._framing(named)
+        if ylim is not None:
+            ax.set_ylim(ylim)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
             self.bound_lines_ or [])[:1] + (self.origin_lines_ or [])[:1]
         _legend_outside(ax, handles=handles, title=_wrapped_header(header),
@@ -354,6 +368,22 @@ class SearchCurvesDisplay:
                 lines += ax.plot([x[-1], self.max_resource], [y[-1], bound], label=label,
                                  **bound_kw)
         return lines
+
+    def _framing(self, named):
+        """Score limits from the lowest point of the `named` curves to the highest drawn.
+
+        A named curve's origin counts as one of its points, a bound as a
+        point drawn; each limit has a margin of 5% of the span (0.05 where
+        the span is 0).
+        """
+        ids = list(self.candidate_ids)
+        origins = self.origins or [None] * len(ids)
+        drawn = [np.append(y, [] if o is None else o[1]) for y, o in zip(self.scores, origins)]
+        bottom = np.nanmin(np.concatenate([drawn[ids.index(c)] for c in named]))
+        bounds = [line.get_ydata() for line in self.bound_lines_ or []]
+        top = np.nanmax(np.concatenate(drawn + bounds))
+        margin = 0.05 * (top - bottom) or 0.05
+        return bottom - margin, top + margin
 
     def _plot_origins(self, ax, origin_kw):
         """The dotted line from each curve's origin to its first point, in the curve's colour."""

@@ -93,9 +93,10 @@ def test_curves_are_the_results_per_candidate(name, request):
     used = _used(results)
     ids = np.unique(results["candidate_id"])
     assert len(display.lines_) == len(ids)
+    resources = results["n_resources_total" if name == "mutant" else "n_resources"]
     for c, line in zip(ids, display.lines_):
         rows = used & (results["candidate_id"] == c)
-        np.testing.assert_array_equal(line.get_xdata(), results["n_resources"][rows])
+        np.testing.assert_array_equal(line.get_xdata(), resources[rows])
         np.testing.assert_array_equal(line.get_ydata(), results["mean_test_score"][rows])
     assert display.ax_ is display.lines_[0].axes
     assert display.figure_ is display.ax_.figure
@@ -111,6 +112,67 @@ def test_curves_highlight_the_selected_candidate(name, request):
     others = [line for line in display.lines_ if line is not display.selected_line_]
     assert all(display.selected_line_.get_linewidth() > line.get_linewidth()
                for line in others)
+
+
+def test_mutants_go_on_from_where_they_left_their_parent(mutant):
+    display = SearchCurvesDisplay.from_search(mutant)
+    results = mutant.all_cv_results_
+    ids, parents = results["candidate_id"], results["parent_id"]
+    total = results["n_resources_total"]
+    inherited = total - results["n_resources"]
+    joins = iter(display.origin_lines_)
+    went_on = afresh = 0
+    for c, line in zip(display.candidate_ids, display.lines_):
+        first = np.flatnonzero(ids == c)[0]
+        if not inherited[first]:
+            afresh += parents[first] >= 0
+            assert line.get_xdata()[0] == results["n_resources"][first]
+            continue
+        went_on += 1
+        parent = (ids == parents[first]) & (total == inherited[first])
+        assert line.get_xdata()[0] == total[parent][0] + results["n_resources"][first]
+        join = next(joins)
+        np.testing.assert_allclose(join.get_xdata(), [total[parent][0], line.get_xdata()[0]])
+        np.testing.assert_allclose(
+            join.get_ydata(), [results["mean_test_score"][parent][0], line.get_ydata()[0]])
+        assert join.get_linestyle() == ":" and join.get_color() == line.get_color()
+    assert next(joins, None) is None
+    assert went_on and afresh  # the fixture has mutants of both kinds
+    assert display.ax_.get_xlabel() == "Sub-trains, inherited ones included"
+
+
+def test_daub_curves_start_at_their_own_resource(daub):
+    display = SearchCurvesDisplay.from_search(daub)
+    assert display.origin_lines_ is None
+    assert display.ax_.get_xlabel() == daub._display_info().resource_name
+
+
+def test_the_score_axis_frames_the_named_curves():
+    # Two named curves high up, a grey one with a bad first point.
+    display = SearchCurvesDisplay(candidate_ids=[0, 1, 2], resources=[[1, 2, 3]] * 3,
+                                  scores=[[0.8, 0.85, 0.9], [0.82, 0.88, 0.93], [0.1, 0.5, 0.7]],
+                                  selected=1).plot(top_k=2)
+    bottom, top = display.ax_.get_ylim()
+    assert 0.1 < bottom < 0.8 and top > 0.93
+    assert bottom > 0.75  # the named curves fill the axes, not 0.1 to 0.93
+    every_point = SearchCurvesDisplay(**{k: getattr(display, k) for k in (
+        "candidate_ids", "resources", "scores", "selected")}).plot(top_k=2, ylim=None)
+    assert every_point.ax_.get_ylim()[0] < 0.1
+    assert SearchCurvesDisplay(**{k: getattr(display, k) for k in (
+        "candidate_ids", "resources", "scores", "selected")}).plot(
+        ylim=(0, 1)).ax_.get_ylim() == (0, 1)
+
+
+def test_the_score_axis_of_a_mutant_ucb_search_holds_its_named_curves(mutant):
+    display = SearchCurvesDisplay.from_search(mutant, top_k=3)
+    bottom, top = display.ax_.get_ylim()
+    named = [line for line in display.lines_
+             if not line.get_label().startswith("_") and "others" not in line.get_label()]
+    named_points = np.concatenate([line.get_ydata() for line in named])
+    assert bottom < named_points.min() and top > named_points.max()
+    worst = min(display.lines_, key=lambda line: line.get_ydata().min())
+    assert worst not in named  # the fixture's worst point is a grey curve's
+    assert bottom > worst.get_ydata().min()
 
 
 def test_daub_bounds_end_at_the_upper_bound_at_n(daub):
@@ -858,6 +920,37 @@ def test_only_long_names_of_one_estimator_are_shortened(names, header, drawn):
     assert [t.get_text() for t in legend.get_texts()] == [
         f"selected: {(drawn or names)[1]}", (drawn or names)[0]]
     assert legend.get_title().get_text() == (header or "")
+
+
+def _mlp(i, channels, alpha):
+    return f"#{i} MLPClassifier(alpha={alpha}, hidden_layer_sizes=({channels},), momentum=0.9)"
+
+
+@pytest.mark.parametrize("grey, qualified", [
+    ([_mlp(2, 8, 0.0012), _mlp(3, 32, 0.0015)], True),  # other hidden_layer_sizes
+    (["#2 SVC(C=1)"], True),  # another estimator
+    ([_mlp(2, 32, 0.0012)], False),  # all share it
+])
+def test_the_header_claims_nothing_the_grey_curves_contradict(grey, qualified):
+    names = [_mlp(0, 32, 0.000154), _mlp(1, 32, 0.00377)] + grey
+    n = len(names)
+    display = SearchCurvesDisplay(candidate_ids=list(range(n)), resources=[[1, 2]] * n,
+                                  scores=[[0.5, 0.6], [0.4, 0.5]] + [[0.3, 0.4]] * len(grey),
+                                  selected=1, names=names).plot(top_k=2)
+    title = display.ax_.get_legend().get_title().get_text()
+    shared = "MLPClassifier(hidden_layer_sizes=(32,),\nmomentum=0.9)"
+    assert title == (f"top 2 of {n}:\n" if qualified else "") + shared
+    assert qualified == any("MLPClassifier(" not in name or "(32,)" not in name
+                            for name in grey)
+
+
+def test_allocation_says_whose_the_header_is_when_the_grey_bar_differs():
+    names = [_mlp(0, 32, 0.000154), _mlp(1, 32, 0.00377), _mlp(2, 8, 0.0012)]
+    display = AllocationDisplay(candidate_ids=[0, 1, 2], spent=[6, 4, 2], grid_spent=6,
+                                n_grid_candidates=3, names=names).plot(top_k=2)
+    assert display.ax_.get_ylabel() == (
+        "Candidate: the 2 that spent most of 3:\n"
+        "MLPClassifier(hidden_layer_sizes=(32,),\nmomentum=0.9)")
 
 
 def test_family_tree_of_a_long_lineage_keeps_labels_and_title_apart():

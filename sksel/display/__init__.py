@@ -58,11 +58,16 @@ class SearchCurvesDisplay:
     right of the axes, the selected one highlighted; the others are grey,
     one legend entry for all of them. Names too long to read (over 48
     characters) lose what the named candidates share, the estimator and the
-    parameters set alike, which the legend's title gives; each keeps its id
-    and the parameters that differ.
+    parameters set alike, which the legend's title gives, headed ``top 10 of
+    38:`` where a grey curve does not share it; each keeps its id and the
+    parameters that differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
-    the bound that decided its allocation.
+    the bound that decided its allocation. A Mutant-UCB model that went on
+    from its parent's training is drawn on the sub-trains of its lineage,
+    those it inherited included: its curve starts where its parent's was
+    when it was bred, joined to that point by a thin dotted line; one that
+    started afresh starts at 1.
 
     Build it with :meth:`from_search`; all parameters are stored as
     attributes.
@@ -94,6 +99,12 @@ class SearchCurvesDisplay:
     max_resource : float, default=None
         The resource the bounds project to; needed with `bounds`.
 
+    origins : list of tuple or None, default=None
+        For each candidate, the point ``(resource, score)`` its training
+        went on from (a Mutant-UCB parent's, at the sub-trains it passed
+        on), joined to its first point by a dotted line, or None for one
+        trained from scratch. None draws no join.
+
     resource_name : str, default="Resource"
         Label of the x-axis.
 
@@ -115,6 +126,9 @@ class SearchCurvesDisplay:
 
     bound_lines_ : list of matplotlib Line2D or None
         The dashed projections to the bounds drawn, or None without `bounds`.
+
+    origin_lines_ : list of matplotlib Line2D or None
+        The dotted joins to the origins drawn, or None without `origins`.
 
     ax_ : matplotlib Axes
         Axes with the curves.
@@ -143,7 +157,7 @@ class SearchCurvesDisplay:
     """
 
     def __init__(self, *, candidate_ids, resources, scores, selected, ranks=None, bounds=None,
-                 max_resource=None, resource_name="Resource", score_name="Score",
+                 max_resource=None, origins=None, resource_name="Resource", score_name="Score",
                  names=None):
         self.candidate_ids = candidate_ids
         self.resources = resources
@@ -152,6 +166,7 @@ class SearchCurvesDisplay:
         self.ranks = ranks
         self.bounds = bounds
         self.max_resource = max_resource
+        self.origins = origins
         self.resource_name = resource_name
         self.score_name = score_name
         self.names = names
@@ -167,7 +182,11 @@ class SearchCurvesDisplay:
         names (a halving search's rows ranked as sksel ranks them, those at
         larger resources first, as it selects its best in its last
         iteration). For a :class:`~sksel.DAUBSearch`, its
-        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``.
+        ``policy_.upper_bound`` gives the bounds at ``sizes_[-1]``. For a
+        search whose results have ``parent_id`` and ``n_resources_total``
+        (:class:`~sksel.MutantUCBSearch`), the resources are
+        ``n_resources_total`` and a model that inherited sub-trains has its
+        parent's row at that many as its origin.
 
         Parameters
         ----------
@@ -216,23 +235,28 @@ class SearchCurvesDisplay:
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
         scores = _mean_scores(record, results)
-        bounds = max_resource = None
         info = record._display_info()
+        resources, origins, resource_name = results["n_resources"], None, info.resource_name
+        if _continues_parents(results):
+            resources = results["n_resources_total"]
+            origins = _origins(results, scores, candidate_ids)
+            resource_name += ", inherited ones included"
+        bounds = max_resource = None
         if info.bounds is not None:
             max_resource = info.full_resource
             bounds = np.array([info.bounds(c) for c in candidate_ids])
         display = cls(
             candidate_ids=candidate_ids,
-            resources=[results["n_resources"][ids == c] for c in candidate_ids],
+            resources=[resources[ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
             selected=_selected(record), ranks=_ranks(record, candidate_ids), bounds=bounds,
-            max_resource=max_resource, resource_name=info.resource_name,
+            max_resource=max_resource, origins=origins, resource_name=resource_name,
             score_name=_score_name(search), names=_names(record, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, top_k=10, log_scale="auto", line_kw=None, selected_kw=None,
-             bound_kw=None):
+    def plot(self, ax=None, *, top_k=10, log_scale="auto", ylim="auto", line_kw=None,
+             selected_kw=None, bound_kw=None, origin_kw=None):
         """Plot the curves.
 
         Parameters
@@ -249,6 +273,16 @@ class SearchCurvesDisplay:
             Log scale on the resource axis; ``"auto"`` puts it on a log scale
             when the resources span more than two decades (DAUB's sizes).
 
+        ylim : "auto", None or tuple of float, default="auto"
+            Limits of the score axis. ``"auto"`` frames the named curves:
+            the bottom is their lowest point, or the lowest point they went
+            on from, the top the highest point or bound drawn, each with a
+            margin of 5% of the span; the points of grey curves below the
+            bottom (a bad first sub-train, a configuration that never
+            learnt) are cut, their lines leaving the axes at its bottom
+            edge. None leaves matplotlib's limits, every point in view; a
+            pair ``(bottom, top)`` is passed to ``ax.set_ylim``.
+
         line_kw : dict, default=None
             Keyword arguments of ``ax.plot`` for every curve.
 
@@ -258,6 +292,10 @@ class SearchCurvesDisplay:
 
         bound_kw : dict, default=None
             Keyword arguments of ``ax.plot`` for the dashed bounds.
+
+        origin_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the dotted joins to the
+            origins, over the colour of the curve each joins.
 
         Returns
         -------
@@ -279,14 +317,18 @@ class SearchCurvesDisplay:
             for c, x, y in zip(ids, self.resources, self.scores)
         ]
         self.selected_line_ = self.lines_[ids.index(self.selected)]
-        header, labels = _shortened([_name(self.names, ids, c) for c in named])
+        unnamed = [c for c in ids if c not in named]
+        header, labels = _shortened([_name(self.names, ids, c) for c in named],
+                                    [_name(self.names, ids, c) for c in unnamed],
+                                    f"top {len(named)} of {len(ids)}")
         for c, label in zip(named, labels):
             self.lines_[ids.index(c)].set_label(
                 f"selected: {label}" if c == self.selected else label)
-        others = [line for c, line in zip(ids, self.lines_) if c not in named]
+        others = [self.lines_[ids.index(c)] for c in unnamed]
         if others:
             others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
+        self.origin_lines_ = None if self.origins is None else self._plot_origins(ax, origin_kw)
         from matplotlib.ticker import MaxNLocator
 
         resources = np.concatenate([np.asarray(x, dtype=float) for x in self.resources])
@@ -296,8 +338,12 @@ class SearchCurvesDisplay:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
+        if isinstance(ylim, str) and ylim == "auto":
+            ylim = self._framing(named)
+        if ylim is not None:
+            ax.set_ylim(ylim)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
-            self.bound_lines_ or [])[:1]
+            self.bound_lines_ or [])[:1] + (self.origin_lines_ or [])[:1]
         _legend_outside(ax, handles=handles, title=_wrapped_header(header),
                         alignment="left")
         return self
@@ -323,6 +369,56 @@ class SearchCurvesDisplay:
                                  **bound_kw)
         return lines
 
+    def _framing(self, named):
+        """Score limits from the lowest point of the `named` curves to the highest drawn.
+
+        A named curve's origin counts as one of its points, a bound as a
+        point drawn; each limit has a margin of 5% of the span (0.05 where
+        the span is 0).
+        """
+        ids = list(self.candidate_ids)
+        origins = self.origins or [None] * len(ids)
+        drawn = [np.append(y, [] if o is None else o[1]) for y, o in zip(self.scores, origins)]
+        bottom = np.nanmin(np.concatenate([drawn[ids.index(c)] for c in named]))
+        bounds = [line.get_ydata() for line in self.bound_lines_ or []]
+        top = np.nanmax(np.concatenate(drawn + bounds))
+        margin = 0.05 * (top - bottom) or 0.05
+        return bottom - margin, top + margin
+
+    def _plot_origins(self, ax, origin_kw):
+        """The dotted line from each curve's origin to its first point, in the curve's colour."""
+        lines = []
+        for line, origin, x, y in zip(self.lines_, self.origins, self.resources, self.scores):
+            if origin is not None:
+                kw = {"linestyle": ":", "linewidth": 1, "color": line.get_color(),
+                      "alpha": line.get_alpha(), "zorder": line.get_zorder(), **(origin_kw or {})}
+                label = "went on from its parent" if not lines else None
+                lines += ax.plot([origin[0], x[0]], [origin[1], y[0]], label=label, **kw)
+        return lines
+
+
+def _continues_parents(results):
+    """Whether a row of `results` may go on from its parent's training (Mutant-UCB's)."""
+    return "parent_id" in results and "n_resources_total" in results
+
+
+def _origins(results, scores, candidate_ids):
+    """The point each of `candidate_ids` went on from: its parent's at the sub-trains inherited.
+
+    That is the parent's row whose ``n_resources_total`` is the candidate's
+    ``n_resources_total - n_resources``; None for a candidate that inherited
+    none (an initial model, a mutant that started afresh).
+    """
+    ids, parents = results["candidate_id"], results["parent_id"]
+    total = np.asarray(results["n_resources_total"])
+    inherited = total - np.asarray(results["n_resources"])
+    origins = []
+    for c in candidate_ids:
+        first = np.flatnonzero(ids == c)[0]
+        at = np.flatnonzero((ids == parents[first]) & (total == inherited[first]))
+        origins.append((total[at[0]], scores[at[0]]) if inherited[first] and at.size else None)
+    return origins
+
 
 class AllocationDisplay:
     """Resource spent per candidate, sorted, against GridSearchCV's spending.
@@ -335,7 +431,8 @@ class AllocationDisplay:
     scikit-learn's halving searches). The `top_k` highest get a bar each;
     the others share one grey bar, at their mean. Names too long to read
     lose what the named candidates share, which the y-axis label gives (as
-    :class:`SearchCurvesDisplay`'s legend does). A dashed line marks what
+    :class:`SearchCurvesDisplay`'s legend does, headed ``the 20 that spent
+    most of 38:`` where one of the others does not share it). A dashed line marks what
     :class:`~sklearn.model_selection.GridSearchCV` spends on every candidate:
     the full resource on every fold; the title says so, and gives the total
     as a share of GridSearchCV's.
@@ -519,7 +616,9 @@ class AllocationDisplay:
         rest = order[len(shown):]
         widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
         header, labels = _shortened(
-            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown])
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown],
+            [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in rest],
+            f"the {len(shown)} that spent most of {len(order)}")
         labels += [f"{len(rest)} others, mean"] if len(rest) else []
         colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
         positions = np.arange(len(widths))

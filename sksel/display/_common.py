@@ -103,7 +103,7 @@ _LABEL_WIDTH = 48
 _NAME = re.compile(r"(#\d+(?: \(from #\d+\))?) (\w+)(?:\((.*)\))?")
 
 
-def _shortened(labels):
+def _shortened(labels, others=(), whose=None):
     """`labels` without what they all share, and that, when one is too long to read.
 
     Labels of at most 48 characters stay as they are, and so do labels that
@@ -114,6 +114,23 @@ def _shortened(labels):
     (``MLPClassifier(hidden_layer_sizes=(32,))``); when they still are too
     long, and set the same parameters, the header names those and each
     label keeps its values, in that order.
+
+    The header is what `labels` share: where the figure draws `others`
+    too, unnamed (grey), and one of them does not share it (another
+    estimator, another value of a parameter the header sets), the header
+    begins with `whose` on a line of its own (``"top 10 of 38:"``), so that
+    it claims nothing of the others.
+
+    Parameters
+    ----------
+    labels : list of str
+        The labels of the named candidates.
+
+    others : list of str, default=()
+        The labels of the candidates drawn beside them without a name.
+
+    whose : str, default=None
+        Which candidates `labels` are, of all drawn; needed with `others`.
 
     Returns
     -------
@@ -132,6 +149,8 @@ def _shortened(labels):
     shared = [a for a in arguments[0] if all(a in other for other in arguments[1:])]
     own = [[a for a in these if a not in shared] for these in arguments]
     header = estimator + (f"({', '.join(shared)})" if shared else "")
+    if not all(_shares(label, estimator, shared) for label in others):
+        header = f"{whose}:\n{header}"
     short = [" ".join([head, ", ".join(these)]).strip() for head, these in zip(heads, own)]
     keys = {tuple(a.split("=", 1)[0] for a in these) for these in own}
     if max(map(len, short)) > _LABEL_WIDTH and len(keys) == 1:
@@ -139,6 +158,12 @@ def _shortened(labels):
         short = [" ".join([head, ", ".join(a.split("=", 1)[-1] for a in these)])
                  for head, these in zip(heads, own)]
     return header, short
+
+
+def _shares(label, estimator, arguments):
+    """Whether `label` names a candidate of `estimator` that sets all of `arguments` alike."""
+    parts = _name_parts(label)
+    return parts is not None and parts[1] == estimator and set(arguments) <= set(parts[2])
 
 
 def _name_parts(label):
@@ -152,7 +177,8 @@ def _name_parts(label):
 
 def _wrapped_header(header):
     """`header` (of :func:`_shortened`) on lines of at most 48 characters; None stays None."""
-    return header and textwrap.fill(header, _LABEL_WIDTH, break_long_words=False)
+    return header and "\n".join(textwrap.fill(line, _LABEL_WIDTH, break_long_words=False)
+                                 for line in header.split("\n"))
 
 
 def _name(names, candidate_ids, candidate):

@@ -372,9 +372,10 @@ def test_the_generic_displays(fitted):
     else:
         curves = SearchCurvesDisplay.from_search(search)
         assert len(curves.lines_) == len(ids)
+        # A model that goes on from its parent's training is drawn on its lineage's.
+        x = used["n_resources_total"] if "n_resources_total" in used else used["n_resources"]
         for c, line in zip(ids, curves.lines_):
-            np.testing.assert_array_equal(line.get_xdata(),
-                                          used["n_resources"][used["candidate_id"] == c])
+            np.testing.assert_array_equal(line.get_xdata(), x[used["candidate_id"] == c])
         selected = search.cv_results_["candidate_id"][search.best_index_]
         assert curves.selected_line_ is curves.lines_[list(ids).index(selected)]
     # What each candidate spent: its rows' resource (added, where models go on) times folds.

@@ -22,7 +22,7 @@ from sksel.space import SearchSpace
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
 LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (#(\d+) .+?)\s+resource=(\d+)\s+score=(\S+)"
-                  r"\s+bound=(\S+)\s+\(\d+\.\ds\)$")
+                  r"\s+folds=[123]/3\s+bound=(\S+)(?:\s+ahead)?\s+\(\d+\.\ds\)(?:  \[.*\])?$")
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,8 @@ def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
         rf"#\d LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     # Plain status lines between them: the first evaluation, then every few seconds.
-    assert all(re.match(r"\[DAUBSearch\] \d+/<=\d+ evaluations, \d+\.\ds, best 0\.\d{4} "
+    assert all(re.match(r"\[DAUBSearch\] \d+/<=\d+ evaluations, \d+\.\ds"
+                        r"(?:, at most about \d+s left)?, best 0\.\d{4} "
                         r"#\d LogisticRegression\(C=", line) for line in lines[1:-1])
     assert len(lines) >= 3
 
@@ -78,7 +79,9 @@ def test_verbose_one_tqdm_bar(data, capsys):
     n_evals = len(search.all_cv_results_["params"])
     # The bar is on stderr; stdout has the header and the final line only.
     assert len(captured.out.splitlines()) == 2
-    assert f"{n_evals}eval" in captured.err and "best 0." in captured.err
+    # Counted against the most the search may run, which it says.
+    assert f"| {n_evals}/{4 * len(search.sizes_)} " in captured.err
+    assert "(at most)" in captured.err and "best 0." in captured.err
 
 
 def test_verbose_two_one_line_per_evaluation(data, capsys):
@@ -99,7 +102,7 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
         assert name == f"#{candidate} LogisticRegression(C={C_GRID['C'][int(candidate)]:.3g})"
         assert name == results["candidate_name"][row]
         assert float(score) == pytest.approx(results["mean_test_score"][row], abs=5e-5)
-        last_bound[row] = float(bound)
+        last_bound[row] = search.policy_.max_score if bound == "none" else float(bound)
     # The bound printed after a candidate's last evaluation is the policy's final one.
     for row, bound in last_bound.items():
         c = results["candidate_id"][row]
@@ -150,8 +153,9 @@ def test_verbose_two_columns_aligned_whatever_the_name_length(data, capsys, make
     widest = max(map(len, names))
     assert widest - min(map(len, names)) > 30
     # The shortest name is padded to the longest: every column starts at one position.
-    assert {line.index("resource=") - line.index("#") for line in lines} == {widest + 1}
-    for column in ("resource=", "score=", "bound=", "  ("):
+    first_cell = [re.search(r"(resource|score)=", line).start() for line in lines]
+    assert {i - line.index("#") for i, line in zip(first_cell, lines)} == {widest + 1}
+    for column in ("resource=", "score=", "folds=", "bound=", "  ("):
         assert len({line.rfind(column) for line in lines}) == 1, column
     if isinstance(search, DAUBSearch):  # resources of 2 and 3 digits, one column
         assert len({len(str(n)) for n in search.all_cv_results_["n_resources"]}) == 2
@@ -323,7 +327,7 @@ def test_pipeline_candidates_named_by_their_final_estimator(data, capsys, make, 
                                        results["candidate_name"]):
         lineage = f" (from #{parent})" if parent >= 0 else ""
         assert name == f"#{c}{lineage} {expected[_pipeline_key(params)]}"
-    printed = [re.search(r"\] +\S+ (#.+?) +resource=", line).group(1)
+    printed = [re.search(r"\] +\S+ (#.+?) +(?:resource|score)=", line).group(1)
                for line in _lines(capsys)[1:-1]]
     assert sorted(printed) == sorted(results["candidate_name"])
 
@@ -345,11 +349,14 @@ def test_verbose_two_lines_and_results_rows_name_candidates_alike(data, capsys, 
     row_name = {(int(c), int(n)): name for c, n, name in zip(
         results["candidate_id"], results["n_resources"], results["candidate_name"])}
     parents = results.get("parent_id", np.full(len(results["params"]), -1))
-    printed = [re.search(r"\] +\d+/\S+ (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +resource=(\d+) ",
-                         line) for line in _lines(capsys)[1:-1]]
+    printed = [re.search(r"\] +\d+/\S+ (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +"
+                         r"(?:resource=(\d+) +)?score=", line) for line in _lines(capsys)[1:-1]]
     assert len(printed) == len(results["params"]) and all(printed)
     for match in printed:
         name, candidate, parent, estimator, n = match.groups()
+        if n is None:  # a search that trains every candidate on all the rows shows no resource
+            assert search._largest_resource() is None
+            n = results["n_resources"][list(results["candidate_id"]).index(int(candidate))]
         assert name == row_name[int(candidate), int(n)]
         row = list(results["candidate_id"]).index(int(candidate))
         assert int(parent or -1) == parents[row]
@@ -358,3 +365,67 @@ def test_verbose_two_lines_and_results_rows_name_candidates_alike(data, capsys, 
         while hasattr(step, "steps"):
             step = step.steps[-1][1]
         assert estimator == type(step).__name__
+
+
+# ---------------------------------------------- what the lines say, and where terms are
+
+
+def test_verbose_two_bound_says_none_where_the_curve_sets_no_bound(data, capsys):
+    """A bound at the score's maximum bounds nothing: the line says "none", not 1.0000."""
+    search = _daub(2).fit(*data)
+    lines = [LINE.match(line) for line in _lines(capsys)[1:-1]]
+    policy = search.policy_
+    for match in lines:
+        candidate, n, bound = int(match.group(4)), int(match.group(5)), match.group(7)
+        at_use = policy.bound_at(candidate, n)
+        assert bound == ("none" if at_use >= policy.max_score else f"{at_use:.4f}")
+    assert any(m.group(7) == "none" for m in lines) and not any(
+        m.group(7) == f"{policy.max_score:.4f}" for m in lines)
+
+
+def test_verbose_two_marks_results_the_search_has_not_reached(data, capsys):
+    """With idle workers, a line of an evaluation the sequential run has not used yet says
+    "ahead" (its bound is pending); the glossary is named on the first line of each term."""
+    _daub(2, n_jobs=2).fit(*data)
+    lines = _lines(capsys)[1:-1]
+    ahead = ["  ahead  " in line for line in lines]
+    assert ahead == ["bound=pending" in line for line in lines]
+    for term, shown in (("bound", ["bound=" in line for line in lines]), (
+            "speculative evaluation", ahead)):
+        told = [f"[{term}" in line or f", {term}" in line for line in lines]
+        assert told.count(True) == (1 if any(shown) else 0)
+        assert not any(told[:shown.index(True)]) if any(shown) else True
+        if any(shown):
+            assert told[shown.index(True)] and "glossary" in lines[shown.index(True)]
+
+
+def test_verbose_two_gpucb_lines_show_no_resource_and_mark_first_looks(data, capsys):
+    """Every candidate is trained on all the rows: no resource column; a first look says so
+    with the folds it ran, as its row of cv_results_ does."""
+    from sksel.portfolio import default_portfolio
+
+    learners = [est for _, est in default_portfolio()][:10]
+    search = GPUCBSelector(learners, cv=CV3, random_state=0, verbose=2).fit(*data)
+    lines = _lines(capsys)
+    assert not any("resource=" in line or " at 200" in line for line in lines)
+    res = search.cv_results_
+    looks = {res["candidate_name"][i]: res["n_folds_run"][i]
+             for i in np.flatnonzero(res["first_look"])}
+    assert looks
+    marked = {re.search(r"(#\d+ .+?)\s+score=", line).group(1): line
+              for line in lines[1:-1] if "first look" in line}
+    assert marked.keys() == looks.keys()
+    for name, line in marked.items():
+        assert f"folds={looks[name]}/3" in line
+
+
+def test_verbose_one_status_lines_count_against_the_most_and_estimate_the_time_left(
+        data, capsys, no_tqdm, monkeypatch):
+    monkeypatch.setattr("sksel._core.progress._STATUS_EVERY_S", 0.0)
+    search = _daub(1).fit(*data)
+    n_max = 4 * len(search.sizes_)
+    status = _lines(capsys)[1:-1]
+    assert len(status) == len(search.all_cv_results_["params"])
+    for k, line in enumerate(status, 1):
+        assert re.match(rf"\[DAUBSearch\] {k}/<={n_max} evaluations, \d+\.\ds, at most about "
+                        r"\d+s left, best ", line)

@@ -7,12 +7,18 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   budget) and a final line (evaluations done, time, the selected candidate
   and its score); between them a tqdm bar where tqdm is installed (``pip
   install sksel[progress]``; ``tqdm.auto`` draws it in a terminal or in
-  Jupyter), otherwise a plain status line every few seconds;
+  Jupyter), otherwise a plain status line every few seconds; both count
+  against the evaluations planned (at most that many, where the search may
+  stop early) and estimate the time left;
 - at ``verbose >= 2``, one line per finished evaluation instead of the bar,
   in the order they finish: the candidate's name (:class:`CandidateNames`,
-  the ``candidate_name`` of its rows in ``cv_results_``), its resource, its
-  mean test score, any column the search adds (DAUB's bound) and the seconds
-  since the start. The lines read as a table: each column is as wide as its
+  the ``candidate_name`` of its rows in ``cv_results_``), its resource
+  (where it varies), its mean test score, the folds it ran (``folds=1/5``:
+  DAUB's curves below N, a race ended early), any column the search adds (DAUB's
+  bound), ``ahead`` where the search has not reached it yet (a speculative
+  evaluation, which may finish before smaller ones) and the seconds since
+  the start. The first line that shows one of these terms says where the
+  glossary defines it. The lines read as a table: each column is as wide as its
   widest entry so far, or as what is known at the start needs: the names'
   the longest name of the candidates then (a longer one, a mutant's, widens
   it from then on), the resources' the largest the search allows;
@@ -29,6 +35,10 @@ from ..spaces.space import _STEP, first_estimator
 from .run import Listener
 
 _STATUS_EVERY_S = 5.0
+
+#: The glossary's term of each column a ``verbose=2`` line may add.
+_TERMS = {"bound": "bound", "first look": "first look", "ahead": "speculative evaluation"}
+_GLOSSARY = "the glossary of sksel's documentation (doc/glossary.rst)"
 
 
 def _tqdm():
@@ -232,12 +242,16 @@ class Progress(Listener):
     describe : callable or None, default=None
         ``describe(candidate, resource) -> dict or None``, the columns a
         ``verbose=2`` line adds (the policy's ``describe``).
+    used : callable or None, default=None
+        ``used(action) -> bool``, whether the search has used the result of
+        `action` once told (else the line says ``ahead``); None: all are.
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", max_resource=None, describe=None, file=None):
+                 exact=True, budget="", max_resource=None, describe=None, used=None,
+                 file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -248,7 +262,9 @@ class Progress(Listener):
         self.budget = budget
         self.max_resource = max_resource
         self.describe = describe
+        self.used = used
         self.file = file
+        self._explained = set()
         self.n_done = 0
         self.best = None  # (score, candidate, resource)
         self._bar = None
@@ -268,29 +284,68 @@ class Progress(Listener):
         width = self._widths[column] = max(self._widths.get(column, 0), len(text))
         return f"{text:{align}{width}}"
 
-    def _line(self, candidate, resource, score, extra, elapsed):
-        """The ``verbose=2`` line of one evaluation, its columns padded as a table's."""
-        cells = [self._cell("resource", f"resource={resource}"),
-                 self._cell("score", f"score={score:.4f}")]
-        cells += [self._cell(key, f"{key}={value:.4f}" if isinstance(value, float)
-                             else f"{key}={value}") for key, value in (extra or {}).items()]
+    def _line(self, candidate, resource, score, extra, elapsed, n_folds=None, ahead=False):
+        """The ``verbose=2`` line of one evaluation, its columns padded as a table's.
+
+        The resource is left out where the search gives every evaluation
+        the same (no `max_resource`); the first line showing a term of
+        :data:`_TERMS` ends by saying where the glossary defines it.
+        """
+        cells = [] if self.max_resource is None else [
+            self._cell("resource", f"resource={resource}")]
+        cells.append(self._cell("score", f"score={score:.4f}"))
+        if n_folds is not None and self.n_splits > 1:
+            cells.append(self._cell("folds", f"folds={n_folds}/{self.n_splits}"))
+        for key, value in (extra or {}).items():
+            if value is True:  # a mark: "first look"
+                cells.append(key)
+                continue
+            # As wide as a score from the start: "bound=none" and "bound=0.7183" align.
+            self._widths.setdefault(key, len(f"{key}=0.0000"))
+            cells.append(self._cell(key, f"{key}={value:.4f}" if isinstance(value, float)
+                                    else f"{key}={value}"))
+        if ahead:
+            cells.append("ahead")
+        shown = [*(extra or {}), *(["ahead"] if ahead else [])]
+        new = [_TERMS[key] for key in shown if key in _TERMS and _TERMS[key] not in self._explained]
+        self._explained.update(new)
+        terms = f"  [{', '.join(new)}: see {_GLOSSARY}]" if new else ""
         return (f"{self._cell('count', self._count(), '>')} "
                 f"{self._cell('name', self.names(candidate))} "
-                + "  ".join(cells) + f"  ({elapsed:.1f}s)")
+                + "  ".join(cells) + f"  ({elapsed:.1f}s){terms}")
+
+    def _time_left(self, now):
+        """``", about 12s left"``: the mean time of an evaluation so far times those planned.
+
+        ``"at most about"`` where the search may stop before `planned`;
+        nothing where nothing is planned.
+        """
+        if self.planned is None or self.n_done >= self.planned:
+            return ""
+        left = (now - self._start) / self.n_done * (self.planned - self.n_done)
+        return f", {'about' if self.exact else 'at most about'} {left:.0f}s left"
 
     def _best(self):
         if self.best is None:
             return "best: none yet"
         score, candidate, resource = self.best
-        return f"best {score:.4f} {self.names(candidate)} at {resource}"
+        return f"best {score:.4f} {self.names(candidate)}{self._at(resource)}"
+
+    def _at(self, resource):
+        """``" at 200"``, or nothing where every evaluation has the same resource."""
+        return "" if self.max_resource is None else f" at {resource}"
 
     # ------------------------------------------------------------------ events
     def on_start(self):
         self.start()
 
     def on_told(self, action, outputs, score):
-        extra = self.describe(*action) if self.describe and self.verbose >= 2 else None
-        self.evaluation(*action, score, extra)
+        if self.verbose < 2:
+            self.evaluation(*action, score)
+            return
+        self.evaluation(*action, score, self.describe(*action) if self.describe else None,
+                        n_folds=len(outputs),
+                        ahead=self.used is not None and not self.used(action))
 
     def on_end(self):
         self.stop()
@@ -304,8 +359,10 @@ class Progress(Listener):
         self._print(f"{self.n_candidates} candidate{s}, {self.n_splits}-fold cv; {self.budget}")
         tqdm = _tqdm() if self.verbose == 1 else None
         if tqdm is not None:
-            self._bar = tqdm(total=self.planned if self.exact else None, desc=self.search,
-                             unit="eval", file=self.file, dynamic_ncols=True)
+            # Where the search may stop early, the total is at most that many.
+            desc = self.search if self.exact else f"{self.search} (at most)"
+            self._bar = tqdm(total=self.planned, desc=desc, unit="eval", file=self.file,
+                             dynamic_ncols=True)
         elif self.verbose >= 2:
             self._widths = {"count": len(self._count(self.planned or 0)),
                             "name": max((len(self.names(c)) for c in range(self.n_candidates)),
@@ -313,8 +370,12 @@ class Progress(Listener):
             if self.max_resource is not None:
                 self._widths["resource"] = len(f"resource={self.max_resource}")
 
-    def evaluation(self, candidate, resource, score, extra=None):
-        """Report one finished evaluation: its mean test `score` and `extra` columns."""
+    def evaluation(self, candidate, resource, score, extra=None, n_folds=None, ahead=False):
+        """Report one finished evaluation: its mean test `score` and `extra` columns.
+
+        `n_folds`: the folds it ran, where known; `ahead`: whether the search
+        has not reached it yet.
+        """
         if self.verbose < 1:
             return
         self.n_done += 1
@@ -326,10 +387,12 @@ class Progress(Listener):
                 self._bar.set_postfix_str(self._best(), refresh=False)
             self._bar.update(1)
         elif self.verbose >= 2:
-            self._print(self._line(candidate, resource, score, extra, now - self._start))
+            self._print(self._line(candidate, resource, score, extra, now - self._start,
+                                   n_folds, ahead))
         elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
             self._last_status = now
-            self._print(f"{self._count()} evaluations, {now - self._start:.1f}s, {self._best()}")
+            self._print(f"{self._count()} evaluations, {now - self._start:.1f}s"
+                        f"{self._time_left(now)}, {self._best()}")
 
     def stop(self):
         """Close the bar, if any: the search has ended, or failed."""
@@ -346,5 +409,5 @@ class Progress(Listener):
                 f" (stopped: {stop_reason})")
         if best is not None:
             candidate, resource, score = best
-            line += f"; selected {self.names(candidate)} at {resource}, score {score:.4f}"
+            line += f"; selected {self.names(candidate)}{self._at(resource)}, score {score:.4f}"
         self._print(line)

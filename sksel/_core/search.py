@@ -353,7 +353,8 @@ class BaseSelectionSearch(BaseSearchCV):
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
                         max_resource=self._largest_resource(),
-                        describe=getattr(policy, "describe", None))
+                        describe=getattr(policy, "describe", None),
+                        used=lambda action: action in policy.decisions_)
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""

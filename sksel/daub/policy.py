@@ -316,10 +316,14 @@ class DAUBPolicy(SequentialPolicy):
     def describe(self, candidate, size):
         """``{"bound": ...}``: the bound a progress line of ``(candidate, size)`` shows.
 
-        :meth:`bound_at`, or ``"pending"`` while the run has not used the result.
+        :meth:`bound_at`, ``"none"`` where it is `max_score` (the curve sets
+        no bound below the best possible score yet), or ``"pending"`` while
+        the run has not used the result.
         """
         bound = self.bound_at(candidate, size)
-        return {"bound": "pending" if bound is None else float(bound)}
+        if bound is None:
+            return {"bound": "pending"}
+        return {"bound": "none" if bound >= self.max_score else float(bound)}
 
     def enough_folds(self, candidate, size, fold_scores):
         """Whether the first folds of ``(candidate, size)``, scoring `fold_scores`, end its race.

@@ -358,6 +358,10 @@ class GPUCBPolicy(SequentialPolicy):
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
 
+    def describe(self, candidate, resource):
+        """``{"first look": True}`` for a progress line of a first look, else None."""
+        return {"first look": True} if candidate in self._extra_var else None
+
     def columns(self, candidates):
         """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed.
 

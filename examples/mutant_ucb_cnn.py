@@ -15,9 +15,9 @@ parent whose shape its new configuration leaves unchanged. The data are
     python examples/mutant_ucb_cnn.py --device cuda   # on a GPU
 
 It prints the best configuration, its validation accuracy and its test
-accuracy after training on all 2,000 images for ``max_subtrains`` epochs in
-all, those it inherited from its ancestors included (the cap covers a
-lineage, so the selected model trained exactly that long).
+accuracy after training on all 2,000 images for as many epochs as its
+lineage trained (``max_epochs`` in the printed configuration): its own
+(at most ``max_subtrains``) and those it inherited from its ancestors.
 """
 
 import argparse

@@ -103,22 +103,23 @@ def test_ucb_e_regret_falls_as_the_budget_grows():
 # --------------------------------------------------------------- Mutant-UCB
 
 
-def _random_run(seed, budget=400, n_initial=10, max_subtrains=5):
+def _random_run(seed, budget=400, n_initial=10, max_subtrains=5, max_lineage_subtrains=None):
     rng = np.random.RandomState(seed)
     quality = {}
     policy = MutantUCBPolicy(n_initial, budget, max_subtrains=max_subtrains,
+                             max_lineage_subtrains=max_lineage_subtrains,
                              exploration=0.05, random_state=seed)
     log = []
+    trained = {}
     while not policy.done:
         (model, n), = policy.ask()
         parent = policy.parents_[model]
         if model not in quality:
             base = rng.uniform(0.3, 0.9) if parent < 0 else quality[parent]
             quality[model] = float(np.clip(base + rng.normal(0, 0.03), 0, 1))
-        # The training of the parent (of a mutant) or of the model, in all, when chosen.
-        log.append((model, n, parent, policy.lineage_subtrains(parent) if n == 1 else 0,
-                    policy.lineage_subtrains(model)))
+        log.append((model, n, parent, trained.get(parent, 0), trained.get(model, 0)))
         policy.tell(model, n, quality[model] + 0.02 * np.log(n) + rng.normal(0, 0.01))
+        trained[model] = n
     return policy, log
 
 
@@ -131,19 +132,18 @@ def test_budget_and_sub_train_cap(seed):
     for model in range(policy.n_models):
         steps = [n for k, n in policy.history_ if k == model]
         assert steps == list(range(1, len(steps) + 1))  # one sub-train at a time
-        # The cap holds for the lineage: inherited sub-trains count.
-        assert policy.lineage_subtrains(model) <= 5
-    # The last sub-train finished the training of a leader: its value is
-    # within noise of the best one's (which may be a mutant trained less).
-    finished = policy.history_[-1][0]
-    assert policy.lineage_subtrains(finished) == 5
-    assert policy.mu(finished) > policy.mu(policy.best_) - 0.01
+        assert len(steps) <= 5
+    # The selected model finished its training.
+    assert max(n for k, n in policy.history_ if k == policy.best_) == 5
     assert policy.n_models > 10  # mutants were bred
+    # Without a cap on lineages, mutants go on from their parents past N in all.
+    assert max(policy.lineage_subtrains(k) for k in range(policy.n_models)) > 5
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_cap_counts_what_a_mutant_inherits(seed):
-    policy, _ = _random_run(seed)
+def test_the_lineage_cap_counts_what_a_mutant_inherits(seed):
+    policy, _ = _random_run(seed, max_lineage_subtrains=5)
+    assert 400 - 5 + 1 <= len(policy.history_) <= 400
     # By hand, from the actions: a mutant goes on from its parent's training
     # in all, as the parent's first action names it (0: it starts afresh).
     inherited, own = {}, {}
@@ -165,7 +165,7 @@ def test_the_cap_counts_what_a_mutant_inherits(seed):
 
 
 def test_mutation_probability_is_trained_over_cap():
-    """A chosen model trained t sub-trains in all mutates with probability t / N."""
+    """A chosen model with Nbar sub-trains mutates with probability Nbar / N."""
     counts = np.zeros((5, 2))  # rows: Nbar = 1..5; columns: sub-train, mutate
     for seed in range(15):
         policy, log = _random_run(seed)

@@ -30,10 +30,9 @@ class MutantUCBPolicy:
         ``n_initial + max_subtrains - 1`` leaves room to finish a model.
 
     max_subtrains : int or None, default=None
-        N, the most sub-trains a model is trained for, those its mutant
-        inherits from its ancestors included (with `inherit`). None: no cap
-        (∞-UCB-E); then no mutant is bred and the selected model gets no
-        final training.
+        N, the most sub-trains a model receives itself (the paper's). None:
+        no cap (∞-UCB-E); then no mutant is bred and the selected model gets
+        no final training.
 
     exploration : float, default=0.05
         E, the exploration parameter, >= 0: an arm's bonus is
@@ -54,16 +53,20 @@ class MutantUCBPolicy:
         of the initial models' first scores, so that E means the same for any
         scorer (e.g. ``neg_mean_squared_error``).
 
+    max_lineage_subtrains : int or None, default=None
+        L, the most sub-trains a model is trained for in all, those it
+        inherited from its ancestors included: a model whose lineage reached
+        ``L`` is no longer sub-trained (a choice of it breeds), and its
+        mutants start afresh (their actions name ``parent=(parent, 0)``).
+        None: no such cap, as in the paper, where a lineage trains on as
+        long as its mutants do.
+
     inherit : bool, default=True
-        Whether a mutant goes on from its parent's training, which then
-        counts towards `max_subtrains`: a mutant of a parent trained ``t <
-        N`` sub-trains in all starts with ``t`` and has room for ``N - t``
-        more; a mutant of a parent at the cap, which has no room left to
-        give, starts afresh (its action names ``parent=(parent, 0)``). A
-        chosen model trained ``t`` in all is sub-trained with probability
-        ``1 - t / N`` and otherwise breeds, so that one at the cap always
-        breeds. False: every mutant starts afresh and a model counts its own
-        sub-trains only, the paper's Algorithm 2 with fresh mutants.
+        Whether a mutant goes on from its parent's training (its sub-trains
+        so far, which its lineage's count includes). A chosen model that had
+        ``t`` sub-trains itself is sub-trained with probability
+        ``1 - t / N`` and otherwise breeds. False: every mutant starts
+        afresh, the paper's Algorithm 2 with fresh mutants.
 
     inherited : callable or None, default=None
         ``inherited(model) -> int``: the sub-trains a mutant went on from,
@@ -97,7 +100,8 @@ class MutantUCBPolicy:
     Examples
     --------
     >>> from sksel.mutant_ucb import MutantUCBPolicy
-    >>> policy = MutantUCBPolicy(n_initial=2, budget=6, max_subtrains=3, random_state=0)
+    >>> policy = MutantUCBPolicy(n_initial=2, budget=6, max_subtrains=3,
+    ...                          max_lineage_subtrains=3, random_state=0)
     >>> quality = {0: 0.6, 1: 0.8}
     >>> while not policy.done:
     ...     for model, n in policy.ask():
@@ -109,8 +113,8 @@ class MutantUCBPolicy:
     >>> policy.parents_
     [-1, -1, 1, 2]
 
-    Mutant 2 went on from model 1's two sub-trains, which left it room for
-    one; mutant 3, bred from it at the cap, started afresh:
+    Mutant 2 went on from model 1's two sub-trains, which left its lineage
+    room for one; mutant 3, bred from it at the lineage's cap, started afresh:
 
     >>> [policy.lineage_subtrains(model) for model in range(policy.n_models)]
     [1, 3, 3, 1]
@@ -118,12 +122,13 @@ class MutantUCBPolicy:
     ((1, 2), (2, 0))
     """
 
-    def __init__(self, n_initial, budget, *, max_subtrains=None, exploration=0.05,
-                 mutation=True, reward="mean", scale=1.0, inherit=True, inherited=None,
-                 random_state=None):
+    def __init__(self, n_initial, budget, *, max_subtrains=None, max_lineage_subtrains=None,
+                 exploration=0.05, mutation=True, reward="mean", scale=1.0, inherit=True,
+                 inherited=None, random_state=None):
         self.n_initial = n_initial
         self.budget = budget
         self.max_subtrains = max_subtrains
+        self.max_lineage_subtrains = max_lineage_subtrains
         self.exploration = exploration
         self.mutation = mutation and max_subtrains is not None
         self.reward = reward
@@ -293,18 +298,21 @@ class MutantUCBPolicy:
         return self.mutation or self.max_subtrains is None or self._room(model) > 0
 
     def _room(self, model):
-        """The sub-trains `model` may still get under the cap, its lineage's counted."""
-        return self.max_subtrains - self.lineage_subtrains(model)
+        """The sub-trains `model` may still get: under `max_subtrains`, and its lineage's cap."""
+        room = self.max_subtrains - self._trained[model]
+        if self.max_lineage_subtrains is None:
+            return room
+        return min(room, self.max_lineage_subtrains - self.lineage_subtrains(model))
 
     def _pull(self, arm):
         """Sub-train `arm`, or breed a mutant of it, as Algorithm 2 draws.
 
-        It is sub-trained with probability ``1 - t / N``, ``t`` its
-        training in all.
+        It is sub-trained with probability ``1 - t / N``, ``t`` its own
+        sub-trains, and always breeds once its lineage reached its cap.
         """
         self._pulls[arm] += 1
-        trained = self.lineage_subtrains(arm)
-        if self.mutation and self._rng.uniform() >= 1 - trained / self.max_subtrains:
+        if self.mutation and (self._rng.uniform() >= 1 - self._trained[arm] / self.max_subtrains
+                              or self._room(arm) <= 0):
             return self._breed(arm)
         return arm, self._trained[arm] + 1
 
@@ -316,7 +324,8 @@ class MutantUCBPolicy:
         self._sum.append(0.0)
         self._pulls.append(1)
         self._trained.append(0)
-        inherits = self.inherit and self._room(parent) > 0
+        inherits = self.inherit and (self.max_lineage_subtrains is None or (
+            self.lineage_subtrains(parent) < self.max_lineage_subtrains))
         self._inherited.append(self.lineage_subtrains(parent) if inherits else 0)
         return model, 1
 

@@ -50,11 +50,15 @@ class ContinuedTrainer(FoldsTrainer):
         The estimator of the search, as the user gave it (which of its
         parameters a fitted model can take, its training length).
     max_amount : int
-        The most sub-trains a model is trained for, those it inherited
-        included: rows of models trained that long in total rank first, and
-        their state is dropped (no sub-train or mutant goes on from it).
+        The most sub-trains a model receives itself: rows of models trained
+        that long in total, inherited sub-trains included, rank first.
     inherit : bool
         Whether a new model with a parent starts from the parent's model.
+    max_total : int or None, default=None
+        The most sub-trains a model is trained for in all, those it inherited
+        included, or None. A model's state is dropped once no sub-train or
+        mutant can go on from it: trained `max_total` in all, or (without
+        `inherit`) `max_amount` itself.
     memory : str, path or None
         Folder where the states are kept, instead of in memory.
     mapped : bool
@@ -76,13 +80,14 @@ class ContinuedTrainer(FoldsTrainer):
     #: A model between two sub-trains; on a dask cluster it stays on its worker.
     state_key = "model"
 
-    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, memory=None,
-                 mapped=False, random_state=None):
+    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, max_total=None,
+                 memory=None, mapped=False, random_state=None):
         super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
         self.max_amount = max_amount
         self.inherit = inherit
+        self.max_total = max_total
         self.random_state = random_state
         self.length_param = subtrainer.length_param(estimator)
         self._states = _ModelStates(memory)
@@ -135,13 +140,19 @@ class ContinuedTrainer(FoldsTrainer):
         if any(out.pop("restarted", False) for out in outputs):
             self._lineage.pop(model, None)  # its parent's model could not take its parameters
         fitted = [out.pop("model", None) for out in outputs]
-        if any(f is None for f in fitted) or self._total_subtrains(model, n) >= self.max_amount:
+        if any(f is None for f in fitted) or self._last_of(model, n):
             self._states.discard(model)
             self._trained.pop(model, None)
             return
         for fold, f in enumerate(fitted):
             self._states.put(model, fold, f)
         self._trained[model] = n
+
+    def _last_of(self, model, n):
+        """Whether no sub-train of `model`, nor a mutant of it, goes on from its `n` sub-trains."""
+        if self.max_total is not None and self._total_subtrains(model, n) >= self.max_total:
+            return True
+        return n >= self.max_amount and not self.inherit
 
     def row_params(self, job, action):
         """The model's parameters, with the training length its sub-trains add up to."""

@@ -155,6 +155,24 @@ CASES = [
         trains_from_scratch=False,
     ),
     SearchCase(
+        "mutant_ucb_lineage",
+        build=lambda **kw: MutantUCBSearch(
+            SGDClassifier(loss="log_loss", random_state=0), {"alpha": stats.loguniform(1e-5, 1e-1)},
+            **{"budget": 12, "max_subtrains": 3, "max_lineage_subtrains": 3, "cv": CV3,
+               "random_state": 0, **kw}),
+        counted=lambda **kw: MutantUCBSearch(
+            SlowSGD(random_state=0), {"alpha": stats.loguniform(1e-5, 1e-1)}, **{
+                "budget": 12, "max_subtrains": 3, "max_lineage_subtrains": 3, "cv": 3,
+                "refit": False, "random_state": 0, **kw}),
+        counter=SlowSGD,
+        checks=lambda: [
+            MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-2]}, budget=6,
+                            max_subtrains=2, max_lineage_subtrains=2, cv=2,
+                            error_score="raise", random_state=0)],
+        same_for_any_n_jobs=False,
+        trains_from_scratch=False,
+    ),
+    SearchCase(
         "asha_rows",
         build=lambda **kw: ASHARowsSearch(LogisticRegression(), {
             "C": np.logspace(-3, 2, 9).tolist()}, **{"eta": 2, "cv": CV3, "random_state": 0,

@@ -380,15 +380,19 @@ def _used_rows(search, key):
             for k, v in results.items()}
 
 
+def _split_scores(search, results):
+    """``(n_rows, n_splits)`` test scores of the metric the search ranked by, NaN where not run."""
+    metric = _metric(search)
+    return np.stack([np.asarray(results[f"split{i}_test_{metric}"], dtype=float)
+                     for i in range(search.n_splits_)], axis=1)
+
+
 def _folds_run(search, results):
     """The folds each row of `results` ran on: those whose test score is not NaN.
 
     A fold that failed with ``error_score=np.nan`` counts as not run.
     """
-    metric = _metric(search)
-    split_scores = np.stack([np.asarray(results[f"split{i}_test_{metric}"], dtype=float)
-                             for i in range(search.n_splits_)], axis=1)
-    return np.isfinite(split_scores).sum(axis=1)
+    return np.isfinite(_split_scores(search, results)).sum(axis=1)
 
 
 def _mean_scores(search, results):
@@ -397,9 +401,7 @@ def _mean_scores(search, results):
     ``mean_test_<metric>`` is NaN for a row whose race ended after fewer folds
     than its peers ran; a curve still draws the mean of its first folds.
     """
-    metric = _metric(search)
-    split_scores = np.stack([np.asarray(results[f"split{i}_test_{metric}"], dtype=float)
-                             for i in range(search.n_splits_)], axis=1)
+    split_scores = _split_scores(search, results)
     run = np.isfinite(split_scores)
     total = np.where(run, split_scores, 0.0).sum(axis=1)
     return np.divide(total, run.sum(axis=1), out=np.full(len(total), np.nan),

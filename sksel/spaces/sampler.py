@@ -169,7 +169,7 @@ class KDPPSampler:
         self.mcmc_steps = mcmc_steps
         self.random_state = random_state
         self.space_ = SearchSpace(param_distributions=param_distributions)
-        self._branches = self.space_._grids
+        self._branches = self.space_.branches
         self._grid = self.space_.candidates if self.space_.is_finite else None
         if self._grid is not None and n_iter > len(self._grid):
             raise ValueError(

@@ -213,6 +213,18 @@ class SearchSpace:
         return list(ParameterGrid(self._grids))
 
     @property
+    def branches(self):
+        """The branches of the space, each a dict of parameters, validated (one for a dict).
+
+        Examples
+        --------
+        >>> from sksel.space import SearchSpace
+        >>> SearchSpace(param_grid=[{"a": [1, 2]}, {"b": ["x"]}]).branches
+        [{'a': [1, 2]}, {'b': ['x']}]
+        """
+        return self._grids
+
+    @property
     def first_estimator(self):
         """The estimator of the first candidate, standing for all of them; None without one."""
         if _is_list(self.estimator):

@@ -116,6 +116,7 @@ def noting_interrupts():
 
     Within an outer such block (the search's ``fit``), the outer count goes
     on: a SIGINT before the inner block is in it.
+
     Only in the main thread, where signals are handled, and only over a
     handler that is a function (the default one raises
     ``KeyboardInterrupt``); an ignored SIGINT stays ignored. The count

@@ -9,7 +9,7 @@ the threshold of the search's ``risk``. This script builds what it ships:
    the "tune" half of its datasets (even OpenML ids, ``lcdb_replay.half``),
    plus the curves of ``benchmarks/data/own_curves.csv`` when present
    (learners LCDB lacks, on datasets no report half uses).
-2. **Model** (:class:`sksel.daub.gap_model.GapModel`): at every rung of the
+2. **Model** (:class:`sksel.curves.gap_model.GapModel`): at every rung of the
    schedule (:func:`sksel.daub.rung_sizes` on the dataset's anchors), every
    learner against that rung's leader: the features, and the final gap.
 3. **Calibration** (Learn-then-Test): the tune datasets are split into five
@@ -52,7 +52,7 @@ import lcdb_replay as L  # noqa: E402
 
 from sksel._core.simulate import simulate  # noqa: E402
 from sksel.daub import RungPolicy, rung_sizes  # noqa: E402
-from sksel.daub.gap_model import (  # noqa: E402
+from sksel.curves.gap_model import (  # noqa: E402
     FEATURES,
     MEAN_TERMS,
     SCALE_TERMS,

@@ -15,7 +15,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sksel import DAUBSearch
 from sksel._core.simulate import simulate
 from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
-from sksel.daub.gap_model import (
+from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
     SCALE_TERMS,

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .gap_model import gap_features
+from ..curves.gap_model import gap_features
 from .policy import DAUBPolicy
 
 
@@ -61,7 +61,7 @@ class RungPolicy(DAUBPolicy):
     ``ceil(n / eta)`` of the `n` alive go on, as in successive halving, and so
     does every other learner whose probability of ending more than `tol`
     above the *leader* (the best learner at this size, the one the run would
-    select now) is at least `threshold`: the :class:`~sksel.daub.gap_model.GapModel`
+    select now) is at least `threshold`: the :class:`~sksel.curves.gap_model.GapModel`
     gives it from the two learners' curves at the rungs so far. At the first
     rung no learner is dropped when two or more rungs lie below N (the next
     one gives every curve a slope). A learner left alone goes to N at once.
@@ -109,7 +109,7 @@ class RungPolicy(DAUBPolicy):
     Examples
     --------
     >>> from sksel.daub import RungPolicy
-    >>> from sksel.daub.gap_model import shipped_model
+    >>> from sksel.curves.gap_model import shipped_model
     >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
     ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
     >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.1,

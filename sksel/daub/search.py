@@ -11,7 +11,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 from .._core.compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..training.rows import RowsTrainer
-from .gap_model import shipped_model, threshold
+from ..curves.gap_model import shipped_model, threshold
 from .policy import DAUBPolicy, accuracy_noise, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 
@@ -39,7 +39,7 @@ class DAUBSearch(BaseSelectionSearch):
     `tol` above the leader (the best learner at that size) with a probability
     at or above the threshold of `risk`. That probability comes from a model
     of the final gap between two learners given their learning curves so
-    far, learned from real learning curves (:mod:`sksel.daub.gap_model`), and
+    far, learned from real learning curves (:mod:`sksel.curves.gap_model`), and
     the threshold of each `risk` was chosen on datasets the model was not
     fitted on, so that at most a share `risk` of searches select a learner
     more than `tol` below the best one (:class:`~sksel.daub.RungPolicy`).

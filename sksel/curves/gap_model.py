@@ -1,13 +1,14 @@
 """How a learner's final score compares with the leader's: a model learned from real curves.
 
 :class:`~sksel.daub.RungPolicy` drops a learner once it is unlikely to end
-more than ``tol`` above the *leader*, the learner it would select now. The
-quantity it needs is the probability that the final gap (the learner's score
-on all N rows minus the leader's) exceeds ``tol``, given what the two
-learning curves show at the same size. The model here is a location-scale
-one, fitted on real learning curves (LCDB 1.0's single-split curves of 20
-classifiers on the "tune" half of its datasets, and curves of learners it
-lacks recorded by ``benchmarks/record_curves.py``):
+more than ``tol`` above the *leader*, the learner it would select now;
+:class:`~sksel.GPUCBSelector` turns a candidate's score on a subsample into
+an observation of its score on all the rows. The quantity both need is the
+law of the final gap (the learner's score on all N rows minus the leader's),
+given what the two learning curves show at the same size. The model here is
+a location-scale one, fitted on real learning curves (LCDB 1.0's
+single-split curves of 20 classifiers on the "tune" half of its datasets,
+and curves of learners it lacks recorded by ``benchmarks/record_curves.py``):
 
 * the mean of the final gap is linear in the :data:`FEATURES` (the gap now,
   how it moved since the previous size, both learners' slopes and levels,
@@ -134,7 +135,7 @@ class GapModel:
 
     Examples
     --------
-    >>> from sksel.daub.gap_model import gap_features, shipped_model
+    >>> from sksel.curves.gap_model import gap_features, shipped_model
     >>> model = shipped_model()
     >>> far = gap_features([0.60, 0.70], [0.80, 0.90], [500, 1000], 16000, 500)
     >>> near = gap_features([0.86, 0.89], [0.88, 0.90], [500, 1000], 16000, 500)
@@ -230,7 +231,7 @@ def threshold(risk):
 
     Examples
     --------
-    >>> from sksel.daub.gap_model import threshold
+    >>> from sksel.curves.gap_model import threshold
     >>> bool(0 < threshold(0.05) <= threshold(0.1) <= threshold(0.2) < 1)
     True
     """

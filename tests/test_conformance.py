@@ -31,8 +31,8 @@ from test_search_face import _same_results
 import sksel._core.progress as progress
 from sksel import AllocationDisplay, BestScoreDisplay, SearchCurvesDisplay
 from sksel._core.simulate import simulate
-from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
 from sksel.curves.gap_model import shipped_model
+from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
 from sksel.gpucb import GPUCBPolicy
 from sksel.kdpp import EvaluateAll
 from sksel.mutant_ucb import MutantUCBPolicy

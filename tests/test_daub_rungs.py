@@ -14,7 +14,6 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch
 from sksel._core.simulate import simulate
-from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
 from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
@@ -25,6 +24,7 @@ from sksel.curves.gap_model import (
     shipped_model,
     threshold,
 )
+from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
 
 
 def _constant_model(mean, scale, n=20001):

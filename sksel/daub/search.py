@@ -10,8 +10,8 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._core.compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
-from ..training.rows import RowsTrainer
 from ..curves.gap_model import shipped_model, threshold
+from ..training.rows import RowsTrainer
 from .policy import DAUBPolicy, accuracy_noise, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 

@@ -13,6 +13,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._core.policy import Outcome, SequentialPolicy
+from ..curves.gap_model import gap_features
 from .prior_fit import level_and_scale, scaled_and_shrunk_cov
 
 
@@ -136,6 +137,37 @@ class GPUCBPolicy(SequentialPolicy):
         and ``n_folds >= 2``.
     n_folds : int, default=None
         The folds of an evaluation, with `race`.
+    look : int, default=None
+        Rows of a look on a subsample: before a candidate is evaluated at
+        `resource`, it may be evaluated at `look` (a subsample of every
+        training fold, scored on the same validation folds). With
+        `gap_model`, `cost`, `tol` and a positive `risk` only, and not
+        `asynchronous`. The look enters the posterior as an observation of
+        the candidate's full score: the full score of the best candidate
+        ``b`` evaluated in full, plus the mean of the final gap that
+        `gap_model` predicts from the two candidates' scores at `look` rows
+        (``b`` gets its own look first), with variance ``noise^2`` plus the
+        gap's, a Gaussian matched to the two 0.5% tails of the model's
+        residual law. A candidate whose look leaves it a posterior
+        probability below ``risk / K`` of beating ``b`` by more than `tol`
+        is not evaluated further; the others stay candidates for a full
+        evaluation. A look is never selected; the stop weighs it. A
+        candidate gets a look first when the look pays for itself in
+        expectation: when the probability that the look rules it out (its
+        preposterior, from the posterior now and the look's variance) times
+        its expected cost exceeds the look's expected cost, that cost being
+        ``cost(k)`` times the ratio of look to full cost measured so far (the
+        geometric mean over the looks made; ``look / resource`` before any).
+        With looks, the cost of a candidate in the choice of the next
+        evaluation is that of the look plus the full evaluation's times the
+        probability that the look does not rule it out.
+    gap_model : object, default=None
+        The law of a candidate's final gap to the leader,
+        :class:`~sksel.curves.gap_model.GapModel`: ``mean_scale(features)``
+        and the standardized ``residuals``.
+    n_validation : int, default=None
+        The validation rows a score is measured on (the noise of a score in
+        the gap model's features), with `look`.
 
     Attributes
     ----------
@@ -149,6 +181,9 @@ class GPUCBPolicy(SequentialPolicy):
     folds_used_ : dict
         ``{action: j}`` of the evaluations the run used on their first ``j``
         folds only (`race`): the candidates' first looks.
+    look_scores_ : dict
+        Candidate -> ``{size: its score at size rows}`` of its looks (NaN
+        where a look failed), of the sequential run.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -176,7 +211,8 @@ class GPUCBPolicy(SequentialPolicy):
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
-                 asynchronous=False, race=False, n_folds=None):
+                 asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
+                 n_validation=None, look_threshold=0.01, look_cost=None):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -201,6 +237,17 @@ class GPUCBPolicy(SequentialPolicy):
         self._extra_var = {}  # candidate -> its observation's variance beyond noise^2
         self._fold_scores = {}  # candidate evaluated on every fold -> its fold scores
         self._failed = set()
+        self.looks = tuple(sorted(set(looks))) if (gap_model is not None and tol is not None
+                                              and risk > 0 and not asynchronous) else ()
+        self.gap_model = gap_model
+        self.n_validation = n_validation
+        self.look_threshold = look_threshold
+        self.look_cost = None if look_cost is None else _checked_cost(look_cost, len(self.mean))
+        self._look_sd = _tail_matched_sd(gap_model.residuals) if self.looks else None
+        self._look_scores = {}  # candidate -> {size: its score at `size` rows}
+        self._look_obs = {}  # candidate without a full evaluation -> (observation, variance)
+        self.dropped_ = set()
+        self._bar_cache = (None, None)
         self._likely = None
         super().__init__()
         self._advance()
@@ -243,7 +290,7 @@ class GPUCBPolicy(SequentialPolicy):
         evaluated on every fold by more than `tol`. Only the sequential
         run's next pick is raced.
         """
-        return ((candidate, resource) == self.next_decision
+        return ((candidate, resource) == self.next_decision and resource == self.resource
                 and self._race_length(candidate, fold_scores) is not None)
 
     @property
@@ -265,6 +312,11 @@ class GPUCBPolicy(SequentialPolicy):
         if not observed:
             return None
         return max(observed, key=observed.get)
+
+    @property
+    def look_scores_(self):
+        """Candidate -> ``{size: score}`` of its looks (see the class attributes)."""
+        return {c: dict(scores) for c, scores in self._look_scores.items()}
 
     @property
     def cost_scale_(self):
@@ -313,13 +365,23 @@ class GPUCBPolicy(SequentialPolicy):
         _, mean, cov = self._observed_prior()
         return mean, np.sqrt(np.diag(cov))
 
+    def _observed_list(self):
+        """The candidates observed: evaluated (first looks included), then those looked at only."""
+        return list(self._observed) + [c for c in self._look_obs if c not in self._observed]
+
     def _observed_prior(self):
-        """``(observed scores, prior mean, prior covariance)`` of the sequential run."""
-        y = np.array([self._observed[c] for c in self._observed])
-        return (y, *self._prior(list(self._observed), y))
+        """``(observed scores, prior mean, prior covariance)`` of the sequential run.
+
+        The scores are those of :meth:`_observed_list`, a look's as the
+        observation of the full score it stands for.
+        """
+        observed = self._observed_list()
+        y = np.array([self._observed[c] if c in self._observed else self._look_obs[c][0]
+                      for c in observed])
+        return (y, *self._prior(observed, y))
 
     def _posterior(self, pending):
-        observed = list(self._observed)
+        observed = self._observed_list()
         y, mean, cov = self._observed_prior()
         if observed:
             K_oo = cov[np.ix_(observed, observed)] + np.diag(self._noise_vars(observed))
@@ -359,7 +421,10 @@ class GPUCBPolicy(SequentialPolicy):
         return float(np.sum(norm.cdf(z)))
 
     def describe(self, candidate, resource):
-        """``{"first look": True}`` for a progress line of a first look, else None."""
+        """``{"first look": True}`` for a progress line of a first look, ``{"look": "<n>
+        rows"}`` for a look on a subsample, else None."""
+        if resource in self.looks:
+            return {"look": f"{resource} rows"}
         return {"first look": True} if candidate in self._extra_var else None
 
     def columns(self, candidates):
@@ -378,12 +443,15 @@ class GPUCBPolicy(SequentialPolicy):
         """Why the sequential run stopped, in words; None while it goes on."""
         if not self.done:
             return None
-        left, n = self._available(), self.n_decisions
+        left, n = self._available(), self.n_evaluations_
         if not left:
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:
             return f"{n} evaluations made (n_iter={self.n_iter})"
         looks = f", {len(self.folds_used_)} of them first looks" if self.folds_used_ else ""
+        if self._look_scores:
+            n_looks = sum(len(scores) for scores in self._look_scores.values())
+            looks += f", and {n_looks} looks on a subsample"
         return (f"the answer is known after {n} evaluations{looks}: a candidate left beats the "
                 f"selected one by more than tol={self.tol:g} with a probability of at most "
                 f"{self.probability_left():.2g} <= risk={self.risk:g}")
@@ -400,10 +468,10 @@ class GPUCBPolicy(SequentialPolicy):
                 self._use_told(action)
             return self._speculate()
         available = self._available()
-        if self.n_decisions >= self.n_iter or self._answer_known(available):
+        if self.n_evaluations_ >= self.n_iter or self._answer_known(available):
             return None
         candidate = self._ucb_argmax(available)
-        return None if candidate is None else (candidate, self.resource)
+        return None if candidate is None else self._next_step(candidate)
 
     def _answer_known(self, candidates):
         """Whether `tol` is set, `risk` is positive, and a candidate left beats the best
@@ -416,7 +484,7 @@ class GPUCBPolicy(SequentialPolicy):
 
         `look`, ``(candidate, score, variance)``, is one more observation.
         """
-        observed = list(self._observed)
+        observed = self._observed_list()
         y, mean, cov = self._observed_prior()
         noise = self._noise_vars(observed)
         if look is not None:
@@ -429,8 +497,17 @@ class GPUCBPolicy(SequentialPolicy):
         solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
         return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
 
+    @property
+    def n_evaluations_(self):
+        """The sequential run's evaluations at `resource` (looks on a subsample left out)."""
+        return sum(1 for action in self._decisions if action[1] == self.resource)
+
     def _use(self, action, outcome):
         candidate = action[0]
+        if action[1] != self.resource:
+            self._use_look(action, outcome)
+            return
+        self._look_obs.pop(candidate, None)
         folds = self._folds_used(action, outcome)
         if outcome.fit_time is not None and np.isfinite(outcome.fit_time) \
                 and outcome.fit_time > 0:
@@ -447,6 +524,126 @@ class GPUCBPolicy(SequentialPolicy):
             self.folds_used_[action] = folds
             self._observed[candidate] = float(np.mean(outcome.fold_scores[:folds]))
             self._extra_var[candidate] = self._look_var(folds)
+
+    def _use_look(self, action, outcome):
+        """Fold in a look on a subsample: the leader's is kept for the gap's features; another
+        candidate's becomes an observation of its full score, or drops it (see `looks`)."""
+        candidate, size = action
+        scores = self._look_scores.setdefault(candidate, {})
+        scores[size] = np.nan if outcome.failed else float(outcome.score)
+        if candidate in self._observed or outcome.failed:
+            return
+        leader = self.best_
+        features = self._gap_features(candidate, leader)
+        mean, scale = self.gap_model.mean_scale(features)
+        self._look_obs[candidate] = (self._observed[leader] + float(mean[0]),
+                                     float(scale[0] * self._look_sd) ** 2)
+        if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
+            self.dropped_.add(candidate)
+
+    def _gap_features(self, candidate, leader, score=None):
+        """The gap model's features of `candidate`'s looks against `leader`'s at the same sizes.
+
+        `score`: the score of `candidate`'s next look, as if made.
+        """
+        leader_scores = self._look_scores.get(leader, {})
+        scores = dict(self._look_scores.get(candidate, {}))
+        if score is not None:
+            scores[self._next_look(candidate)] = score
+        sizes = [n for n in self.looks if n in scores and n in leader_scores]
+        return gap_features([scores[n] for n in sizes], [leader_scores[n] for n in sizes],
+                            sizes, self.resource, self.n_validation)
+
+    def _next_look(self, candidate):
+        """The smallest look size `candidate` has no look at, or None."""
+        done = self._look_scores.get(candidate, {})
+        return next((n for n in self.looks if n not in done), None)
+
+    def _next_step(self, candidate):
+        """The action that evaluates `candidate` next: its next look where it climbs the
+        looks (the leader's look at that size first, where it has none), else its full
+        evaluation."""
+        if not self._looks_next(candidate):
+            return candidate, self.resource
+        size, leader = self._next_look(candidate), self.best_
+        if size not in self._look_scores.get(leader, {}):
+            return leader, size
+        return candidate, size
+
+    def _looks_next(self, candidate):
+        """Whether `candidate`'s next evaluation is a look (see `looks`).
+
+        A candidate looked at goes on to its next look size while it has one;
+        one not looked at yet starts only where that pays (:meth:`_dropped_by_look`),
+        and while the leader's looks all succeeded.
+        """
+        if not self.looks or candidate in self._observed or self._next_look(candidate) is None:
+            return False
+        leader = self.best_
+        if leader is None or not all(np.isfinite(list(self._look_scores.get(leader, {})
+                                                      .values()))):
+            return False
+        scores = self._look_scores.get(candidate)
+        if scores:
+            return all(np.isfinite(list(scores.values())))
+        return self._dropped_by_look(candidate) > self._look_ratio(candidate)
+
+    def _look_ratio(self, candidate):
+        """The expected cost of `candidate`'s looks over its full evaluation's.
+
+        A fit's cost is taken as an overhead plus a part linear in the rows:
+        ``sum(looks) / resource + len(looks) * min(look_cost) / look_cost(k)``,
+        the cheapest candidate's cost standing for the overhead (at most 1);
+        without `look_cost`, the linear part only.
+        """
+        ratio = sum(self.looks) / self.resource
+        if self.look_cost is not None:
+            ratio += len(self.looks) * self.look_cost.min() / self.look_cost[candidate]
+        return min(ratio, 1.0)
+
+    def _dropped_by_look(self, candidate):
+        """The probability that `candidate`'s first look drops it, before it is made.
+
+        A look drops a candidate when the gap model's mean of its final gap
+        to the leader falls below ``m*``, the mean at the look gap where the
+        model's probability of a gap above `tol` is `look_threshold`. Before
+        the look, that mean is taken as the posterior's gap ``d = f(k) -
+        f(b)`` plus the model's error there: the probability is ``Phi((m* -
+        E d) / sqrt(Var d + v))``, ``v`` the variance of a look's observation.
+        """
+        leader = self.best_
+        bar, var = self._drop_bar(leader)
+        mean, cov = self._posterior_cov([leader, candidate])
+        var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+        return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
+
+    def _drop_bar(self, leader):
+        """``(m*, v)`` of a first look against `leader` (see :meth:`_dropped_by_look`)."""
+        size = self.looks[0]
+        leader_score = self._look_scores.get(leader, {}).get(size, self._observed[leader])
+        key = (leader, leader_score)
+        if self._bar_cache[0] != key:
+            low, high = -1.0, self.tol + 1.0
+            for _ in range(40):  # bisection: the probability grows with the look gap
+                gap = (low + high) / 2
+                score = min(max(leader_score + gap, 0.0), 1.0)
+                features = gap_features([score], [leader_score], [size], self.resource,
+                                        self.n_validation)
+                if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
+                    low = gap
+                else:
+                    high = gap
+            mean, scale = self.gap_model.mean_scale(features)
+            self._bar_cache = (key, (float(mean[0]), float(scale[0] * self._look_sd) ** 2))
+        return self._bar_cache[1]
+
+    def _step_cost(self, candidate):
+        """The expected cost of evaluating `candidate`, relative: with a look first, the look's
+        plus the full evaluation's when the look does not drop it."""
+        if not self._looks_next(candidate):
+            return self.cost[candidate]
+        return self.cost[candidate] * (self._look_ratio(candidate)
+                                       + 1.0 - self._dropped_by_look(candidate))
 
     def _folds_used(self, action, outcome):
         """The folds of `outcome` the run uses, when its first look ends early; else None."""
@@ -482,11 +679,14 @@ class GPUCBPolicy(SequentialPolicy):
         return max(pooled, self.noise**2) * (1 / j - 1 / self.n_folds)
 
     def _noise_vars(self, candidates):
-        """The variance of the observation of each of `candidates` (a first look's: more)."""
-        return np.array([self.noise**2 + self._extra_var.get(c, 0.0) for c in candidates])
+        """The variance of the observation of each of `candidates` (a first look's and a look
+        on a subsample's: more)."""
+        return np.array([self.noise**2 + self._extra_var.get(c, 0.0)
+                         + (self._look_obs[c][1] if c in self._look_obs else 0.0)
+                         for c in candidates])
 
     def _available(self):
-        used = set(self._observed) | self._failed
+        used = set(self._observed) | self._failed | self.dropped_
         return [c for c in range(self.n_candidates) if c not in used]
 
     def _speculate(self):
@@ -500,18 +700,23 @@ class GPUCBPolicy(SequentialPolicy):
         """
         busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
         free = [c for c in self._available() if c not in busy]
-        if self.asynchronous and (self.n_decisions + len(busy) >= self.n_iter
+        if self.asynchronous and (self.n_evaluations_ + len(busy) >= self.n_iter
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
             likely, whole_runs = self._likely_picks()
-            likely = [c for c in likely if c in free]
-            if likely:
-                return likely[0], self.resource
+            steps = [self._next_step(c) for c in likely if c in free]
+            steps = [step for step in steps if step not in self._pending
+                     and step not in self._told]
+            if steps:
+                return steps[0]
             if whole_runs:  # the simulated runs ended: nothing else is likely to be picked
                 return None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
-        return None if candidate is None else (candidate, self.resource)
+        if candidate is None:
+            return None
+        step = self._next_step(candidate)
+        return None if step in self._pending or step in self._told else step
 
     def _sure(self):
         return self._speculate() if self.asynchronous else None
@@ -547,6 +752,11 @@ class GPUCBPolicy(SequentialPolicy):
                 picked[candidate] += 1
                 depth_sum[candidate] += depth
                 outcome = self.waiting.get(action)
+                if outcome is None and action[1] != self.resource:
+                    run._decisions.append(action)
+                    run._simulate_look(action, rng)
+                    action = run._decide()
+                    continue
                 if outcome is None:
                     mean, std = run._posterior(())
                     score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
@@ -558,12 +768,29 @@ class GPUCBPolicy(SequentialPolicy):
                         key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
         return [int(c) for c in ranked], whole_runs
 
+    def _simulate_look(self, action, rng):
+        """Fold in a look whose score is drawn: the leader's as its full score, another
+        candidate's from the look scores its posterior gap to the leader implies."""
+        candidate, size = action
+        leader = self.best_
+        if candidate in self._observed:
+            self._look_scores.setdefault(candidate, {})[size] = self._observed[candidate]
+            return
+        mean, std = self._posterior(())
+        _, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader, score=0.5))
+        score = rng.normal(self._look_scores[leader][size] + mean[candidate] - mean[leader],
+                           np.hypot(std[candidate], scale[0] * self._look_sd))
+        self._use_look(action, Outcome(min(max(score, 0.0), 1.0), None, None, False, False))
+
     def _copy_of_run(self):
         """A copy of the sequential run that results can be folded into."""
         run = self._branch()
         run._observed, run._failed = dict(self._observed), set(self._failed)
         run._times, run._extra_var = dict(self._times), dict(self._extra_var)
         run._fold_scores, run.folds_used_ = dict(self._fold_scores), dict(self.folds_used_)
+        run._look_scores = {c: dict(scores) for c, scores in self._look_scores.items()}
+        run._look_obs = dict(self._look_obs)
+        run.dropped_ = set(self.dropped_)
         return run
 
     def _ucb_argmax(self, candidates, pending=()):
@@ -574,7 +801,7 @@ class GPUCBPolicy(SequentialPolicy):
         if not candidates:
             return None
         mean, std = self._posterior(pending)
-        t = self.n_decisions + len(pending) + 1
+        t = self.n_evaluations_ + len(pending) + 1
         ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
         if self.cost is not None:
             choice = self._cost_argmax(candidates, ucb)
@@ -594,7 +821,7 @@ class GPUCBPolicy(SequentialPolicy):
         gain = self._gain(ucb, candidates)
         if not np.any(gain > 0):
             return None
-        value = gain / self.cost[candidates]
+        value = gain / np.array([self._step_cost(c) for c in candidates])
         best = candidates[value >= value.max() * (1 - 1e-9)]
         return int(min(best, key=lambda c: self._tie_rank[c]))
 
@@ -627,3 +854,9 @@ def _checked_cost(cost, n_candidates):
         raise ValueError(f"cost must hold {n_candidates} positive numbers, one per "
                          f"candidate; got {cost!r}.")
     return cost
+
+
+def _tail_matched_sd(residuals):
+    """The standard deviation of the Gaussian whose 0.5% tails are those of `residuals`."""
+    low, high = np.quantile(residuals, [0.005, 0.995])
+    return float((high - low) / (2 * norm.isf(0.005)))

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core.compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch
+from ..curves.gap_model import shipped_model
 from ..portfolio import (
     default_cost,
     default_portfolio,
@@ -23,6 +24,7 @@ from ..portfolio import (
 from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
 from ..training.folds import FoldsTrainer
+from ..training.rows import RowsTrainer
 from .policy import GPUCBPolicy, _checked_cost
 from .prior import (
     cost_prior_from_times,
@@ -30,6 +32,14 @@ from .prior import (
     prior_from_scores,
     tune_beta_scale,
 )
+
+#: The looks train on these shares of a training fold's rows: halving's rungs (factor 3).
+_LOOK_DIVISORS = (27, 9, 3)
+#: A look drops a candidate whose final gap to the leader exceeds `tol` with a probability
+#: below this (the gap model's), chosen on LCDB's tune half (benchmarks/bench_gpucb_looks.py).
+_LOOK_THRESHOLD = 0.1
+#: ``looks="auto"`` looks only where the training folds hold this many rows.
+_LOOKS_FROM_ROWS = 1800
 
 
 class GPUCBSelector(BaseSelectionSearch):
@@ -224,6 +234,27 @@ class GPUCBSelector(BaseSelectionSearch):
         folds is not comparable with the others).
         Needs `tol` and a positive `risk` (``n_iter="auto"``).
 
+    looks : bool or "auto", default="auto"
+        Before a costly candidate is cross-validated on all the rows, look
+        at it on a subsample: train it on a stratified ninth of every
+        training fold, score it on the usual validation folds, and turn the
+        score into a noisy observation of its full score through the model
+        of learning curves that :class:`~sksel.DAUBSearch` drops learners by
+        (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded
+        curves; the leader gets its own look at the same size first). A
+        candidate is looked at first only where that pays in expectation:
+        where the probability that the look rules it out times its expected
+        cost exceeds the look's cost (:class:`GPUCBPolicy`, `look`). A
+        candidate a look rules out is not evaluated further: its row of
+        ``cv_results_`` holds the look (``look`` True, ``n_resources`` the
+        subsample's rows), ranks below the full evaluations and is never
+        selected. ``"auto"``: looks where they can be made and can pay -- a
+        cost model (`cost`), a stop (`tol`, `risk` > 0), not
+        `asynchronous`, a classifier scored in [0, 1] (the model's scores)
+        and training folds of at least 1,800 rows. ``True``: looks wherever
+        they can be made (a ``ValueError`` before any training where they
+        cannot); ``False``: never.
+
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
         1``). The progress `verbose` prints counts evaluations against
@@ -243,12 +274,18 @@ class GPUCBSelector(BaseSelectionSearch):
         `race_folds` and a stop (`tol`, `risk`), ``first_look``: whether the
         candidate's evaluation stopped after its first folds (the others
         NaN). ``n_folds_run`` is the number of folds each row's scores
-        are over.
+        are over. With `looks`, ``look``: whether the row is a look on a
+        subsample (``all_cv_results_`` holds the looks of the candidates
+        evaluated further too).
 
     n_iter_ : int
-        The evaluations made (candidates evaluated, first looks included):
+        The evaluations made (candidates evaluated, first looks included,
+        looks on a subsample left out; ``n_looks_`` counts those):
         with ``n_iter="auto"``, where the search stopped (``verbose=1``
         prints why).
+
+    n_looks_ : int
+        The looks on a subsample made (`looks`), the leader's included.
 
     posterior_mean_, posterior_std_ : ndarray of shape (K,)
         Posterior of every candidate, evaluated or not.
@@ -312,6 +349,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "cost": [StrOptions({"auto", "prior"}), "array-like", None],
         "asynchronous": ["boolean"],
         "race_folds": ["boolean"],
+        "looks": ["boolean", StrOptions({"auto"})],
     }
 
     def __init__(
@@ -334,6 +372,7 @@ class GPUCBSelector(BaseSelectionSearch):
         cost="auto",
         asynchronous=False,
         race_folds=True,
+        looks="auto",
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -374,6 +413,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.cost = cost
         self.asynchronous = asynchronous
         self.race_folds = race_folds
+        self.looks = looks
 
     def fit(self, X, y=None, **params):
         """Run GP-UCB over the candidates, then refit the best on all of `X`.
@@ -394,7 +434,8 @@ class GPUCBSelector(BaseSelectionSearch):
             Instance of fitted search.
         """
         super().fit(X, y, **params)
-        self.n_iter_ = len(self.cv_results_["params"])
+        self.n_looks_ = len(self.policy_.look_scores_)
+        self.n_iter_ = self.policy_.n_evaluations_
         self.posterior_mean_, self.posterior_std_ = self.policy_.posterior()
         return self
 
@@ -427,15 +468,48 @@ class GPUCBSelector(BaseSelectionSearch):
         mean, cov, fit_scale, scores = self._prior(candidates)
         self.cost_, times = self._cost(candidates)
         self.beta_scale_ = self._beta_scale(fit_scale, scores, times)
+        full = min(len(train) for train, _ in splits)
+        looks = self._look_sizes(full, tol, n_classes)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
             n_iter=n_iter, tol=tol, risk=self.risk, fit_scale=fit_scale,
             empirical_bayes=self.empirical_bayes and not fit_scale, random_state=rng,
-            resource=min(len(train) for train, _ in splits), cost=self.cost_,
+            resource=full, cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
+            looks=looks, gap_model=shipped_model() if looks else None,
+            n_validation=sum(len(test) for _, test in splits),
+            look_threshold=_LOOK_THRESHOLD, look_cost=self._look_cost(candidates),
         )
-        return self.policy_, FoldsTrainer(splits)
+        if not looks:
+            return self.policy_, FoldsTrainer(splits)
+        return self.policy_, _LooksTrainer(splits, y, [*looks, full], stratify=True,
+                                           random_state=rng)
+
+    def _look_sizes(self, full, tol, n_classes):
+        """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
+        sizes = sorted({full // divisor for divisor in _LOOK_DIVISORS} - {0})
+        reasons = [why for why, missing in (
+            ("a stop (n_iter='auto', risk > 0)", tol is None or self.risk == 0),
+            ("asynchronous=False", self.asynchronous),
+            ("a classifier scored in [0, 1]", n_classes is None
+             or not self._unit_scored_classifier(n_classes)),
+            (f"training folds of more than {max(_LOOK_DIVISORS)} rows", not sizes),
+        ) if missing]
+        if self.looks is True and reasons:
+            raise ValueError(f"looks=True needs {' and '.join(reasons)}; or leave "
+                             "looks='auto'.")
+        if not self.looks or reasons or (self.looks == "auto" and full < _LOOKS_FROM_ROWS):
+            return []
+        return sizes
+
+    def _look_cost(self, candidates):
+        """Relative fit costs that price the looks: the prior's (`cost`'s source), or None."""
+        if self.cost_ is not None:
+            return self.cost_
+        if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:
+            return cost_prior_from_times(_SHIPPED_COSTS[self.prior]()[1])
+        return None
 
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
@@ -519,6 +593,14 @@ class GPUCBSelector(BaseSelectionSearch):
 #: ``beta_scale="auto"`` with a prior from earlier scores: the scale that found the best
 #: candidate soonest on LCDB's tune half (``benchmarks/bench_gpucb_stop.py``).
 AUTO_BETA_SCALE = 0.3
+
+
+class _LooksTrainer(RowsTrainer):
+    """:class:`~sksel.training.rows.RowsTrainer` that marks the looks on a subsample."""
+
+    def columns(self, job, actions):
+        """``look``: whether each evaluation is on fewer rows than the training folds'."""
+        return {"look": np.array([amount < self.max_resources for _, amount in actions])}
 
 
 def _check_mean_cov(mean, cov, n_total):

@@ -28,6 +28,8 @@ from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]}
 KNN_GRID = {"n_neighbors": [1, 3, 5, 7, 9, 13, 17]}
+#: A prior over `KNN_GRID` under which GP-UCB looks at the neighbours it doubts on subsamples.
+KNN_PRIOR = (np.array([0.8, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55]), np.diag(np.full(7, 0.15**2)))
 
 
 def classification():
@@ -120,6 +122,19 @@ CASES = [
             GPUCBSelector(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, n_iter=2, cv=2,
                           error_score="raise", random_state=0),
             GPUCBSelector(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2, cv=2,
+                          error_score="raise", random_state=0)],
+    ),
+    SearchCase(
+        "gpucb_looks",
+        build=lambda **kw: GPUCBSelector(KNeighborsClassifier(), KNN_GRID, **{
+            "prior": KNN_PRIOR, "looks": True, "cv": CV3, "random_state": 0, **kw}),
+        counted=lambda **kw: GPUCBSelector(SlowKNN(), KNN_GRID, **{
+            "prior": KNN_PRIOR, "looks": True, "cv": 3, "refit": False, "random_state": 0,
+            **kw}),
+        counter=SlowKNN,
+        checks=lambda: [
+            GPUCBSelector(KNeighborsClassifier(), {"n_neighbors": [1, 3, 5]},
+                          prior=(KNN_PRIOR[0][:3], KNN_PRIOR[1][:3, :3]), looks=True, cv=2,
                           error_score="raise", random_state=0)],
     ),
     SearchCase(

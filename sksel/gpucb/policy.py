@@ -137,37 +137,46 @@ class GPUCBPolicy(SequentialPolicy):
         and ``n_folds >= 2``.
     n_folds : int, default=None
         The folds of an evaluation, with `race`.
-    look : int, default=None
-        Rows of a look on a subsample: before a candidate is evaluated at
-        `resource`, it may be evaluated at `look` (a subsample of every
-        training fold, scored on the same validation folds). With
-        `gap_model`, `cost`, `tol` and a positive `risk` only, and not
-        `asynchronous`. The look enters the posterior as an observation of
-        the candidate's full score: the full score of the best candidate
-        ``b`` evaluated in full, plus the mean of the final gap that
-        `gap_model` predicts from the two candidates' scores at `look` rows
-        (``b`` gets its own look first), with variance ``noise^2`` plus the
-        gap's, a Gaussian matched to the two 0.5% tails of the model's
-        residual law. A candidate whose look leaves it a posterior
-        probability below ``risk / K`` of beating ``b`` by more than `tol`
-        is not evaluated further; the others stay candidates for a full
-        evaluation. A look is never selected; the stop weighs it. A
-        candidate gets a look first when the look pays for itself in
-        expectation: when the probability that the look rules it out (its
-        preposterior, from the posterior now and the look's variance) times
-        its expected cost exceeds the look's expected cost, that cost being
-        ``cost(k)`` times the ratio of look to full cost measured so far (the
-        geometric mean over the looks made; ``look / resource`` before any).
-        With looks, the cost of a candidate in the choice of the next
-        evaluation is that of the look plus the full evaluation's times the
-        probability that the look does not rule it out.
+    looks : sequence of int, default=()
+        Rows of the looks on subsamples, a ladder (sorted, duplicates
+        dropped): before a candidate is evaluated at `resource`, it may be
+        evaluated at each of these (a subsample of every training fold,
+        scored on the same validation folds), the smallest first. Only with
+        `gap_model`, `tol` and a positive `risk`, and not `asynchronous`.
+        After each look, `gap_model` gives the law of the candidate's final
+        gap to the leader ``b`` (the best candidate evaluated in full, which
+        gets its own look at each size first) from the two candidates' scores
+        at the sizes both were looked at. Where the probability of a gap
+        above `tol` is below `look_threshold`, the candidate is dropped: it is
+        not evaluated further, never selected, and out of the stop's sum.
+        Otherwise the look enters the posterior as an observation of its
+        full score, ``b``'s full score plus the model's mean gap, with
+        variance ``noise^2`` plus the gap's (a Gaussian matched to the two
+        0.5% tails of the model's residual law), and the candidate stays a
+        candidate: picked again, it takes its next look, then its full
+        evaluation. A candidate not looked at yet starts the ladder only
+        where that pays in expectation: where the probability that the
+        looks drop it (:meth:`_dropped_by_look`) exceeds their cost relative
+        to its full evaluation (``sum(looks) / resource``, plus, with
+        `look_cost`, ``len(looks) * min(look_cost) / look_cost(k)`` for the
+        overhead of a fit, the cheapest candidate's cost standing for it).
+        With `cost`, a candidate's cost in the choice of the next evaluation
+        is that of its looks plus its full evaluation's times the
+        probability that the looks do not drop it. The decisions depend on
+        the scores and the prior costs only, never on measured times.
     gap_model : object, default=None
         The law of a candidate's final gap to the leader,
         :class:`~sksel.curves.gap_model.GapModel`: ``mean_scale(features)``
         and the standardized ``residuals``.
     n_validation : int, default=None
         The validation rows a score is measured on (the noise of a score in
-        the gap model's features), with `look`.
+        the gap model's features), with `looks`.
+    look_threshold : float, default=0.05
+        The probability of a final gap above `tol` under which a look drops a
+        candidate (see `looks`).
+    look_cost : array-like of shape (K,), default=None
+        Relative fit costs that price the looks (see `looks`); None prices
+        them by their rows only.
 
     Attributes
     ----------
@@ -184,6 +193,10 @@ class GPUCBPolicy(SequentialPolicy):
     look_scores_ : dict
         Candidate -> ``{size: its score at size rows}`` of its looks (NaN
         where a look failed), of the sequential run.
+    dropped_ : set
+        The candidates a look dropped (see `looks`).
+    n_evaluations_ : int
+        The sequential run's evaluations at `resource`, looks left out.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -212,7 +225,7 @@ class GPUCBPolicy(SequentialPolicy):
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
                  asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
-                 n_validation=None, look_threshold=0.01, look_cost=None):
+                 n_validation=None, look_threshold=0.05, look_cost=None):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -602,14 +615,15 @@ class GPUCBPolicy(SequentialPolicy):
         return min(ratio, 1.0)
 
     def _dropped_by_look(self, candidate):
-        """The probability that `candidate`'s first look drops it, before it is made.
+        """The probability that `candidate`'s looks drop it, before they are made.
 
-        A look drops a candidate when the gap model's mean of its final gap
-        to the leader falls below ``m*``, the mean at the look gap where the
-        model's probability of a gap above `tol` is `look_threshold`. Before
-        the look, that mean is taken as the posterior's gap ``d = f(k) -
-        f(b)`` plus the model's error there: the probability is ``Phi((m* -
-        E d) / sqrt(Var d + v))``, ``v`` the variance of a look's observation.
+        Taken as that of its last look, the largest: a look drops a candidate
+        when the gap model's mean of its final gap to the leader falls below
+        ``m*``, the mean at the look gap where the model's probability of a
+        gap above `tol` is `look_threshold`. Before the look, that mean is
+        taken as the posterior's gap ``d = f(k) - f(b)`` plus the model's
+        error there: the probability is ``Phi((m* - E d) / sqrt(Var d +
+        v))``, ``v`` the variance of a look's observation.
         """
         leader = self.best_
         bar, var = self._drop_bar(leader)
@@ -618,8 +632,8 @@ class GPUCBPolicy(SequentialPolicy):
         return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
 
     def _drop_bar(self, leader):
-        """``(m*, v)`` of a first look against `leader` (see :meth:`_dropped_by_look`)."""
-        size = self.looks[0]
+        """``(m*, v)`` of a last look against `leader` (see :meth:`_dropped_by_look`)."""
+        size = self.looks[-1]
         leader_score = self._look_scores.get(leader, {}).get(size, self._observed[leader])
         key = (leader, leader_score)
         if self._bar_cache[0] != key:

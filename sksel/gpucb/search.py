@@ -37,7 +37,7 @@ from .prior import (
 _LOOK_DIVISORS = (27, 9, 3)
 #: A look drops a candidate whose final gap to the leader exceeds `tol` with a probability
 #: below this (the gap model's), chosen on LCDB's tune half (benchmarks/bench_gpucb_looks.py).
-_LOOK_THRESHOLD = 0.1
+_LOOK_THRESHOLD = 0.05
 #: ``looks="auto"`` looks only where the training folds hold this many rows.
 _LOOKS_FROM_ROWS = 1800
 
@@ -434,7 +434,7 @@ class GPUCBSelector(BaseSelectionSearch):
             Instance of fitted search.
         """
         super().fit(X, y, **params)
-        self.n_looks_ = len(self.policy_.look_scores_)
+        self.n_looks_ = sum(map(len, self.policy_.look_scores_.values()))
         self.n_iter_ = self.policy_.n_evaluations_
         self.posterior_mean_, self.posterior_std_ = self.policy_.posterior()
         return self

@@ -1,0 +1,181 @@
+"""GP-UCB's looks on subsamples: the observation a look stands for, drops, the selector's rows."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+from sklearn.tree import DecisionTreeClassifier
+
+from sksel import GPUCBSelector
+from sksel._core.simulate import simulate
+from sksel.curves.gap_model import gap_features, shipped_model
+from sksel.gpucb import GPUCBPolicy
+
+N, LOOKS, N_VALIDATION = 2000, (74, 222, 666), 1000
+
+
+def _policy(mean, sd, **kw):
+    """Independent candidates, a stop at tol 0.01 and risk 0.1, looks at N/27, N/9, N/3."""
+    mean = np.asarray(mean, dtype=float)
+    return GPUCBPolicy(mean, np.diag(np.full(len(mean), sd**2)), tol=0.01, risk=0.1,
+                       resource=N, looks=LOOKS, gap_model=shipped_model(),
+                       n_validation=N_VALIDATION, random_state=0, **kw)
+
+
+def _curves(finals):
+    """Score at `n` rows of candidate `c`: its final score less a gap closing with the rows."""
+    return lambda c, n: finals[c] - 0.1 * (1 - n / N)
+
+
+def test_a_look_stands_for_the_leaders_score_plus_the_models_mean_gap():
+    policy = _policy([0.85, 0.70, 0.70], sd=0.15)
+    policy.tell(0, N, 0.86)
+    assert policy.ask() == [(0, 74)]  # the leader's own look comes first
+    policy.tell(0, 74, 0.80)
+    (candidate, size), = policy.ask()
+    assert size == 74 and candidate != 0
+    policy.tell(candidate, 74, 0.77)
+    features = gap_features([0.77], [0.80], [74], N, N_VALIDATION)
+    mean, scale = shipped_model().mean_scale(features)
+    low, high = np.quantile(shipped_model().residuals, [0.005, 0.995])
+    var = (scale[0] * (high - low) / (2 * norm.isf(0.005))) ** 2
+    # Its posterior is GP regression with that observation and variance noise^2 + var.
+    y = np.array([0.86, 0.86 + mean[0]])
+    noise = np.array([0.01**2, 0.01**2 + var])
+    cov = np.diag(np.full(3, 0.15**2))
+    A = [0, candidate]
+    expected = policy.mean + cov[:, A] @ np.linalg.solve(cov[np.ix_(A, A)] + np.diag(noise),
+                                                         y - policy.mean[A])
+    np.testing.assert_allclose(policy.posterior()[0], expected)
+
+
+@pytest.mark.parametrize("gap, dropped", [(-0.30, True), (0.0, False)])
+def test_a_look_drops_a_candidate_exactly_below_the_threshold(gap, dropped):
+    policy = _policy([0.85, 0.70, 0.70], sd=0.15)
+    policy.tell(0, N, 0.86)
+    policy.tell(*policy.ask()[0], 0.80)
+    (candidate, size), = policy.ask()
+    policy.tell(candidate, size, 0.80 + gap)
+    probability = shipped_model().prob_above(
+        gap_features([0.80 + gap], [0.80], [74], N, N_VALIDATION), 0.01)[0]
+    assert (probability < policy.look_threshold) == dropped
+    assert (candidate in policy.dropped_) == dropped
+    # A dropped candidate is out of the stop's sum and is never evaluated in full.
+    left = policy.probability_left()
+    assert (left == policy.probability_left([c for c in (1, 2) if c != candidate])) == dropped
+
+
+def test_looks_climb_the_ladder_and_the_best_is_evaluated_in_full():
+    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60])
+    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15)
+    run = simulate(policy, _curves(finals))
+    full = [c for c, n in policy.decisions_ if n == N]
+    assert policy.best_ == 2 and 2 in full
+    # Every look of a candidate came after the leader's at that size, and in increasing size.
+    seen = {}
+    for (c, n), *_ in run.events:
+        if n != N:
+            assert n > seen.get(c, 0)
+            seen[c] = n
+    assert policy.dropped_ and not policy.dropped_ & set(full)
+    # What was dropped is far behind; what is evaluated in full is a contender.
+    assert all(finals[c] < 0.7 for c in policy.dropped_)
+
+
+def test_without_looks_the_policy_is_the_one_before_looks():
+    mean, cov = np.array([0.8, 0.75, 0.7, 0.72]), 0.01 * (0.5 * np.eye(4) + 0.5)
+    finals = np.array([0.78, 0.8, 0.6, 0.7])
+    plain = GPUCBPolicy(mean, cov, tol=0.01, risk=0.1, resource=N, random_state=0)
+    off = GPUCBPolicy(mean, cov, tol=0.01, risk=0.1, resource=N, random_state=0, looks=(),
+                      gap_model=shipped_model(), n_validation=N_VALIDATION)
+    simulate(plain, finals)
+    simulate(off, finals)
+    assert plain.decisions_ == off.decisions_ and not off.look_scores_
+
+
+def test_the_probability_that_a_look_drops_falls_with_the_posterior_mean():
+    policy = _policy([0.85, 0.80, 0.70, 0.55], sd=0.1)
+    policy.tell(0, N, 0.85)
+    drops = [policy._dropped_by_look(c) for c in (1, 2, 3)]
+    assert drops[0] < drops[1] < drops[2]
+
+
+def test_the_same_looks_and_decisions_for_any_number_of_workers():
+    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60, 0.79])
+    mean = [0.80, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70]
+    runs = [_policy(mean, sd=0.15) for _ in range(3)]
+    for workers, policy in zip((1, 2, 4), runs):
+        simulate(policy, _curves(finals), n_workers=workers)
+    assert runs[0].decisions_ == runs[1].decisions_ == runs[2].decisions_
+
+
+# ----------------------------------------------------------------- the selector
+def _data():
+    return make_classification(n_samples=3000, n_features=20, n_informative=6, random_state=0)
+
+
+def _learners():
+    return [LogisticRegression(max_iter=1000), GaussianNB(), DecisionTreeClassifier(
+        max_depth=1, random_state=0), KNeighborsClassifier(1), DecisionTreeClassifier(
+        max_depth=3, random_state=0)]
+
+
+def _selector(**kw):
+    mean = np.array([0.85, 0.70, 0.70, 0.70, 0.70])
+    return GPUCBSelector(_learners(), prior=(mean, np.diag(np.full(5, 0.15**2))),
+                         cv=StratifiedKFold(3, shuffle=True, random_state=0), random_state=0,
+                         looks=True, **kw)
+
+
+def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_grid_search():
+    X, y = _data()
+    search = _selector().fit(X, y)
+    results = pd.DataFrame(search.all_cv_results_)
+    looks = results[results["look"]]
+    assert search.n_looks_ == len(looks) > 0
+    full = results[~results["look"]]
+    assert set(looks["n_resources"]) <= {2000 // 27, 2000 // 9, 2000 // 3}
+    assert (full["n_resources"] == 2000).all()
+    best = search.cv_results_
+    assert not best["look"][search.best_index_]
+    assert best["n_resources"][search.best_index_] == 2000
+    # Rows of candidates only looked at rank below every row on all the rows.
+    ranks = pd.DataFrame(search.cv_results_)
+    assert ranks.loc[ranks["look"], "rank_test_score"].min() > \
+        ranks.loc[~ranks["look"], "rank_test_score"].max()
+    pipe = Pipeline([("estimator", _learners()[0])])
+    grid = GridSearchCV(pipe, {"estimator": _learners()},
+                        cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
+    for c, score in zip(full["candidate_id"], full["mean_test_score"]):
+        if not np.isnan(score):
+            assert score == pytest.approx(grid.cv_results_["mean_test_score"][c])
+
+
+def test_selector_looks_are_the_same_for_any_n_jobs():
+    X, y = _data()
+    one, two = (_selector(n_jobs=n).fit(X, y) for n in (1, 2))
+    for key in ("candidate_id", "n_resources", "look", "mean_test_score"):
+        np.testing.assert_array_equal(one.cv_results_[key], two.cv_results_[key])
+    assert one.best_index_ == two.best_index_
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_iter": 3}, "looks=True needs a stop"),
+    ({"asynchronous": True}, "looks=True needs .*asynchronous=False"),
+])
+def test_looks_true_where_looks_cannot_be_made_fails_before_any_fit(kwargs, match):
+    X, y = _data()
+    with pytest.raises(ValueError, match=match):
+        _selector(**kwargs).fit(X, y)
+
+
+def test_looks_auto_leaves_small_data_alone():
+    X, y = _data()
+    search = _selector().set_params(looks="auto").fit(X[:600], y[:600])
+    assert search.n_looks_ == 0 and "look" not in search.cv_results_

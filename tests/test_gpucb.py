@@ -687,18 +687,23 @@ def _branching_prior():
 
 
 @pytest.mark.parametrize("score_of_0, second", [(0.85, 1), (0.70, 2)])
-def test_speculative_picks_are_the_sequential_runs_possible_next_picks(score_of_0, second):
+def test_speculative_picks_are_the_sequential_runs_likely_next_picks(score_of_0, second):
     mean, cov = _branching_prior()
     policy = GPUCBPolicy(mean, cov, beta_scale=0.0, n_iter=2, random_state=0)
     # The hallucinated variance alone would run 1 and 3 beside 0 (the means
-    # unchanged, 3 has the highest mean after 1); 3 is never picked.
-    assert [c for c, _ in policy.ask(3)] == [0, 1, 2]
+    # unchanged, 3 has the highest mean after 1); 3 is never picked, and the
+    # branch at least half the simulated runs take is.
+    first = [c for c, _ in policy.ask(3)]
+    picked = policy._likely_picks()  # as computed for the ask
+    assert first[0] == 0 and first[1:] == [c for c in picked if c != 0]
+    assert first[1:] and set(first[1:]) <= {1, 2}
     policy.tell(0, "all", score_of_0)
-    # The second pick is running already, whichever branch the score took,
-    # and the run ends with it: nothing more to start.
-    assert policy.ask(1) == []
-    policy.tell(second, "all", 0.5)
-    policy.tell(3 - second, "all", 0.6)  # the other one was speculative
+    # The second pick is the decision now: running already, or handed out.
+    assert policy.ask(1) == ([] if second in first else [(second, "all")])
+    for c in first[1:]:
+        policy.tell(c, "all", 0.5 if c == second else 0.6)
+    if second not in first:
+        policy.tell(second, "all", 0.5)
     assert policy.done and [c for c, _ in policy.decisions_] == [0, second]
 
 

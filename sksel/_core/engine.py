@@ -79,13 +79,14 @@ from .compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
 from .devices import on_own_gpu
 
-_IDLE_SECONDS = 0.005
+#: An idle task's first sleep, doubled for each idle task in a row up to the longest.
+_IDLE_SECONDS, _IDLE_LONGEST = 0.005, 0.08
 #: The output slot of a task that a race left unrun.
 _SKIPPED = object()
 
 
-def _idle():
-    time.sleep(_IDLE_SECONDS)
+def _idle(seconds):
+    time.sleep(seconds)
 
 
 def threads_within_cpus(n_workers=1):
@@ -382,9 +383,21 @@ class Engine:
                 self._receive(*item)
 
     def _feed(self):
-        """Tasks for joblib; an idle task while the policy waits for results."""
+        """Tasks for joblib; an idle task while the policy waits for results.
+
+        Idle tasks in a row sleep twice as long as the one before, up to
+        `_IDLE_LONGEST`: each one costs this process a dispatch, which a
+        worker waiting for a long fit would otherwise repeat every few
+        milliseconds.
+        """
+        idle = _IDLE_SECONDS
         while not self._finished and not self._out_of_time() and not self._interrupted:
-            yield _for_joblib(self._queue.popleft()) if self._queue else delayed(_idle)()
+            if self._queue:
+                idle = _IDLE_SECONDS
+                yield _for_joblib(self._queue.popleft())
+            else:
+                yield delayed(_idle)(idle)
+                idle = min(2 * idle, _IDLE_LONGEST)
 
     def _run_with_state_on_workers(self, schedule):
         """Run on dask through `schedule`, two tasks per worker in flight."""

@@ -37,14 +37,13 @@ class GPUCBPolicy(SequentialPolicy):
     The decisions are those of the sequential algorithm, whatever the number
     of workers: the first action :meth:`ask` gives is the sequential run's
     next pick, and the results are used in the order of those picks. While
-    that pick runs, free workers get speculative picks: the candidates the
-    sequential run is likeliest to pick next, found by simulating it a few
-    picks ahead with the scores it waits for drawn from its posterior; once
-    the simulated runs pick nothing free, the next UCB argmax with the
-    variance also conditioned on the evaluations running, as if they had
-    been observed (GP-BUCB's hallucination, which keeps a batch from piling
-    onto one region). A speculative result is used only when the sequential
-    run picks that candidate. With ``asynchronous=True`` every
+    that pick runs, free workers get speculative picks: the next step (a
+    look, or the full evaluation) of the candidates the sequential run is
+    likeliest to pick next, found by simulating it a few picks ahead with
+    the scores it waits for drawn from its posterior, and only those that
+    at least half the simulated runs pick (a worker idles rather than run
+    what is likely wasted). A speculative result is used only when the
+    sequential run picks that step. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
     evaluations running, and a result is used as soon as it is told. No
@@ -218,8 +217,8 @@ class GPUCBPolicy(SequentialPolicy):
     ([(2, 'all')], [0.602, 0.612, 0.7])
     """
 
-    _LOOKAHEAD_RUNS = 16
-    _LOOKAHEAD_DEPTH = 8
+    _LOOKAHEAD_RUNS = 8
+    _LOOKAHEAD_DEPTH = 3
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
@@ -708,9 +707,9 @@ class GPUCBPolicy(SequentialPolicy):
 
         Asynchronously a decision, while fewer than `n_iter` picks are made
         and the answer is not known (`tol`): the UCB argmax given the
-        candidates running. Otherwise the likeliest of the sequential run's
-        next picks (`_likely_picks`); beyond what the simulated runs reached,
-        that UCB argmax.
+        candidates running. Otherwise the next step (a look or the full
+        evaluation) of the likeliest of the sequential run's next picks
+        (`_likely_picks`), or None where no candidate free is likely enough.
         """
         busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
         free = [c for c in self._available() if c not in busy]
@@ -718,14 +717,10 @@ class GPUCBPolicy(SequentialPolicy):
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
-            likely, whole_runs = self._likely_picks()
-            steps = [self._next_step(c) for c in likely if c in free]
+            steps = [self._next_step(c) for c in self._likely_picks() if c in free]
             steps = [step for step in steps if step not in self._pending
                      and step not in self._told]
-            if steps:
-                return steps[0]
-            if whole_runs:  # the simulated runs ended: nothing else is likely to be picked
-                return None
+            return steps[0] if steps else None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         if candidate is None:
             return None
@@ -741,21 +736,20 @@ class GPUCBPolicy(SequentialPolicy):
         The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
         `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
-        is used as it is). Candidates rank by how many simulated runs pick
-        them, then by how soon. Returns the ranked candidates and whether
-        every simulated run ended within the depth. Computed once per told
-        result.
+        is used as it is), the prior as fitted now. The candidates at least
+        half the simulated runs
+        pick, ranked by how many pick them, then by how soon. Computed once
+        per told result.
         """
         if self._likely is None:
             self._likely = self._simulate_ahead()
         return self._likely
 
     def _simulate_ahead(self):
-        """``(ranked candidates, whether every run ended)``: see `_likely_picks`."""
+        """The ranked candidates of `_likely_picks`."""
         rng = np.random.RandomState(len(self.history_))
         picked = np.zeros(self.n_candidates)
         depth_sum = np.zeros(self.n_candidates)
-        whole_runs = True
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self.next_decision
@@ -777,10 +771,9 @@ class GPUCBPolicy(SequentialPolicy):
                     outcome = Outcome(score, None, None, False, False)
                 run._decide_with(action, outcome)
                 action = run._decide()
-            whole_runs &= action is None
-        ranked = sorted(np.flatnonzero(picked),
+        ranked = sorted(np.flatnonzero(picked >= self._LOOKAHEAD_RUNS / 2),
                         key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
-        return [int(c) for c in ranked], whole_runs
+        return [int(c) for c in ranked]
 
     def _simulate_look(self, action, rng):
         """Fold in a look whose score is drawn: the leader's as its full score, another
@@ -797,8 +790,15 @@ class GPUCBPolicy(SequentialPolicy):
         self._use_look(action, Outcome(min(max(score, 0.0), 1.0), None, None, False, False))
 
     def _copy_of_run(self):
-        """A copy of the sequential run that results can be folded into."""
+        """A copy of the sequential run that simulated results can be folded into.
+
+        Its prior is this run's as fitted now: empirical Bayes and the
+        kernel prior's level and scale are not refitted to simulated scores,
+        which would cost a fit per simulated pick.
+        """
         run = self._branch()
+        _, run.mean, run.cov = self._observed_prior()
+        run.fit_scale = run.empirical_bayes = False
         run._observed, run._failed = dict(self._observed), set(self._failed)
         run._times, run._extra_var = dict(self._times), dict(self._extra_var)
         run._fold_scores, run.folds_used_ = dict(self._fold_scores), dict(self.folds_used_)

@@ -235,25 +235,29 @@ class GPUCBSelector(BaseSelectionSearch):
         Needs `tol` and a positive `risk` (``n_iter="auto"``).
 
     looks : bool or "auto", default="auto"
-        Before a costly candidate is cross-validated on all the rows, look
-        at it on a subsample: train it on a stratified ninth of every
-        training fold, score it on the usual validation folds, and turn the
-        score into a noisy observation of its full score through the model
-        of learning curves that :class:`~sksel.DAUBSearch` drops learners by
+        Before a candidate is cross-validated on all the rows, look at it on
+        subsamples: train it on stratified subsamples of every training
+        fold, a 27th, a ninth and a third (halving's rungs), score each on
+        the usual validation folds, and after each ask the model of learning
+        curves that :class:`~sksel.DAUBSearch` drops learners by
         (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded
-        curves; the leader gets its own look at the same size first). A
-        candidate is looked at first only where that pays in expectation:
-        where the probability that the look rules it out times its expected
-        cost exceeds the look's cost (:class:`GPUCBPolicy`, `look`). A
-        candidate a look rules out is not evaluated further: its row of
-        ``cv_results_`` holds the look (``look`` True, ``n_resources`` the
-        subsample's rows), ranks below the full evaluations and is never
-        selected. ``"auto"``: looks where they can be made and can pay -- a
-        cost model (`cost`), a stop (`tol`, `risk` > 0), not
-        `asynchronous`, a classifier scored in [0, 1] (the model's scores)
-        and training folds of at least 1,800 rows. ``True``: looks wherever
-        they can be made (a ``ValueError`` before any training where they
-        cannot); ``False``: never.
+        curves) how likely the candidate is to end more than `tol` above the
+        leader (the best candidate evaluated on all the rows, which gets its
+        own look at each size first). Below 0.05 the candidate is dropped;
+        otherwise the look is a noisy observation of its full score in the
+        posterior, and the candidate goes on to its next look, then to all
+        the rows, when picked again. A candidate starts on the looks only
+        where that pays in expectation: where the probability that they drop
+        it exceeds their cost relative to its full evaluation, priced with
+        the prior's fit costs (:class:`GPUCBPolicy`, `looks`). A dropped
+        candidate is never selected and its row of ``cv_results_`` holds its
+        last look (``look`` True, ``n_resources`` the subsample's rows, ranked
+        below the rows on all the rows). ``"auto"``: looks where they can be
+        made and pay -- a stop (`tol`, `risk` > 0), not `asynchronous`, a
+        classifier scored in [0, 1] (the gap model's scores) and training
+        folds of at least 1,800 rows. ``True``: wherever they can be made (a
+        ``ValueError`` before any training where they cannot); ``False``:
+        never, every candidate evaluated is on all the rows.
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >

@@ -692,7 +692,7 @@ def test_speculative_picks_are_the_sequential_runs_likely_next_picks(score_of_0,
     policy = GPUCBPolicy(mean, cov, beta_scale=0.0, n_iter=2, random_state=0)
     # The hallucinated variance alone would run 1 and 3 beside 0 (the means
     # unchanged, 3 has the highest mean after 1); 3 is never picked, and the
-    # branch at least half the simulated runs take is.
+    # branches at least a quarter of the simulated runs take are.
     first = [c for c, _ in policy.ask(3)]
     picked = policy._likely_picks()  # as computed for the ask
     assert first[0] == 0 and first[1:] == [c for c in picked if c != 0]

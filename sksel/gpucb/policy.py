@@ -41,8 +41,8 @@ class GPUCBPolicy(SequentialPolicy):
     look, or the full evaluation) of the candidates the sequential run is
     likeliest to pick next, found by simulating it a few picks ahead with
     the scores it waits for drawn from its posterior, and only those that
-    at least half the simulated runs pick (a worker idles rather than run
-    what is likely wasted). A speculative result is used only when the
+    at least a quarter of the simulated runs pick (a worker idles rather
+    than run what is likely wasted). A speculative result is used only when the
     sequential run picks that step. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
@@ -219,6 +219,7 @@ class GPUCBPolicy(SequentialPolicy):
 
     _LOOKAHEAD_RUNS = 8
     _LOOKAHEAD_DEPTH = 3
+    _SPECULATE_SHARE = 0.25
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
@@ -737,9 +738,8 @@ class GPUCBPolicy(SequentialPolicy):
         `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
         is used as it is), the prior as fitted now. The candidates at least
-        half the simulated runs
-        pick, ranked by how many pick them, then by how soon. Computed once
-        per told result.
+        a quarter of the simulated runs pick (`_SPECULATE_SHARE`), ranked by
+        how many pick them, then by how soon. Computed once per told result.
         """
         if self._likely is None:
             self._likely = self._simulate_ahead()
@@ -771,7 +771,8 @@ class GPUCBPolicy(SequentialPolicy):
                     outcome = Outcome(score, None, None, False, False)
                 run._decide_with(action, outcome)
                 action = run._decide()
-        ranked = sorted(np.flatnonzero(picked >= self._LOOKAHEAD_RUNS / 2),
+        likely = picked >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS
+        ranked = sorted(np.flatnonzero(likely),
                         key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
         return [int(c) for c in ranked]
 

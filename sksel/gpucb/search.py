@@ -38,6 +38,8 @@ _LOOK_DIVISORS = (27, 9, 3)
 #: A look drops a candidate whose final gap to the leader exceeds `tol` with a probability
 #: below this (the gap model's), chosen on LCDB's tune half (benchmarks/bench_gpucb_looks.py).
 _LOOK_THRESHOLD = 0.05
+#: The fewest rows of a look: smaller subsamples are not looked at.
+_SMALLEST_LOOK = 30
 #: ``looks="auto"`` looks only where the training folds hold this many rows.
 _LOOKS_FROM_ROWS = 1800
 
@@ -237,7 +239,8 @@ class GPUCBSelector(BaseSelectionSearch):
     looks : bool or "auto", default="auto"
         Before a candidate is cross-validated on all the rows, look at it on
         subsamples: train it on stratified subsamples of every training
-        fold, a 27th, a ninth and a third (halving's rungs), score each on
+        fold, a 27th, a ninth and a third (halving's rungs; those of at least
+        30 rows), score each on
         the usual validation folds, and after each ask the model of learning
         curves that :class:`~sksel.DAUBSearch` drops learners by
         (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded
@@ -492,13 +495,14 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _look_sizes(self, full, tol, n_classes):
         """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
-        sizes = sorted({full // divisor for divisor in _LOOK_DIVISORS} - {0})
+        sizes = sorted({full // d for d in _LOOK_DIVISORS if full // d >= _SMALLEST_LOOK})
         reasons = [why for why, missing in (
             ("a stop (n_iter='auto', risk > 0)", tol is None or self.risk == 0),
             ("asynchronous=False", self.asynchronous),
             ("a classifier scored in [0, 1]", n_classes is None
              or not self._unit_scored_classifier(n_classes)),
-            (f"training folds of more than {max(_LOOK_DIVISORS)} rows", not sizes),
+            (f"training folds of at least {_SMALLEST_LOOK * min(_LOOK_DIVISORS)} rows",
+             not sizes),
         ) if missing]
         if self.looks is True and reasons:
             raise ValueError(f"looks=True needs {' and '.join(reasons)}; or leave "

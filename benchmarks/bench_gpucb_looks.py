@@ -22,7 +22,9 @@ nearest N/9. Variants:
 
 The default threshold is chosen on the ``tune`` half: the largest whose
 share of datasets losing more than ``tol`` has a one-sided 90% upper bound
-(Clopper-Pearson, ``share_upper90``) of at most ``risk``.
+(Clopper-Pearson, ``share_upper90``) of at most ``risk``. The seconds of the
+default over those without looks are also printed by N, the training rows:
+the size from which ``looks="auto"`` looks.
 
 Measured per dataset: the seconds spent (full evaluations and looks) over
 training every learner at N, the regret (points), the full evaluations,
@@ -61,6 +63,9 @@ from sksel.gpucb import AUTO_BETA_SCALE, GPUCBPolicy, cost_prior_from_times  # n
 from sksel.gpucb import prior_from_scores  # noqa: E402
 
 TOL, RISK, NOISE, DELTA = 0.01, 0.1, 0.01, 0.1
+#: The variant with GPUCBSelector's defaults, and the sizes its cost is broken down by.
+DEFAULT = "looks, threshold 0.05"
+N_BUCKETS = [1000, 2000, 4000, 8000, 10**7]
 #: Variant -> (cost: None, "prior" or "oracle"; look divisor or None).
 VARIANTS = {
     "no looks": (None, ()),
@@ -134,6 +139,15 @@ def report(results):
               "(cost_x_all: seconds spent over training every learner at N)")
         with pd.option_context(*options):
             print(table.to_string(float_format="%.3f"))
+    one = results[results["workers"] == results["workers"].min()]
+    if {"no looks", DEFAULT} <= set(one["variant"]):
+        wide = one.pivot_table(index=["half", "dataset", "N"], columns="variant",
+                               values="cost_x_all").reset_index()
+        wide["ratio"] = wide[DEFAULT] / wide["no looks"]
+        wide["N"] = pd.cut(wide["N"], N_BUCKETS)
+        print(f"\n== seconds of '{DEFAULT}' over 'no looks', by N (the training rows)")
+        print(wide.groupby(["half", "N"], observed=True)["ratio"].agg(
+            ["count", "mean", "median"]).to_string(float_format="%.3f"))
     if results["workers"].nunique() > 1:
         wide = results.pivot_table(index=["half", "dataset", "variant"], columns="workers",
                                    values="cost_x_all")

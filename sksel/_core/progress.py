@@ -37,7 +37,8 @@ from .run import Listener
 _STATUS_EVERY_S = 5.0
 
 #: The glossary's term of each column a ``verbose=2`` line may add.
-_TERMS = {"bound": "bound", "first look": "first look", "ahead": "speculative evaluation"}
+_TERMS = {"bound": "bound", "first look": "first look", "look": "look on a subsample",
+          "ahead": "speculative evaluation"}
 _GLOSSARY = "the glossary of sksel's documentation (doc/glossary.rst)"
 
 

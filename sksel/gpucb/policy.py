@@ -327,6 +327,11 @@ class GPUCBPolicy(SequentialPolicy):
         return max(observed, key=observed.get)
 
     @property
+    def n_evaluations_(self):
+        """The sequential run's evaluations at `resource` (looks on a subsample left out)."""
+        return sum(1 for action in self._decisions if action[1] == self.resource)
+
+    @property
     def look_scores_(self):
         """Candidate -> ``{size: score}`` of its looks (see the class attributes)."""
         return {c: dict(scores) for c, scores in self._look_scores.items()}
@@ -509,11 +514,6 @@ class GPUCBPolicy(SequentialPolicy):
         K_co = cov[np.ix_(candidates, observed)]
         solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
         return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
-
-    @property
-    def n_evaluations_(self):
-        """The sequential run's evaluations at `resource` (looks on a subsample left out)."""
-        return sum(1 for action in self._decisions if action[1] == self.resource)
 
     def _use(self, action, outcome):
         candidate = action[0]

@@ -760,15 +760,8 @@ class GPUCBPolicy(SequentialPolicy):
                 picked[candidate] += 1
                 depth_sum[candidate] += depth
                 outcome = self.waiting.get(action)
-                if outcome is None and action[1] != self.resource:
-                    run._decisions.append(action)
-                    run._simulate_look(action, rng)
-                    action = run._decide()
-                    continue
                 if outcome is None:
-                    mean, std = run._posterior(())
-                    score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
-                    outcome = Outcome(score, None, None, False, False)
+                    outcome = run._simulated_outcome(action, rng)
                 run._decide_with(action, outcome)
                 action = run._decide()
         likely = picked >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS
@@ -776,19 +769,25 @@ class GPUCBPolicy(SequentialPolicy):
                         key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
         return [int(c) for c in ranked]
 
-    def _simulate_look(self, action, rng):
-        """Fold in a look whose score is drawn: the leader's as its full score, another
-        candidate's from the look scores its posterior gap to the leader implies."""
+    def _simulated_outcome(self, action, rng):
+        """An outcome of `action` drawn from this run's posterior predictive.
+
+        A full evaluation scores its posterior draw plus noise; the leader's
+        own look, its full score; another candidate's look, the leader's look
+        score plus the posterior gap between them, with the gap model's spread.
+        """
         candidate, size = action
         leader = self.best_
-        if candidate in self._observed:
-            self._look_scores.setdefault(candidate, {})[size] = self._observed[candidate]
-            return
+        if size != self.resource and candidate in self._observed:
+            return Outcome(self._observed[candidate], None, None, False, False)
         mean, std = self._posterior(())
+        if size == self.resource:
+            score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
+            return Outcome(score, None, None, False, False)
         _, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader, score=0.5))
         score = rng.normal(self._look_scores[leader][size] + mean[candidate] - mean[leader],
                            np.hypot(std[candidate], scale[0] * self._look_sd))
-        self._use_look(action, Outcome(min(max(score, 0.0), 1.0), None, None, False, False))
+        return Outcome(min(max(score, 0.0), 1.0), None, None, False, False)
 
     def _copy_of_run(self):
         """A copy of the sequential run that simulated results can be folded into.

@@ -488,7 +488,7 @@ class GPUCBSelector(BaseSelectionSearch):
             asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
             looks=looks, gap_model=shipped_model() if looks else None,
             n_validation=sum(len(test) for _, test in splits),
-            look_threshold=_LOOK_THRESHOLD, look_cost=self._look_cost(candidates),
+            look_threshold=_LOOK_THRESHOLD, look_cost=self._look_cost() if looks else None,
         )
         if not looks:
             return self.policy_, FoldsTrainer(splits)
@@ -513,13 +513,12 @@ class GPUCBSelector(BaseSelectionSearch):
             return []
         return sizes
 
-    def _look_cost(self, candidates):
+    def _look_cost(self):
         """Relative fit costs that price the looks: the prior's (`cost`'s source), or None."""
         if self.cost_ is not None:
             return self.cost_
-        if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:
-            return cost_prior_from_times(_SHIPPED_COSTS[self.prior]()[1])
-        return None
+        times = _shipped_times(self.prior)
+        return None if times is None else cost_prior_from_times(times)
 
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
@@ -573,12 +572,11 @@ class GPUCBSelector(BaseSelectionSearch):
         if not isinstance(self.cost, str):
             cost = _checked_cost(self.cost, n_total)
             return cost / np.exp(np.mean(np.log(cost))), None
-        if isinstance(self.prior, str) and self.prior in _SHIPPED_COSTS:
-            times = _SHIPPED_COSTS[self.prior]()[1]
-        elif (not isinstance(self.prior, (str, tuple)) and len(self.prior)
-              and isinstance(self.prior[0], Mapping)):
+        times = _shipped_times(self.prior)
+        if times is None and (not isinstance(self.prior, (str, tuple)) and len(self.prior)
+                              and isinstance(self.prior[0], Mapping)):
             times = _scores_from_results(self.prior, candidates, key="mean_fit_time")
-        else:
+        if times is None:
             return None, None  # no fit times: equal costs, the paper's rule
         return cost_prior_from_times(times), times
 
@@ -611,6 +609,13 @@ class _LooksTrainer(RowsTrainer):
     def columns(self, job, actions):
         """``look``: whether each evaluation is on fewer rows than the training folds'."""
         return {"look": np.array([amount < self.max_resources for _, amount in actions])}
+
+
+def _shipped_times(prior):
+    """The fit times shipped with `prior` ("default", "lcdb"), or None."""
+    if isinstance(prior, str) and prior in _SHIPPED_COSTS:
+        return _SHIPPED_COSTS[prior]()[1]
+    return None
 
 
 def _check_mean_cov(mean, cov, n_total):

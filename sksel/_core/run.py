@@ -47,16 +47,19 @@ class _Run:
     when all its splits are in, lets the listeners observe the outputs,
     tells the policy, and lets them observe the score; the evaluations
     gathered so far are in `evaluations`, ``(action, outputs)`` in the order
-    they finished.
+    they finished. With a prediction `keeper`, every task predicts its
+    validation fold too.
     """
 
-    def __init__(self, search, job, policy, trainer, listeners, refit_metric, checkpoint):
+    def __init__(self, search, job, policy, trainer, listeners, refit_metric, checkpoint,
+                 keeper=None):
         self.search = search
         self.job = job
         self.policy = policy
         self.trainer = trainer
         self.refit_metric = refit_metric
         self.checkpoint = checkpoint
+        self.keeper = keeper
         self._recorder = _Recorder()
         self.listeners = [*listeners, self._recorder]
         self._replayed = {}
@@ -87,8 +90,12 @@ class _Run:
                 self._replayed[action] = recorded
         if action in self._replayed:
             return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
-        return [self.trainer.task(self.job, action, fold, train, test)
-                for fold, (train, test) in enumerate(self.trainer.split(action[1]))]
+        tasks = [self.trainer.task(self.job, action, fold, train, test)
+                 for fold, (train, test) in enumerate(self.trainer.split(action[1]))]
+        if self.keeper is None:
+            return tasks
+        return [self.keeper.task(task, self.job.X, test)
+                for task, (_, test) in zip(tasks, self.trainer.split(action[1]))]
 
     def on_done(self, action, outputs):
         """Let the listeners observe the outputs of every split of `action`; tell the policy."""

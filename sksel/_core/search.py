@@ -45,6 +45,7 @@ from .compat import (
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
 from .policy import Policy
+from .predictions import PredictionKeeper, store_for
 from .progress import Progress, candidate_names
 from .results import (
     _average_over_folds_run,
@@ -78,6 +79,8 @@ class BaseSelectionSearch(BaseSearchCV):
         "random_state": ["random_state"],
         "max_time": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "checkpoint": [str, os.PathLike, None],
+        "keep_predictions": ["boolean", str, os.PathLike],
+        "keep_fold_models": ["boolean"],
     }
 
     @abstractmethod
@@ -95,6 +98,8 @@ class BaseSelectionSearch(BaseSearchCV):
         return_train_score=False,
         max_time=None,
         checkpoint=None,
+        keep_predictions=False,
+        keep_fold_models=False,
     ):
         self.estimator = estimator
         self.scoring = scoring
@@ -107,6 +112,8 @@ class BaseSelectionSearch(BaseSearchCV):
         self.return_train_score = return_train_score
         self.max_time = max_time
         self.checkpoint = checkpoint
+        self.keep_predictions = keep_predictions
+        self.keep_fold_models = keep_fold_models
 
     def __sklearn_tags__(self):
         tags = super(BaseSearchCV, self).__sklearn_tags__()
@@ -241,13 +248,16 @@ class BaseSelectionSearch(BaseSearchCV):
         job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score,
                    error_score=self.error_score, verbose=self.verbose,
                    returns_train_score=self._train_score_reader(policy))
+        keeper = self._prediction_keeper(X, y, base, trainer)
         try:
             if interrupts.count:
                 raise KeyboardInterrupt
             run, progress = self._run(job, policy, trainer, refit_metric,
-                                      self._open_checkpoint(X, y, params, candidates))
+                                      self._open_checkpoint(X, y, params, candidates), keeper)
             seen = interrupts.count
             last = self._store_results(job, trainer, policy, run, progress.names)
+            self.cv_predictions_ = None if keeper is None else keeper.store.rekeyed(
+                _row_of_action(self.cv_results_))
             self._set_best(run.refit_metric, last)
             if self.stop_reason_ == "max_time" and not policy.done:
                 self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
@@ -262,18 +272,21 @@ class BaseSelectionSearch(BaseSearchCV):
         progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
 
-    def _run(self, job, policy, trainer, refit_metric, checkpoint):
+    def _run(self, job, policy, trainer, refit_metric, checkpoint, keeper):
         """Run `policy` on the engine with its listeners; set ``stop_reason_``.
 
         The listeners observe every evaluation, in this order: the checkpoint
-        (records it), the trainer (keeps what later evaluations take up), the
-        progress report and the results (``run.evaluations``). Returns the
-        run and its progress report.
+        (records it), the prediction keeper (takes the predictions out of
+        the outputs, with `keep_predictions`), the trainer (keeps what later
+        evaluations take up), the progress report and the results
+        (``run.evaluations``). Returns the run and its progress report.
         """
         names = self._candidate_names(job)
         progress = self._progress(names, len(job.candidates), policy)
-        listeners = [listener for listener in (checkpoint, trainer) if listener is not None]
-        run = _Run(self, job, policy, trainer, listeners + [progress], refit_metric, checkpoint)
+        listeners = [listener for listener in (checkpoint, keeper, trainer)
+                     if listener is not None]
+        run = _Run(self, job, policy, trainer, listeners + [progress], refit_metric, checkpoint,
+                   keeper)
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, name=type(self).__name__,
                         enough=run.enough if hasattr(policy, "enough_folds") else None,
@@ -332,6 +345,18 @@ class BaseSelectionSearch(BaseSearchCV):
         return last
 
     # ------------------------------------------------------------- internals
+    def _prediction_keeper(self, X, y, estimator, trainer):
+        """The :class:`~sksel._core.predictions.PredictionKeeper` of this fit, or None."""
+        if self.keep_fold_models and self.keep_predictions is False:
+            raise ValueError(
+                "keep_fold_models=True keeps the fold models beside the predictions: it needs "
+                "keep_predictions=True (or a folder)."
+            )
+        classes = np.unique(y) if is_classifier(estimator) and y is not None else None
+        store = store_for(self.keep_predictions, _num_samples(X), classes,
+                          self.keep_fold_models)
+        return None if store is None else PredictionKeeper(store, trainer.split)
+
     def _open_checkpoint(self, X, y, fit_params, candidates):
         """The :class:`~sksel._core.checkpoint.Checkpoint` of this fit, or None without one."""
         if self.checkpoint is None:
@@ -662,6 +687,13 @@ class DisplayInfo:
     resources_add_up: bool = False
     bounds: object = None
     baseline: str = "GridSearchCV"
+
+
+def _row_of_action(results):
+    """``{(candidate, amount): row}`` of the rows of `results` evaluated on every fold."""
+    complete = np.asarray(results["n_folds_run"]) == max(results["n_folds_run"])
+    return {(int(c), n): i for i, (c, n, full) in enumerate(
+        zip(results["candidate_id"], results["n_resources"], complete)) if full}
 
 
 def _check_policy(policy, search):

@@ -282,6 +282,21 @@ class DAUBSearch(BaseSelectionSearch):
         naming what differs. The files are pickles: only give a folder you
         trust. See :ref:`the User Guide <checkpoint>`.
 
+    keep_predictions : bool, str or path-like, default=False
+        Keep each candidate's out-of-fold predictions (``cv_predictions_``):
+        every fit also predicts its validation fold with the model it
+        fitted (class probabilities for a classifier), which costs one
+        ``predict`` per fit and ``n_samples x n_classes x 4`` bytes per
+        candidate. ``True`` keeps them in memory; a folder keeps them on disk
+        there, as ``.npy`` files. An ensemble of the candidates
+        (:class:`~sksel.ensemble.EnsembleClassifier`) is chosen from them.
+
+    keep_fold_models : bool, default=False
+        With `keep_predictions`, keep each fold's fitted model as well (one
+        per fold and candidate, in memory or in the folder), for an ensemble
+        that reuses its members as trained on their folds instead of
+        refitting them.
+
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
@@ -315,6 +330,11 @@ class DAUBSearch(BaseSelectionSearch):
 
     best_params_ : dict
         Parameters of the selected candidate.
+
+    cv_predictions_ : :class:`~sksel.ensemble.OutOfFoldPredictions` or None
+        With `keep_predictions`, the out-of-fold predictions of the model of
+        each row of ``cv_results_`` evaluated on every fold
+        (``cv_predictions_.predictions(i)`` for row ``i``); None otherwise.
 
     best_index_ : int
         Index of the selected candidate in ``cv_results_``.
@@ -442,6 +462,8 @@ class DAUBSearch(BaseSelectionSearch):
         return_train_score=False,
         max_time=None,
         checkpoint=None,
+        keep_predictions=False,
+        keep_fold_models=False,
     ):
         super().__init__(
             estimator,
@@ -455,6 +477,8 @@ class DAUBSearch(BaseSelectionSearch):
             return_train_score=return_train_score,
             max_time=max_time,
             checkpoint=checkpoint,
+            keep_predictions=keep_predictions,
+            keep_fold_models=keep_fold_models,
         )
         self.param_grid = param_grid
         self.risk = risk

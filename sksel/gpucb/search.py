@@ -272,6 +272,9 @@ class GPUCBSelector(BaseSelectionSearch):
     return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`.
 
+    keep_predictions, keep_fold_models
+        As in :class:`~sksel.DAUBSearch`.
+
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
@@ -315,7 +318,7 @@ class GPUCBSelector(BaseSelectionSearch):
     all_cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_
         As in :class:`~sksel.DAUBSearch`.
 
-    n_splits_, refit_time_, multimetric_, stop_reason_
+    n_splits_, refit_time_, multimetric_, stop_reason_, cv_predictions_
         As in :class:`~sksel.DAUBSearch`.
 
     classes_, n_features_in_, feature_names_in_
@@ -392,6 +395,8 @@ class GPUCBSelector(BaseSelectionSearch):
         return_train_score=False,
         max_time=None,
         checkpoint=None,
+        keep_predictions=False,
+        keep_fold_models=False,
     ):
         super().__init__(
             estimator,
@@ -405,6 +410,8 @@ class GPUCBSelector(BaseSelectionSearch):
             return_train_score=return_train_score,
             max_time=max_time,
             checkpoint=checkpoint,
+            keep_predictions=keep_predictions,
+            keep_fold_models=keep_fold_models,
         )
         self.param_grid = param_grid
         self.param_distributions = param_distributions

@@ -179,6 +179,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         net has no ``random_state``: a resumed search replays its recorded
         sub-trains exactly but may go on otherwise, and a warning says so.
 
+    keep_predictions, keep_fold_models
+        As in :class:`~sksel.DAUBSearch`.
+
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
@@ -214,7 +217,7 @@ class MutantUCBSearch(BaseSelectionSearch):
     scorer_, n_splits_, refit_time_, multimetric_, stop_reason_
         As in :class:`~sksel.DAUBSearch`.
 
-    classes_, n_features_in_, feature_names_in_
+    cv_predictions_, classes_, n_features_in_, feature_names_in_
         As in :class:`~sksel.DAUBSearch`.
 
     best_score_, best_params_, best_index_
@@ -308,6 +311,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         return_train_score=False,
         max_time=None,
         checkpoint=None,
+        keep_predictions=False,
+        keep_fold_models=False,
     ):
         super().__init__(
             estimator,
@@ -321,6 +326,8 @@ class MutantUCBSearch(BaseSelectionSearch):
             return_train_score=return_train_score,
             max_time=max_time,
             checkpoint=checkpoint,
+            keep_predictions=keep_predictions,
+            keep_fold_models=keep_fold_models,
         )
         self.param_distributions = param_distributions
         self.budget = budget

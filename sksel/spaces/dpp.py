@@ -21,6 +21,9 @@ Samplers, and what each is for:
   Metropolis-Hastings chain whose stationary law is the k-DPP over any base
   set one can draw from (continuous, mixed, or tree-structured
   hyperparameter spaces), at ``O(k^2)`` per step.
+- :func:`sample_dpp`: exact sampler of the DPP of any size (L-ensemble),
+  whose draw's size comes out of ``L``; :func:`dpp_map` its mode, found
+  greedily (an ensemble's members, :mod:`sksel.ensemble`).
 - :func:`sample_sequential`: sequential draws proportional to the updated
   Gaussian-process posterior variance (Hennig & Garnett, 2016). It grows a
   sample one point at a time cheaply, but its law is **not** the k-DPP law.
@@ -268,6 +271,87 @@ def sample_kdpp(L, k, random_state=None):
     _check_k_le_rank(k, eigenvalues, "L")
     selected = _select_eigenvectors(eigenvalues, k, rng)
     return _sample_projection_dpp(eigenvectors[:, selected], rng)
+
+
+def sample_dpp(L, random_state=None):
+    """Draw an exact sample of the DPP (L-ensemble) of kernel ``L``, of any size.
+
+    Subset ``A`` (the empty set included) is drawn with probability
+    ``det(L_A) / det(L + I)``: the size of the draw comes out of ``L``
+    (expected size ``sum(lambda / (lambda + 1))`` over its eigenvalues).
+    Spectral algorithm of Kulesza & Taskar (2012, Algorithm 1): keep each
+    eigenvector with probability ``lambda / (lambda + 1)``, then sample the
+    projection DPP they span. Cost: ``O(n^3)`` for the eigendecomposition.
+
+    Parameters
+    ----------
+    L : array-like of shape (n, n)
+        Symmetric positive semi-definite kernel matrix.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draw.
+
+    Returns
+    -------
+    indices : ndarray of shape (size,)
+        The drawn items, sorted (possibly none).
+
+    See Also
+    --------
+    dpp_map : The most probable subset, found greedily.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sksel.spaces.dpp import sample_dpp
+    >>> L = np.array([[2.0, 1.9], [1.9, 2.0]])  # two near-copies
+    >>> sizes = [len(sample_dpp(L, random_state=seed)) for seed in range(200)]
+    >>> max(sizes) <= 2
+    True
+    """
+    rng = check_random_state(random_state)
+    L = _check_kernel_matrix(L)
+    eigenvalues, eigenvectors = linalg.eigh(L)
+    eigenvalues = _clip_eigenvalues(eigenvalues, len(L), "L")
+    kept = rng.uniform(size=len(eigenvalues)) < eigenvalues / (eigenvalues + 1.0)
+    if not kept.any():
+        return np.empty(0, dtype=int)
+    return _sample_projection_dpp(eigenvectors[:, kept], rng)
+
+
+def dpp_map(L):
+    """The subset of largest ``det(L_A)`` found greedily (the DPP's mode, approximately).
+
+    Starting from the empty set (``det = 1``), add the item whose addition
+    multiplies the determinant most, while that factor (the item's
+    conditional variance ``L_ii - L_iA L_A^-1 L_Ai``) exceeds 1, so that each
+    addition makes the subset more probable. Incremental Cholesky updates
+    (Chen, Zhang & Zhou, 2018): ``O(n |A|^2)``.
+
+    Parameters
+    ----------
+    L : array-like of shape (n, n)
+        Symmetric positive semi-definite kernel matrix.
+
+    Returns
+    -------
+    indices : ndarray of shape (size,)
+        The subset, in the order its items were added.
+    """
+    L = _check_kernel_matrix(L)
+    n = len(L)
+    gains = np.diag(L).astype(float).copy()
+    factors = np.zeros((n, n))
+    chosen = []
+    while len(chosen) < n:
+        gains[chosen] = -np.inf
+        j = int(np.argmax(gains))
+        if gains[j] <= 1.0:
+            break
+        row = (L[j] - factors[:, : len(chosen)] @ factors[j, : len(chosen)]) / np.sqrt(gains[j])
+        factors[:, len(chosen)] = row
+        gains = gains - row**2
+        chosen.append(j)
+    return np.array(chosen, dtype=int)
 
 
 def sample_kdpp_low_rank(B, k, random_state=None):

@@ -60,7 +60,7 @@ class PredictionRecorder:
             recorded["classes"] = classes
         _write_atomically(name + ".npz", _save_arrays, recorded)
         if self.fold_models:
-            _write_atomically(name + ".joblib", joblib.dump, estimator)
+            _write_atomically(name + ".joblib", _dump, estimator)
         scorer = _scorer(estimator, self.scoring)
         return scorer(estimator, X, y, **kwargs)
 
@@ -201,6 +201,10 @@ def _scorer(estimator, scoring):
     if isinstance(scoring, (list, tuple, set, dict)):
         return _MultimetricScorer(scorers=_check_multimetric_scoring(estimator, scoring))
     return check_scoring(estimator, scoring)
+
+
+def _dump(path, model):
+    joblib.dump(model, path)
 
 
 def _save_arrays(path, arrays):

@@ -60,7 +60,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         Greedy rounds that set the weights (``"dpp"``, ``"greedy"``).
     quality_weight : float, default=1.0
         ``"dpp"``: weight of a candidate's score against its diversity. A
-        candidate's quality is ``exp(1/2 - quality_weight * z)``, ``z`` its
+        candidate's quality is ``exp(1 - quality_weight * z)``, ``z`` its
         distance below the best score in units of the best's gap to the
         median candidate; 0 chooses by diversity alone, large values keep
         the best candidate only.

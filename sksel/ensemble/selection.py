@@ -77,11 +77,12 @@ def dpp_selection(predictions, scores, score, *, quality_weight=1.0, similarity=
 
     The kernel is ``L = diag(q) S diag(q)``: ``S`` the similarity of the
     models' predictions (:func:`error_similarity` or
-    :func:`agreement_similarity`), ``q_i = exp(1/2 - quality_weight * z_i)``
+    :func:`agreement_similarity`), ``q_i = exp(1 - quality_weight * z_i)``
     with ``z_i = (best - scores_i) / (best - median)`` the model's distance
     below the best score, in units of the gap between the best and the
-    median model (the best has ``q^2 = e``, a model as good as the median
-    ``e^(1 - 2 quality_weight)``). The members are the kernel's most
+    median model (the best has ``q^2 = e^2``, a model as good as the median
+    ``e^(2 - 2 quality_weight)``; the constant 1 and the default weight were
+    chosen on the tune half of ``benchmarks/bench_ensembles.py``). The members are the kernel's most
     probable subset (:func:`~sksel.spaces.dpp.dpp_map`: a model joins while
     its quality outweighs how much of its errors the members already make),
     or a draw of the DPP (`sample`); greedy rounds with replacement among
@@ -132,7 +133,7 @@ def dpp_kernel(predictions, scores, *, quality_weight=1.0, similarity="errors", 
     if isinstance(similarity, str):
         similarity = (error_similarity(predictions, y) if similarity == "errors"
                       else agreement_similarity(predictions))
-    q = np.exp(0.5 - quality_weight * _below_best(scores))
+    q = np.exp(1.0 - quality_weight * _below_best(scores))
     return q[:, None] * np.asarray(similarity, dtype=float) * q[None, :]
 
 

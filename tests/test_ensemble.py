@@ -286,3 +286,33 @@ def test_other_folds_than_the_searchs_are_refused(data):
         DecisionTreeClassifier(random_state=0), GRID, cv=KFold(3, shuffle=True))).fit(X, y)
     with pytest.raises(ValueError, match="same folds again"):
         EnsembleClassifier.from_search(search, X, y)
+
+
+# -------------------------------------------------------------------- display
+def test_display_draws_the_members_scores_weights_and_disagreements(data):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sksel.ensemble import EnsembleDisplay
+
+    X, y = data
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0), GRID, cv=3)
+    ensemble = EnsembleClassifier(search, method="greedy", n_rounds=10).fit(X[:200], y[:200])
+    X_test, y_test = X[200:], y[200:]
+    display = EnsembleDisplay.from_estimator(ensemble, X_test, y_test)
+    predicted = np.array([m.predict(X_test) for m in ensemble.estimators_])
+    np.testing.assert_allclose(display.scores, (predicted == y_test).mean(axis=1))
+    np.testing.assert_allclose(display.disagreement,
+                               (predicted[:, None] != predicted[None]).mean(axis=2))
+    np.testing.assert_allclose(display.image_.get_array(), display.disagreement)
+    assert display.ensemble_score == ensemble.score(X_test, y_test)
+    assert display.best_score == ensemble.search_.best_estimator_.score(X_test, y_test)
+    np.testing.assert_array_equal(display.weights, ensemble.weights_)
+    oof = EnsembleDisplay.from_estimator(ensemble)
+    position = [list(ensemble.candidates_).index(m) for m in ensemble.members_]
+    np.testing.assert_allclose(oof.scores, ensemble.candidate_scores_[position])
+    assert oof.ensemble_score == ensemble.oof_score_
+    assert len(oof.ax_.get_yticklabels()) == len(ensemble.members_)
+    with pytest.raises(ValueError, match="both X and y"):
+        EnsembleDisplay.from_estimator(ensemble, X_test)

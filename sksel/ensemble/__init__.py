@@ -10,8 +10,9 @@ makes scikit-learn's searches record them.
 """
 
 from .._core.predictions import OutOfFoldPredictions
+from .display import EnsembleDisplay
 from .estimator import EnsembleClassifier
 from .recording import PredictionRecorder, recording_predictions
 
-__all__ = ["EnsembleClassifier", "OutOfFoldPredictions", "PredictionRecorder",
+__all__ = ["EnsembleClassifier", "EnsembleDisplay", "OutOfFoldPredictions", "PredictionRecorder",
            "recording_predictions"]

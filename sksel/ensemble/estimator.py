@@ -14,7 +14,7 @@ from .._core.predictions import fold_predictions
 from .._core.scoring import ranking_metric
 from ..spaces.space import SearchSpace
 from .recording import PredictionRecorder, recording_predictions
-from .selection import dpp_selection, error_similarity, greedy_selection
+from .selection import agreement_similarity, dpp_selection, greedy_selection
 
 
 class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -103,8 +103,9 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         chosen on: optimistic for ``"greedy"`` and ``"dpp"``).
     candidate_scores_ : ndarray of float
         Each pool candidate's own out-of-fold score.
-    similarity_ : ndarray of shape (n_candidates, n_candidates)
-        The similarity of the pool's errors (``"errors"``), for the display.
+    disagreement_ : ndarray of shape (n_candidates, n_candidates)
+        The share of out-of-fold rows on which two pool candidates predict
+        different classes (what :class:`EnsembleDisplay` draws).
     selection_time_ : float
         Seconds spent choosing the members (the search and refits aside).
     refit_time_ : float
@@ -236,7 +237,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         counts = self._counts(search, pool, predictions, score, one_hot)
         self.selection_time_ = time.perf_counter() - start
         self.candidate_scores_ = score(predictions)
-        self.similarity_ = error_similarity(predictions, one_hot)
+        self.disagreement_ = 1 - agreement_similarity(predictions)
         chosen = np.flatnonzero(counts)
         self.members_ = pool[chosen]
         self.weights_ = counts[chosen] / counts.sum()
@@ -299,14 +300,18 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "estimators_")
         total = 0.0
-        for weight, member in zip(self.weights_, self.estimators_):
-            models = member if isinstance(member, list) else [member]
-            for model in models:
-                p = fold_predictions(model, X, self.classes_)
-                if self.voting == "hard":
-                    p = np.eye(len(self.classes_))[np.argmax(p, axis=1)]
-                total = total + weight * p / len(models)
+        for i, weight in enumerate(self.weights_):
+            p = self._member_probabilities(i, X)
+            if self.voting == "hard":
+                p = np.eye(len(self.classes_))[np.argmax(p, axis=1)]
+            total = total + weight * p
         return np.asarray(total, dtype=float)
+
+    def _member_probabilities(self, i, X):
+        """Member `i`'s class probabilities of `X` (the average of its fold models')."""
+        member = self.estimators_[i]
+        models = member if isinstance(member, list) else [member]
+        return np.mean([fold_predictions(model, X, self.classes_) for model in models], axis=0)
 
     def predict(self, X):
         """The class of largest weighted probability (or vote).

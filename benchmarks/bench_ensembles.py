@@ -31,11 +31,13 @@ Columns: test accuracy (%) of ``best``, ``greedy`` and ``dpp`` (refit and
 reused), distinct members, seconds to fit (search + choice + refits of the
 members) and to predict the test part.
 
-Run (2026-11-27): ``OMP_NUM_THREADS=1 python benchmarks/bench_ensembles.py``
-(report half, about 25 minutes on 2 cores); ``--half tune`` about 10.
+Run (2026-11-27): ``OMP_NUM_THREADS=1 python benchmarks/bench_ensembles.py
+--seeds 0 1 2`` (report half, 20 datasets x 3 splits, about 25 minutes on 2
+cores); ``--half tune`` about 3 minutes a seed.
 """
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -67,7 +69,6 @@ from sksel import DAUBSearch, KDPPSearch  # noqa: E402
 from sksel.ensemble import EnsembleClassifier, recording_predictions  # noqa: E402
 
 MAX_ROWS = 2000
-SEED = 0
 CV = 3
 N_JOBS = 2
 
@@ -111,7 +112,7 @@ DPP_VARIANTS = [
 ]
 
 
-def load(name):
+def load(name, seed):
     if name.startswith("sk_"):
         loader = {"sk_breast_cancer": load_breast_cancer, "sk_digits": load_digits,
                   "sk_wine": load_wine}[name]
@@ -120,21 +121,21 @@ def load(name):
         X, y = load_keel(name)
     y = np.unique(y, return_inverse=True)[1]
     if len(y) > MAX_ROWS:
-        X, _, y, _ = train_test_split(X, y, train_size=MAX_ROWS, stratify=y, random_state=SEED)
+        X, _, y, _ = train_test_split(X, y, train_size=MAX_ROWS, stratify=y, random_state=0)
     return train_test_split(np.asarray(X, float), y, test_size=0.25, stratify=y,
-                            random_state=SEED)
+                            random_state=seed)
 
 
-def make_search(kind):
+def make_search(kind, seed):
     pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
     if kind == "grid":
         return recording_predictions(GridSearchCV(pipe, GRID, cv=CV, n_jobs=N_JOBS),
                                      fold_models=True)
     if kind == "kdpp":
-        return KDPPSearch(pipe, GRID, n_iter=12, cv=CV, n_jobs=N_JOBS, random_state=SEED,
+        return KDPPSearch(pipe, GRID, n_iter=12, cv=CV, n_jobs=N_JOBS, random_state=seed,
                           keep_predictions=True, keep_fold_models=True)
     learners = [Pipeline([("scale", StandardScaler()), ("clf", clone(e))]) for e in LEARNERS]
-    return DAUBSearch(learners, cv=CV, n_jobs=N_JOBS, random_state=SEED,
+    return DAUBSearch(learners, cv=CV, n_jobs=N_JOBS, random_state=seed,
                       keep_predictions=True, keep_fold_models=True)
 
 
@@ -185,9 +186,9 @@ def evaluate(ensemble, cache, y_test, search_seconds):
             "fit_s": fit, "predict_s": predict}
 
 
-def run_dataset(name, kind, variants):
-    X_train, X_test, y_train, y_test = load(name)
-    search = make_search(kind)
+def run_dataset(name, kind, variants, seed):
+    X_train, X_test, y_train, y_test = load(name, seed)
+    search = make_search(kind, seed)
     start = time.perf_counter()
     search.fit(X_train, y_train)
     search_seconds = time.perf_counter() - start
@@ -211,23 +212,24 @@ def main():
     parser.add_argument("--half", choices=["tune", "report"], default="report")
     parser.add_argument("--searches", nargs="+", default=["grid", "kdpp", "daub"])
     parser.add_argument("--datasets", nargs="+", default=None)
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0],
+                        help="seeds of the train/test split and of the searches")
     args = parser.parse_args()
     names = args.datasets or (TUNE if args.half == "tune" else REPORT)
     variants = DPP_VARIANTS if args.half == "tune" else DPP_VARIANTS[:1]
     warnings.filterwarnings("ignore")
     results = {}
-    header = (f"{'dataset':<17}{'search':<6}{'rows':>6}{'pool':>5}{'method':>15}"
+    header = (f"{'dataset':<17}{'seed':>4} {'search':<6}{'rows':>6}{'pool':>5}{'method':>15}"
               f"{'refit %':>9}{'reused %':>9}{'members':>8}{'fit s':>8}{'predict s':>10}")
     print(header, flush=True)
-    for name in names:
-        for kind in args.searches:
-            rows, pool, n = run_dataset(name, kind, variants)
-            for label, r in rows.items():
-                results.setdefault((kind, label), []).append(r)
-                print(f"{name:<17}{kind:<6}{n:>6}{pool:>5}{label:>15}{r['refit']:>9.2f}"
-                      f"{r['reused']:>9.2f}{r['members']:>8}{r['fit_s']:>8.1f}"
-                      f"{r['predict_s']:>10.3f}", flush=True)
-    print("\nMeans over datasets (accuracy %, gain over best in points, members; "
+    for name, seed, kind in itertools.product(names, args.seeds, args.searches):
+        rows, pool, n = run_dataset(name, kind, variants, seed)
+        for label, r in rows.items():
+            results.setdefault((kind, label), []).append(r)
+            print(f"{name:<17}{seed:>4} {kind:<6}{n:>6}{pool:>5}{label:>15}{r['refit']:>9.2f}"
+                  f"{r['reused']:>9.2f}{r['members']:>8}{r['fit_s']:>8.1f}"
+                  f"{r['predict_s']:>10.3f}", flush=True)
+    print("\nMeans over datasets and seeds (accuracy %, gain over best in points, members; "
           "wins/ties/losses of dpp against greedy, refit)")
     for kind in args.searches:
         best = np.array([r["refit"] for r in results[(kind, "best")]])

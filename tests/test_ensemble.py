@@ -2,6 +2,7 @@
 
 import itertools
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -316,3 +317,16 @@ def test_display_draws_the_members_scores_weights_and_disagreements(data):
     assert len(oof.ax_.get_yticklabels()) == len(ensemble.members_)
     with pytest.raises(ValueError, match="both X and y"):
         EnsembleDisplay.from_estimator(ensemble, X_test)
+
+
+def test_passes_scikit_learns_estimator_checks():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    ensemble = EnsembleClassifier(
+        GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=2),
+        n_rounds=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(ensemble, on_fail=None)
+    failed = {r["check_name"]: str(r["exception"]) for r in results if r["status"] == "failed"}
+    assert not failed

@@ -18,7 +18,7 @@ import joblib
 import numpy as np
 from sklearn.utils import _safe_indexing
 
-from .compat import _fit_and_score
+from .compat import _fit_and_score, _num_samples
 from .run import Listener
 
 _PREDICTIONS = "predictions"
@@ -206,7 +206,7 @@ def fold_predictions(model, X, classes):
     if classes is None:
         values = np.asarray(model.predict(X), dtype=np.float32)
         return values.reshape(len(values), -1)
-    out = np.zeros((_num_rows(X), len(classes)), dtype=np.float32)
+    out = np.zeros((_num_samples(X), len(classes)), dtype=np.float32)
     if hasattr(model, "predict_proba"):
         columns = np.searchsorted(classes, model.classes_)
         out[:, columns] = model.predict_proba(X)
@@ -221,10 +221,6 @@ def store_for(keep, n_samples, classes, fold_models):
         return None
     folder = None if keep is True else keep
     return OutOfFoldPredictions(n_samples, classes, folder=folder, fold_models=fold_models)
-
-
-def _num_rows(X):
-    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def _file_name(key):

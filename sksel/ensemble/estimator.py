@@ -2,12 +2,14 @@
 
 import numbers
 import time
+from copy import deepcopy
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone, is_classifier
 from sklearn.metrics import accuracy_score, check_scoring
 from sklearn.model_selection._search import BaseSearchCV
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import get_tags, indexable
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._core.compat import Interval, StrOptions, _fit_context
 from .._core.predictions import fold_predictions
@@ -186,9 +188,13 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             The fitted ensemble.
         """
         _check_classifier_search(self.search)
+        X, y = _checked_data(X, y, type(self).__name__)
         search = clone(self.search)
         if _is_sksel(search):
-            search.set_params(keep_predictions=True, keep_fold_models=not self.refit)
+            search.set_params(keep_predictions=search.keep_predictions or True,
+                              keep_fold_models=search.keep_fold_models or not self.refit)
+        elif isinstance(search.scoring, PredictionRecorder):
+            search.scoring.fold_models = search.scoring.fold_models or not self.refit
         else:
             recording_predictions(search, fold_models=not self.refit)
         search.fit(X, y, **fit_params)
@@ -217,6 +223,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         ensemble = cls(search, **params)
         ensemble._validate_params()
         _check_classifier_search(search)
+        X, y = _checked_data(X, y, cls.__name__)
         return ensemble._build(search, X, y, {})
 
     # ----------------------------------------------------------------- build
@@ -325,11 +332,16 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         -------
         y : ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.non_deterministic = False
+        searched = get_tags(_first_estimator(self.search))
+        tags.input_tags.allow_nan = searched.input_tags.allow_nan
+        tags.input_tags.sparse = searched.input_tags.sparse
+        tags.classifier_tags = deepcopy(searched.classifier_tags)
+        tags.classifier_tags.multi_label = False
         return tags
 
 
@@ -341,6 +353,14 @@ def _is_sksel(search):
 def _first_estimator(search):
     estimator = search.estimator
     return estimator[0] if isinstance(estimator, list) else estimator
+
+
+def _checked_data(X, y, name):
+    """`X` and `y` as a search indexes them; a ``ValueError`` for a missing `y`."""
+    if y is None:
+        raise ValueError(f"{name} requires y to be passed, but the target y is None.")
+    X, y = indexable(X, y)
+    return X, column_or_1d(y, warn=True)
 
 
 def _check_classifier_search(search):

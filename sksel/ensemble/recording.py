@@ -174,7 +174,8 @@ def data_key(X):
 
 def _aligned(path, classes):
     """The recorded predictions of `path`, their columns under `classes`."""
-    with np.load(path) as recorded:
+    # Classes of object dtype (strings) are pickled; the folder is the recorder's own.
+    with np.load(path, allow_pickle=True) as recorded:
         predictions = recorded["predictions"]
         if classes is None:
             return predictions

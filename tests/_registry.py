@@ -112,6 +112,24 @@ CASES = [
             DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise")],
     ),
     SearchCase(
+        # Keeping the predictions and fold models: every fault, resume and
+        # worker count of the suite with the extra outputs in the tasks.
+        "daub_predictions",
+        build=lambda **kw: DAUBSearch(
+            [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
+             KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
+            **{"cv": CV3, "random_state": 0, "keep_predictions": True,
+               "keep_fold_models": True, **kw}),
+        counted=lambda **kw: DAUBSearch(SlowKNN(), KNN_GRID, **{
+            "cv": 3, "refit": False, "random_state": 0, "keep_predictions": True, **kw}),
+        counter=SlowKNN,
+        checks=lambda: [
+            DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise",
+                       keep_predictions=True),
+            DAUBSearch(Ridge(), {"alpha": [0.1, 1.0]}, cv=2, error_score="raise",
+                       keep_predictions=True, keep_fold_models=True)],
+    ),
+    SearchCase(
         "gpucb",
         build=lambda **kw: GPUCBSelector(LogisticRegression(), C_GRID, **{
             "n_iter": 4, "prior": "kernel", "cv": CV3, "random_state": 0, **kw}),

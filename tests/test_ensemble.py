@@ -330,3 +330,43 @@ def test_passes_scikit_learns_estimator_checks():
         results = check_estimator(ensemble, on_fail=None)
     failed = {r["check_name"]: str(r["exception"]) for r in results if r["status"] == "failed"}
     assert not failed
+
+
+def test_a_resumed_search_keeps_the_predictions_of_an_uninterrupted_one(data, tmp_path):
+    X, y = data
+    learners = [GaussianNB(), DecisionTreeClassifier(random_state=0), LogisticRegression()]
+    whole = DAUBSearch(learners, cv=3, random_state=0, keep_predictions=True).fit(X, y)
+    folder = tmp_path / "checkpoint"
+    DAUBSearch(learners, cv=3, random_state=0, keep_predictions=True,
+               checkpoint=folder).fit(X, y)
+    resumed = DAUBSearch(learners, cv=3, random_state=0, keep_predictions=True,
+                         checkpoint=folder).fit(X, y)
+    assert resumed.cv_predictions_.keys_ == whole.cv_predictions_.keys_
+    for row in whole.cv_predictions_.keys_:
+        np.testing.assert_array_equal(resumed.cv_predictions_.predictions(row),
+                                      whole.cv_predictions_.predictions(row))
+
+
+def test_randomized_search_and_mutant_ucb_give_their_candidates(data):
+    from scipy.stats import loguniform
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.model_selection import RandomizedSearchCV
+
+    from sksel import MutantUCBSearch
+
+    X, y = data
+    randomized = RandomizedSearchCV(DecisionTreeClassifier(random_state=0), GRID, n_iter=4,
+                                    cv=3, random_state=0)
+    best = EnsembleClassifier(randomized, method="best").fit(X, y)
+    assert best.members_.tolist() == [clone(randomized).fit(X, y).best_index_]
+    mutant = MutantUCBSearch(SGDClassifier(loss="log_loss", random_state=0),
+                             {"alpha": loguniform(1e-5, 1e-1)}, budget=8, max_subtrains=2,
+                             cv=3, random_state=0)
+    with pytest.raises(ValueError, match="refit=False"):
+        EnsembleClassifier(mutant, method="greedy").fit(X, y)
+    reused = EnsembleClassifier(mutant, method="greedy", refit=False).fit(X, y)
+    results = reused.search_.cv_results_
+    # The pool: models trained as long as the selected one, each with its fold models.
+    assert set(results["n_resources"][reused.candidates_]) == {
+        results["n_resources"][reused.search_.best_index_]}
+    assert all(len(folds) == 3 for folds in reused.estimators_)

@@ -72,6 +72,10 @@ class BaseSelectionSearch(BaseSearchCV):
     Read more in the :ref:`User Guide <user_guide>`.
     """
 
+    #: Whether a row's model is a plain fit of its parameters, which a refit
+    #: from scratch rebuilds (not so for models that go on from a parent's).
+    _trains_from_scratch = True
+
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
         "estimator": [HasMethods(["fit"]), list],

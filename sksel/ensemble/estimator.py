@@ -138,8 +138,8 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     >>> search = GridSearchCV(DecisionTreeClassifier(random_state=0),
     ...                       {"max_depth": [1, 2, 4, None], "min_samples_leaf": [1, 10]})
     >>> ensemble = EnsembleClassifier(search, method="greedy").fit(X, y)
-    >>> ensemble.weights_.sum()
-    np.float64(1.0)
+    >>> print(round(float(ensemble.weights_.sum()), 6))
+    1.0
     """
 
     _parameter_constraints: dict = {
@@ -188,6 +188,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             The fitted ensemble.
         """
         _check_classifier_search(self.search)
+        _check_refit(self.search, self.refit)
         X, y = _checked_data(X, y, type(self).__name__)
         search = clone(self.search)
         if _is_sksel(search):
@@ -223,6 +224,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         ensemble = cls(search, **params)
         ensemble._validate_params()
         _check_classifier_search(search)
+        _check_refit(search, ensemble.refit)
         X, y = _checked_data(X, y, cls.__name__)
         return ensemble._build(search, X, y, {})
 
@@ -363,6 +365,16 @@ def _checked_data(X, y, name):
     return X, column_or_1d(y, warn=True)
 
 
+def _check_refit(search, refit):
+    """A ``ValueError`` where members cannot be refitted from scratch."""
+    if refit and not getattr(search, "_trains_from_scratch", True):
+        raise ValueError(
+            f"The models of {type(search).__name__} go on from their parents' training, "
+            "which a refit from scratch does not rebuild: use refit=False (the search "
+            "fitted with keep_fold_models=True)."
+        )
+
+
 def _check_classifier_search(search):
     """A ``TypeError`` naming the search unless it searches a classifier."""
     if not isinstance(search, BaseSearchCV):
@@ -409,12 +421,6 @@ def _kept_predictions(search, X, y, refit):
             "refit=False reuses the models trained on the folds, and the search did not keep "
             "them: fit it with keep_fold_models=True (recording_predictions(search, "
             "fold_models=True) for a scikit-learn search), or use refit=True."
-        )
-    if refit and "parent_id" in search.cv_results_:
-        raise ValueError(
-            f"The models of {type(search).__name__} go on from their parents' training, "
-            "which a refit from scratch does not rebuild: use refit=False (the search "
-            "fitted with keep_fold_models=True)."
         )
     return store
 

@@ -263,6 +263,8 @@ class MutantUCBSearch(BaseSelectionSearch):
     ('partial_fit', True)
     """
 
+    _trains_from_scratch = False
+
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
         # None is refused with what to do instead, by one_estimator_space.

@@ -207,6 +207,23 @@ def run_dataset(name, kind, variants, seed):
     return rows, len(pool), len(y_train)
 
 
+def print_by_dataset(by_dataset, names, searches):
+    """Per dataset and search, means over the seeds: accuracy (refit), members, seconds."""
+    print("\nPer dataset, means over the seeds: test accuracy % (members refitted; dpp "
+          "reused), distinct members, fit and predict seconds of dpp and greedy")
+    print(f"{'dataset':<17}{'search':<7}{'best':>7}{'greedy':>8}{'dpp':>7}{'reused':>8}"
+          f"{'m greedy':>9}{'m dpp':>6}{'fit greedy':>11}{'fit dpp':>8}"
+          f"{'pred greedy':>12}{'pred dpp':>9}")
+    for name, kind in itertools.product(names, searches):
+        def mean(label, key):
+            return np.mean([r[key] for r in by_dataset[(name, kind, label)]])
+        print(f"{name:<17}{kind:<7}{mean('best', 'refit'):>7.2f}{mean('greedy', 'refit'):>8.2f}"
+              f"{mean('dpp', 'refit'):>7.2f}{mean('dpp', 'reused'):>8.2f}"
+              f"{mean('greedy', 'members'):>9.1f}{mean('dpp', 'members'):>6.1f}"
+              f"{mean('greedy', 'fit_s'):>11.1f}{mean('dpp', 'fit_s'):>8.1f}"
+              f"{mean('greedy', 'predict_s'):>12.3f}{mean('dpp', 'predict_s'):>9.3f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=["tune", "report"], default="report")
@@ -218,7 +235,7 @@ def main():
     names = args.datasets or (TUNE if args.half == "tune" else REPORT)
     variants = DPP_VARIANTS if args.half == "tune" else DPP_VARIANTS[:1]
     warnings.filterwarnings("ignore")
-    results = {}
+    results, by_dataset = {}, {}
     header = (f"{'dataset':<17}{'seed':>4} {'search':<6}{'rows':>6}{'pool':>5}{'method':>15}"
               f"{'refit %':>9}{'reused %':>9}{'members':>8}{'fit s':>8}{'predict s':>10}")
     print(header, flush=True)
@@ -226,9 +243,11 @@ def main():
         rows, pool, n = run_dataset(name, kind, variants, seed)
         for label, r in rows.items():
             results.setdefault((kind, label), []).append(r)
+            by_dataset.setdefault((name, kind, label), []).append(r)
             print(f"{name:<17}{seed:>4} {kind:<6}{n:>6}{pool:>5}{label:>15}{r['refit']:>9.2f}"
                   f"{r['reused']:>9.2f}{r['members']:>8}{r['fit_s']:>8.1f}"
                   f"{r['predict_s']:>10.3f}", flush=True)
+    print_by_dataset(by_dataset, names, args.searches)
     print("\nMeans over datasets and seeds (accuracy %, gain over best in points, members; "
           "wins/ties/losses of dpp against greedy, refit)")
     for kind in args.searches:

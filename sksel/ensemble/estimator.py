@@ -263,10 +263,10 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def _counts(self, search, pool, predictions, score, one_hot):
         """Rounds won by each pool candidate."""
-        counts = np.zeros(len(pool), dtype=int)
         if self.method == "best":
-            counts[int(np.flatnonzero(pool == search.best_index_)[0])
-                   if search.best_index_ in pool else 0] = 1
+            counts = np.zeros(len(pool), dtype=int)
+            selected = np.flatnonzero(pool == getattr(search, "best_index_", -1))
+            counts[selected[0] if len(selected) else np.argmax(score(predictions))] = 1
             return counts
         if self.method == "greedy":
             return greedy_selection(predictions, score, n_rounds=self.n_rounds)
@@ -276,6 +276,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                              random_state=self.random_state)
 
     def _scorer(self, search):
+        """The scorer the rounds maximise: `scoring`, or the search's refit metric."""
         if self.scoring is not None:
             return check_scoring(search.estimator, self.scoring)
         scoring = search.scoring
@@ -287,6 +288,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return check_scoring(_first_estimator(search), scoring)
 
     def _member(self, search, store, row, X, y, fit_params):
+        """The fitted member of results row `row`: refitted, or its fold models."""
         if not self.refit:
             return [model for _, model in store.fold_models(row)]
         estimator = _row_estimator(search, row)

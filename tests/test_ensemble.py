@@ -370,3 +370,9 @@ def test_randomized_search_and_mutant_ucb_give_their_candidates(data):
     assert set(results["n_resources"][reused.candidates_]) == {
         results["n_resources"][reused.search_.best_index_]}
     assert all(len(folds) == 3 for folds in reused.estimators_)
+    # Each fold model is as its row measured it, not as later sub-trains left it.
+    store = reused.search_.cv_predictions_
+    for row in reused.candidates_:
+        for test, model in store.fold_models(row):
+            np.testing.assert_allclose(model.predict_proba(X[test]),
+                                       store.predictions(row)[test], atol=1e-6)

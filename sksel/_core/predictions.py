@@ -13,6 +13,7 @@ import os
 import shutil
 import time
 import weakref
+from copy import deepcopy
 
 import joblib
 import numpy as np
@@ -175,10 +176,11 @@ def predicting(func, args, kwargs, X, test, classes, keep_model):
     """Run the task ``func(*args, **kwargs)``, then predict its validation rows `test`.
 
     The output gets the predictions (:func:`fold_predictions`) and, with
-    `keep_model`, the fitted model; predicting counts in its
-    ``score_time``. The model is the one scikit-learn's ``_fit_and_score``
-    returns with ``return_estimator=True``, or a continued model's
-    ``"model"``; a failed fit has none and no predictions.
+    `keep_model`, the fitted model (a copy of a continued one, which later
+    sub-trains change in place); predicting counts in its ``score_time``.
+    The model is the one scikit-learn's ``_fit_and_score`` returns with
+    ``return_estimator=True``, or a continued model's ``"model"``; a failed
+    fit has none and no predictions.
     """
     asks_estimator = func is _fit_and_score
     if asks_estimator:
@@ -191,7 +193,8 @@ def predicting(func, args, kwargs, X, test, classes, keep_model):
     out[_PREDICTIONS] = fold_predictions(model, _safe_indexing(X, test), classes)
     out["score_time"] = out.get("score_time", 0.0) + time.time() - start
     if keep_model:
-        out[_FOLD_MODEL] = model
+        # A continued model goes on training in place: keep it as it is now.
+        out[_FOLD_MODEL] = model if asks_estimator else deepcopy(model)
     return out
 
 

@@ -71,8 +71,10 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import timed_fit  # noqa: E402
 
-from sksel import MutantUCBSearch, mutant_ucb  # noqa: E402
-from sksel.resources import Subtrainer  # noqa: E402
+from sksel import MutantUCBSearch  # noqa: E402
+from sksel.training import continued  # noqa: E402
+from sksel.training.continued import ContinuedTrainer  # noqa: E402
+from sksel.training.subtrain import Subtrainer  # noqa: E402
 
 BUDGET, MAX_SUBTRAINS, CV = 120, 6, 3
 
@@ -181,7 +183,7 @@ class _Clock:
 
 def _round_trip_seconds(clock):
     """Wrap the task function: time pickling its model in and out, beside the run."""
-    original = mutant_ucb._subtrain_and_score
+    original = continued._subtrain_and_score
 
     def measured(model, *args, **kwargs):
         out = original(model, *args, **kwargs)
@@ -205,13 +207,13 @@ def breakdown(task, seed):
         for owner, name, part in (
                 (Subtrainer, "first", "train"), (Subtrainer, "next", "train"),
                 (MLPClassifier, "_validate_input", "partial_fit's checks"),
-                (mutant_ucb, "_score", "score"), (MutantUCBSearch, "_task", "task"),
-                (MutantUCBSearch, "_prepare", "task"), (mutant_ucb, "_safe_split", "split"),
-                (mutant_ucb, "deepcopy", "state copy"), (MutantUCBSearch, "_refit", "refit")):
+                (continued, "_score", "score"), (ContinuedTrainer, "task", "task"),
+                (ContinuedTrainer, "prepare", "task"), (continued, "_safe_split", "split"),
+                (continued, "deepcopy", "state copy"), (MutantUCBSearch, "_refit", "refit")):
             stack.enter_context(clock.wrapping(owner, name, part))
-        stack.callback(setattr, mutant_ucb, "_subtrain_and_score",
-                       mutant_ucb._subtrain_and_score)
-        mutant_ucb._subtrain_and_score = _round_trip_seconds(clock)
+        stack.callback(setattr, continued, "_subtrain_and_score",
+                       continued._subtrain_and_score)
+        continued._subtrain_and_score = _round_trip_seconds(clock)
         start = time.process_time()
         search.fit(X, y)
         elapsed = time.process_time() - start
@@ -256,7 +258,7 @@ def per_call_cost(task, seed):
     from sklearn.base import clone
     from sklearn.model_selection import ParameterSampler
 
-    from sksel.resources import subtrain_kind
+    from sksel.training.subtrain import subtrain_kind
 
     estimator, space, length, unit = TASKS[task]()
     X, y = _data(task)

@@ -75,6 +75,7 @@ exclude_patterns = [
     "benchmark_kdpp_search.rst",
     "benchmark_gpucb.rst",
     "benchmark_faults.rst",
+    "benchmark_ensembles.rst",
 ]
 
 # References to objects outside sksel (sklearn, joblib, numpy) have no target

@@ -117,20 +117,8 @@ class KDPPSearch(BaseSelectionSearch):
         naming what differs. The files are pickles: only give a folder you
         trust. See :ref:`the User Guide <checkpoint>`.
 
-    keep_predictions : bool, str or path-like, default=False
-        Keep each candidate's out-of-fold predictions (``cv_predictions_``):
-        every fit also predicts its validation fold with the model it
-        fitted (class probabilities for a classifier), which costs one
-        ``predict`` per fit and ``n_samples x n_classes x 4`` bytes per
-        candidate. ``True`` keeps them in memory; a folder keeps them on disk
-        there, as ``.npy`` files. An ensemble of the candidates
-        (:class:`~sksel.ensemble.EnsembleClassifier`) is chosen from them.
-
-    keep_fold_models : bool, default=False
-        With `keep_predictions`, keep each fold's fitted model as well (one
-        per fold and candidate, in memory or in the folder), for an ensemble
-        that reuses its members as trained on their folds instead of
-        refitting them.
+    keep_predictions, keep_fold_models
+        As in :class:`~sksel.DAUBSearch`.
 
     Attributes
     ----------

@@ -186,3 +186,41 @@ def test_length_param_names_what_a_plain_fit_trains_by():
     pipe = make_pipeline(StandardScaler(), RandomForestClassifier())
     assert Subtrainer("n_estimators", 5).length(pipe, 3) == {
         "randomforestclassifier__n_estimators": 15}
+
+
+def test_histgradientboosting_bins_each_fold_once_and_fits_the_same_trees(monkeypatch):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+
+    from sksel.training import subtrain
+
+    X, y = load_iris(return_X_y=True)
+    other = X[::-1].copy()
+
+    def subtrained(rows, labels):
+        subtrainer = Subtrainer("max_iter", unit=3)
+        model = subtrainer.first(
+            HistGradientBoostingClassifier(early_stopping=False, random_state=0), rows, labels)
+        for _ in range(4):
+            model = subtrainer.next(model, rows, labels)
+        return model
+
+    monkeypatch.setattr(subtrain, "_BINNED_KEPT", 0)  # every fit bins, as without sharing
+    subtrain._BINNED.clear()
+    unshared = [subtrained(X, y), subtrained(other, y[::-1])]
+    monkeypatch.setattr(subtrain, "_BINNED_KEPT", 8)
+    fits = []
+    original = _BinMapper.fit_transform
+
+    def counted(self, *args, **kwargs):
+        fits.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(_BinMapper, "fit_transform", counted)
+    shared = [subtrained(X, y), subtrained(X, y), subtrained(other, y[::-1])]
+    assert len(fits) == 2  # 15 fits on two sets of rows
+    for model, expected, rows in zip(shared[1:], unshared, (X, other)):
+        np.testing.assert_array_equal(model.predict_proba(rows), expected.predict_proba(rows))
+        assert len(model._predictors) == len(expected._predictors) == 15
+    assert "_bin_data" not in vars(shared[0])
+

@@ -5,7 +5,10 @@ Boosting rounds, trees, iterations, ``partial_fit`` passes or epochs
 """
 
 import warnings
+from collections import OrderedDict
+from contextlib import contextmanager
 
+import joblib
 from sklearn.exceptions import ConvergenceWarning
 
 # Ways to continue training, in the order "auto" tries them, with the size of
@@ -219,7 +222,62 @@ class Subtrainer:
 
 
 def _fit_quietly(model, X, y, fit_params):
-    """``model.fit`` without the ``ConvergenceWarning`` of a solver stopped at `max_iter`."""
-    with warnings.catch_warnings():
+    """``model.fit`` without the ``ConvergenceWarning`` of a solver stopped at `max_iter`.
+
+    A HistGradientBoosting model bins its training rows once per process
+    (:func:`_binned_once`), not at every sub-train.
+    """
+    with warnings.catch_warnings(), _binned_once(model):
         warnings.filterwarnings("ignore", category=ConvergenceWarning)
         return model.fit(X, y, **fit_params)
+
+
+#: HistGradientBoosting's binned training rows, ``key -> (fitted bin mapper,
+#: binned rows)``, the last `_BINNED_KEPT` of this process.
+_BINNED = OrderedDict()
+_BINNED_KEPT = 8
+
+
+@contextmanager
+def _binned_once(model):
+    """Let a HistGradientBoosting `model` reuse rows binned by an earlier fit in this process.
+
+    Every ``fit`` of a HistGradientBoosting model, a warm start included,
+    fits its bin mapper on the training rows again and bins them: at 10
+    boosting rounds per sub-train that was 40% of a sub-train. The mapper
+    and the binned rows depend only on the rows, the sample weights and the
+    mapper's parameters (its ``random_state`` only where the rows exceed its
+    ``subsample``), so the same fold's rows are binned once for every
+    sub-train and every model of the same parameters: the fit is the same,
+    tree for tree. Other estimators fit as they are.
+    """
+    bin_data = getattr(model, "_bin_data", None)
+    if bin_data is None or not hasattr(model, "max_bins"):
+        yield
+        return
+
+    def binned(X, *args, **kwargs):
+        training = kwargs.get("is_training_data", args[-1] if args else False)
+        if not training:
+            return bin_data(X, *args, **kwargs)
+        weight = kwargs.get("sample_weight", args[0] if len(args) == 2 else None)
+        params = model._bin_mapper.get_params()
+        params.pop("n_threads", None)
+        if params.get("subsample") is None or X.shape[0] <= params["subsample"]:
+            params.pop("random_state", None)
+        key = joblib.hash((params, X, weight))
+        if key in _BINNED:
+            _BINNED.move_to_end(key)
+            model._bin_mapper, rows = _BINNED[key]
+            return rows
+        rows = bin_data(X, *args, **kwargs)
+        _BINNED[key] = (model._bin_mapper, rows)
+        while len(_BINNED) > _BINNED_KEPT:
+            _BINNED.popitem(last=False)
+        return rows
+
+    model._bin_data = binned
+    try:
+        yield
+    finally:
+        del model.__dict__["_bin_data"]

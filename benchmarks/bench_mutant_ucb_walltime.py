@@ -115,10 +115,11 @@ def _data(task):
                                random_state=0)
 
 
-def _mutant_ucb(task, n_jobs, seed):
+def _mutant_ucb(task, n_jobs, seed, score_share=1.0):
     estimator, space, _, unit = TASKS[task]()
     return MutantUCBSearch(estimator, space, budget=BUDGET, max_subtrains=MAX_SUBTRAINS,
-                           unit=unit, cv=CV, n_jobs=n_jobs, random_state=seed)
+                           unit=unit, cv=CV, n_jobs=n_jobs, random_state=seed,
+                           score_share=score_share)
 
 
 def _random(task, n_jobs, seed):
@@ -128,7 +129,7 @@ def _random(task, n_jobs, seed):
                               n_jobs=n_jobs, random_state=seed)
 
 
-def compare(tasks, n_jobs_list, repeats, seed):
+def compare(tasks, n_jobs_list, repeats, seed, score_share):
     """Best wall and CPU seconds of both searches, interleaved, per task and n_jobs."""
     print(f"{'task':<5} {'n_jobs':>6} {'mucb wall':>9} {'rs wall':>8} {'ratio':>6} "
           f"{'mucb cpu':>9} {'rs cpu':>7} {'ratio':>6} {'mucb best':>9} {'rs best':>8}")
@@ -138,7 +139,8 @@ def compare(tasks, n_jobs_list, repeats, seed):
             times = {"mucb": [], "rs": []}
             for _ in range(repeats):
                 for name, make in (("mucb", _mutant_ucb), ("rs", _random)):
-                    search = make(task, n_jobs, seed)
+                    search = (_mutant_ucb(task, n_jobs, seed, score_share) if name == "mucb"
+                              else make(task, n_jobs, seed))
                     fit = timed_fit(search, X, y)
                     times[name].append((fit.wall, fit.cpu))
                     times[name + "_score"] = search.best_score_
@@ -198,11 +200,11 @@ def _round_trip_seconds(clock):
     return measured
 
 
-def breakdown(task, seed):
+def breakdown(task, seed, score_share):
     """Process seconds of one Mutant-UCB search at n_jobs=1, by part; and of random search's."""
     clock = _Clock()
     X, y = _data(task)
-    search = _mutant_ucb(task, 1, seed)
+    search = _mutant_ucb(task, 1, seed, score_share)
     with ExitStack() as stack:
         for owner, name, part in (
                 (Subtrainer, "first", "train"), (Subtrainer, "next", "train"),
@@ -286,6 +288,8 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-breakdown", action="store_true")
+    parser.add_argument("--score-share", type=float, default=1.0,
+                        help="MutantUCBSearch's score_share")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     print(f"{time.strftime('%Y-%m-%d')}, load average {os.getloadavg()[0]:.1f}; "
@@ -293,10 +297,10 @@ def main(argv=None):
           f"RandomizedSearchCV of {BUDGET // MAX_SUBTRAINS} models x {MAX_SUBTRAINS} units, "
           f"cv={CV}, best of {args.repeats}, interleaved")
     with threadpool_limits(1):
-        compare(args.tasks, args.n_jobs, args.repeats, args.seed)
+        compare(args.tasks, args.n_jobs, args.repeats, args.seed, args.score_share)
         if not args.no_breakdown:
             for task in args.tasks:
-                breakdown(task, args.seed)
+                breakdown(task, args.seed, args.score_share)
                 per_call_cost(task, args.seed)
 
 

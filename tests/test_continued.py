@@ -31,3 +31,42 @@ def test_a_promoted_model_scores_as_one_trained_that_long_from_scratch():
         assert results["params"][row]["max_iter"] == n
         checked += 1
     assert checked >= 2  # promotions to 2 and to 4 sub-trains
+
+
+def test_models_below_the_cap_are_scored_on_a_fixed_stratified_part_of_the_fold():
+    from sksel._core.run import _Job
+    from sksel.spaces.space import SearchSpace
+    from sksel.training.continued import ContinuedTrainer
+    from sksel.training.subtrain import Subtrainer
+
+    X, y = load_iris(return_X_y=True)
+    splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    estimator = SGDClassifier(random_state=0)
+    space = SearchSpace(estimator, [{"alpha": [1e-4, 1e-3]}])
+    job = _Job(space, [{"alpha": 1e-4}, {"alpha": 1e-3}], X, y, None, lambda c: {}, None,
+               error_score=np.nan, verbose=0, returns_train_score=lambda n: False)
+
+    def scored_rows(trainer, action, fold):
+        train, test = splits[fold]
+        _, args, kwargs = trainer.task(job, action, fold, train, test)
+        return args[3][2], args[3][3]
+
+    trainer = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
+                               estimator, max_amount=3, inherit=False, score_share=0.4,
+                               random_state=0)
+    test = splits[0][1]
+    X_part, y_part = scored_rows(trainer, (0, 1), 0)
+    # ceil(0.4 x 17) of each class of the fold's 50 validation rows (17, 17, 16), none twice.
+    assert np.bincount(y_part).tolist() == [7, 7, 7]
+    rows = [np.flatnonzero((X[test] == row).all(axis=1))[0] for row in X_part]
+    assert len(set(rows)) == 21
+    # The same part for every model and sub-train below the cap; the whole fold at it.
+    np.testing.assert_array_equal(scored_rows(trainer, (1, 2), 0)[0], X_part)
+    np.testing.assert_array_equal(scored_rows(trainer, (0, 3), 0)[0], X[test])
+    whole = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
+                             estimator, max_amount=3, inherit=False, random_state=0)
+    np.testing.assert_array_equal(scored_rows(whole, (0, 1), 0)[0], X[test])
+    other = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
+                             estimator, max_amount=3, inherit=False, score_share=0.4,
+                             random_state=1)
+    assert not np.array_equal(scored_rows(other, (0, 1), 0)[0], X_part)

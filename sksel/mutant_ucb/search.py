@@ -154,6 +154,14 @@ class MutantUCBSearch(BaseSelectionSearch):
         not used there, dask's own workers spill to their disk as memory
         runs short.
 
+    score_share : float in (0, 1], default=1.0
+        The share of every validation fold that scores a model still below
+        `max_subtrains` (inherited sub-trains included): a fixed part of the
+        fold, stratified by class, drawn once from `random_state`. Those
+        scores only steer the bandit; a model trained `max_subtrains` is
+        scored on the whole fold, which ranks it for the selection. 1 scores
+        every row after every sub-train.
+
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch`. With ``n_jobs > 1`` several
         sub-trains run at once: a freed worker gets the current UCB argmax
@@ -281,6 +289,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         "unit": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "inherit": ["boolean"],
         "memory": [str, os.PathLike, None],
+        "score_share": [Interval(numbers.Real, 0, 1, closed="right")],
     }
 
     #: A model between two sub-trains; on a dask cluster it stays on its worker.
@@ -303,6 +312,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         unit="auto",
         inherit=True,
         memory=None,
+        score_share=1.0,
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -344,6 +354,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.unit = unit
         self.inherit = inherit
         self.memory = memory
+        self.score_share = score_share
 
     # ------------------------------------------------------------------ hooks
     def _search_space(self):
@@ -391,7 +402,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             inherit=self.inherit and bool(self.mutation), max_total=self.max_lineage_subtrains,
             memory=None if on_dask else self.memory,
             mapped=not on_dask and not runs_in_process(self.n_jobs),
-            random_state=self._models_seed(),
+            score_share=self.score_share, random_state=self._models_seed(),
         )
         self.policy_ = MutantUCBPolicy(
             len(candidates), self.budget, max_subtrains=self.max_subtrains,

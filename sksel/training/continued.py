@@ -19,7 +19,8 @@ from traceback import format_exc
 import joblib
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils import get_tags
+from sklearn.utils import _safe_indexing, get_tags
+from sklearn.utils.multiclass import type_of_target
 
 from .._core.compat import _check_method_params, _num_samples, _safe_split, _score
 from .folds import FoldsTrainer
@@ -63,6 +64,13 @@ class ContinuedTrainer(FoldsTrainer):
         Folder where the states are kept, instead of in memory.
     mapped : bool
         Memory-map every fold's rows (the fits run in worker processes).
+    score_share : float, default=1.0
+        The share of every validation fold that scores a model whose
+        training, inherited sub-trains included, is still below
+        `max_amount`: a fixed part of the fold, stratified by class for a
+        classifier, drawn once from `random_state`. A model trained that long
+        is scored on the whole fold, as its row's score ranks it for the
+        selection. 1 scores every row every time.
     random_state : int or None, default=None
         Seed of the models whose estimator leaves a ``random_state``
         parameter None: model ``k`` gets its own seed, drawn from
@@ -81,13 +89,14 @@ class ContinuedTrainer(FoldsTrainer):
     state_key = "model"
 
     def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, max_total=None,
-                 memory=None, mapped=False, random_state=None):
+                 memory=None, mapped=False, score_share=1.0, random_state=None):
         super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
         self.max_amount = max_amount
         self.inherit = inherit
         self.max_total = max_total
+        self.score_share = score_share
         self.random_state = random_state
         self.length_param = subtrainer.length_param(estimator)
         self._states = _ModelStates(memory)
@@ -122,7 +131,12 @@ class ContinuedTrainer(FoldsTrainer):
             if model in self._lineage:
                 inherit = self._inherit_of(job, model)
                 state = self._states.get(job.parents[model], fold)
-        rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
+        if self.score_share < 1 and self._total_subtrains(model, n) < self.max_amount:
+            rows, part = self._folds.part(job.estimators[model], job.X, job.y, fold, train,
+                                          test, self.score_share, self.random_state)
+            test = test[part]
+        else:
+            rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
         score_params = job.score_params or {}
         return (_subtrain_and_score, (state, estimator, self.subtrainer, rows),
                 dict(steps=n - trained, inherit=inherit, scorer=job.scorers,
@@ -297,6 +311,7 @@ class _FoldRows:
     def __init__(self, mapped):
         self.mapped = mapped
         self._rows = {}
+        self._parts = {}
         self._folder = None
 
     def get(self, estimator, X, y, fold, train, test):
@@ -309,8 +324,26 @@ class _FoldRows:
                                     for i, rows in enumerate((X_train, y_train, X_test, y_test)))
         return self._rows[key]
 
+    def part(self, estimator, X, y, fold, train, test, share, random_state):
+        """The rows of `fold` with a fixed `share` of its validation rows, and their positions.
+
+        Every class keeps ``ceil(share * its rows)`` (at least one) of its
+        validation rows, drawn once per fold from ``(random_state, fold)``; a
+        regressor's rows are drawn as one class. Cut once, as :meth:`get`'s.
+        """
+        rows = self.get(estimator, X, y, fold, train, test)
+        key = fold, get_tags(estimator).input_tags.pairwise, share
+        if key not in self._parts:
+            rng = np.random.RandomState([0 if random_state is None else random_state, fold])
+            positions = _stratified_part(rows[3], share, rng)
+            cut = tuple(self._mapped(_safe_indexing(r, positions), f"{fold}_part{i}_{key[1]:d}")
+                        for i, r in enumerate(rows[2:]))
+            self._parts[key] = rows[:2] + cut, positions
+        return self._parts[key]
+
     def clear(self):
         self._rows.clear()
+        self._parts.clear()
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
@@ -372,3 +405,11 @@ def _subtrain_and_score(model, estimator, subtrainer, rows, *, inherit, scorer, 
     result.update(n_test_samples=_num_samples(X_test), fit_time=fit_time,
                   score_time=score_time)
     return result
+
+
+def _stratified_part(y, share, rng):
+    """Sorted positions of ``ceil(share * n)`` rows of each class of `y` (of all, for values)."""
+    labels = np.asarray(y) if type_of_target(y) in ("binary", "multiclass") else np.zeros(len(y))
+    chosen = [rng.permutation(np.flatnonzero(labels == label))[
+        : int(np.ceil(share * np.sum(labels == label)))] for label in np.unique(labels)]
+    return np.sort(np.concatenate(chosen))

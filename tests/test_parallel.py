@@ -156,7 +156,9 @@ def test_mutant_ucb_checkpointed_on_dask_resumes_anywhere(iris, tmp_path):
           distributed.Client(cluster), parallel_config("dask")):
         search.fit(*iris)
     records = [pickle.loads(path.read_bytes()) for path in sorted(folder.glob("[0-9]*.pkl"))]
-    assert len(records) == 20
+    # Every evaluation is recorded (with two workers the last sub-train of
+    # the budget may find no leader it can finish: never exceeded, maybe not spent).
+    assert len(records) == len(search.all_cv_results_["params"]) in (19, 20)
     for _, outputs, _ in records:
         assert all(isinstance(output["model"], SGDClassifier) for output in outputs)
     resumed = clone(search).set_params(n_jobs=1).fit(*iris)

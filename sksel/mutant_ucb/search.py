@@ -74,7 +74,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         least 8 (a budget of five fully trained models' worth scored below
         ASHA with 5, above it with 8); ``2 * budget // max_subtrains``
         without mutation, since then no model is bred and one at the cap is
-        no longer chosen; at least 2, at most ``budget - max_subtrains + 1``.
+        no longer chosen; at least 2, at most ``budget - max_subtrains + 1``
+        (and, with ``init="k-dpp"``, at most the configurations of a space of
+        lists).
 
     max_subtrains : int, default=10
         N, the most sub-trains a model receives itself (the paper's cap): a
@@ -365,7 +367,11 @@ class MutantUCBSearch(BaseSelectionSearch):
         """The `n_initial` models drawn from `space`; mutants join them during the fit."""
         self._rng = check_random_state(self.random_state)
         if self.init == "k-dpp":
-            return KDPPSampler(self.param_distributions, self._initial_count(),
+            n_initial = self._initial_count()
+            if self.n_initial == "auto" and space.is_finite:
+                # A k-DPP draws distinct configurations: at most as many as there are.
+                n_initial = max(2, min(n_initial, len(space.candidates)))
+            return KDPPSampler(self.param_distributions, n_initial,
                                random_state=self._rng).sample()
         return space.sample(self._initial_count(), random_state=self._rng)
 

@@ -114,17 +114,28 @@ class Checkpoint(Listener):
         return sorted(names, key=lambda name: int(name[:-len(_SUFFIX)]))
 
     def _write(self, name, obj):
-        """Write `obj` to `name` whole or not at all: a killed write leaves a hidden temp file."""
-        fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                pickle.dump(obj, file, protocol=pickle.HIGHEST_PROTOCOL)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temp, os.path.join(self.folder, name))
-        except BaseException:
-            os.remove(temp)
-            raise
+        """Pickle `obj` to `name` in the folder, whole or not at all (:func:`write_whole`)."""
+        write_whole(os.path.join(self.folder, name),
+                    lambda file: pickle.dump(obj, file, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def write_whole(path, write):
+    """Write the file `path` whole or not at all.
+
+    ``write(file)`` fills a hidden temporary file of the same folder, opened
+    for binary writing, which then replaces `path` (``os.replace``); a killed
+    write leaves only the temporary file.
+    """
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.remove(temp)
+        raise
 
 
 def _without_global_state(value):

@@ -23,6 +23,7 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
 
+from .._core.checkpoint import write_whole
 from .._core.compat import _check_multimetric_scoring, _MultimetricScorer
 from .._core.predictions import OutOfFoldPredictions, fold_predictions
 
@@ -58,9 +59,9 @@ class PredictionRecorder:
         recorded = {"predictions": fold_predictions(estimator, X, classes)}
         if classes is not None:
             recorded["classes"] = classes
-        _write_atomically(name + ".npz", _save_arrays, recorded)
+        write_whole(name + ".npz", lambda file: np.savez(file, **recorded))
         if self.fold_models:
-            _write_atomically(name + ".joblib", _dump, estimator)
+            write_whole(name + ".joblib", lambda file: joblib.dump(estimator, file))
         scorer = _scorer(estimator, self.scoring)
         return scorer(estimator, X, y, **kwargs)
 
@@ -202,19 +203,3 @@ def _scorer(estimator, scoring):
     if isinstance(scoring, (list, tuple, set, dict)):
         return _MultimetricScorer(scorers=_check_multimetric_scoring(estimator, scoring))
     return check_scoring(estimator, scoring)
-
-
-def _dump(path, model):
-    joblib.dump(model, path)
-
-
-def _save_arrays(path, arrays):
-    np.savez(path, **arrays)
-
-
-def _write_atomically(path, write, obj):
-    directory = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(dir=directory, suffix=os.path.splitext(path)[1])
-    os.close(handle)
-    write(temporary, obj)
-    os.replace(temporary, path)

@@ -81,9 +81,6 @@ class OutOfFoldPredictions:
     def nbytes(self):
         return sum(self.predictions(key).nbytes for key in self._entries)
 
-    def __contains__(self, key):
-        return key in self._entries
-
     def __len__(self):
         return len(self._entries)
 

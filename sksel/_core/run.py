@@ -90,12 +90,13 @@ class _Run:
                 self._replayed[action] = recorded
         if action in self._replayed:
             return [(_recorded_output, (out,), {}) for out in self._replayed[action][0]]
+        splits = self.trainer.split(action[1])
         tasks = [self.trainer.task(self.job, action, fold, train, test)
-                 for fold, (train, test) in enumerate(self.trainer.split(action[1]))]
+                 for fold, (train, test) in enumerate(splits)]
         if self.keeper is None:
             return tasks
         return [self.keeper.task(task, self.job.X, test)
-                for task, (_, test) in zip(tasks, self.trainer.split(action[1]))]
+                for task, (_, test) in zip(tasks, splits)]
 
     def on_done(self, action, outputs):
         """Let the listeners observe the outputs of every split of `action`; tell the policy."""

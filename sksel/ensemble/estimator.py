@@ -243,9 +243,9 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         score = _score_function(self._scorer(search), _first_estimator(search), self.classes_,
                                 truth)
         start = time.perf_counter()
+        self.candidate_scores_ = score(predictions)
         counts = self._counts(search, pool, predictions, score, one_hot)
         self.selection_time_ = time.perf_counter() - start
-        self.candidate_scores_ = score(predictions)
         self.disagreement_ = 1 - agreement_similarity(predictions)
         chosen = np.flatnonzero(counts)
         self.members_ = pool[chosen]
@@ -266,11 +266,11 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         if self.method == "best":
             counts = np.zeros(len(pool), dtype=int)
             selected = np.flatnonzero(pool == getattr(search, "best_index_", -1))
-            counts[selected[0] if len(selected) else np.argmax(score(predictions))] = 1
+            counts[selected[0] if len(selected) else np.argmax(self.candidate_scores_)] = 1
             return counts
         if self.method == "greedy":
             return greedy_selection(predictions, score, n_rounds=self.n_rounds)
-        return dpp_selection(predictions, score(predictions), score,
+        return dpp_selection(predictions, self.candidate_scores_, score,
                              quality_weight=self.quality_weight, similarity=self.similarity,
                              y=one_hot, n_rounds=self.n_rounds, sample=self.sample,
                              random_state=self.random_state)
@@ -447,9 +447,8 @@ def _pool(search, store):
 def _row_estimator(search, row):
     """A fresh estimator of the candidate of results row `row`."""
     params = search.cv_results_["params"][row]
-    if _is_sksel(search):
-        return SearchSpace(search.estimator, [{}] if not isinstance(
-            search.estimator, list) else None).build(params)
+    if isinstance(search.estimator, list):  # params name the estimator: the space builds it
+        return SearchSpace(search.estimator).build(params)
     return clone(search.estimator).set_params(**clone(params, safe=False))
 
 

@@ -215,8 +215,9 @@ class ContinuedTrainer(FoldsTrainer):
                                         job.estimators[candidate])
 
     def close(self):
-        """Drop every state kept and the rows cut (and their folder)."""
+        """Drop every state kept, the seeded estimators and the rows cut (and their folder)."""
         self._states.clear()
+        self._seeded.clear()
         self._folds.clear()
 
     def _estimator(self, job, model):

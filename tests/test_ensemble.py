@@ -173,6 +173,15 @@ def test_recorded_predictions_of_grid_search_match_sksel_kept_ones(data):
                                plain.cv_results_["mean_test_score"])
 
 
+def test_numpy_booleans_keep_predictions_as_python_ones_do(data):
+    X, y = data
+    fits = {keep: KDPPSearch(DecisionTreeClassifier(random_state=0), GRID, n_iter=2, cv=3,
+                             random_state=0, keep_predictions=keep).fit(X, y)
+            for keep in (np.False_, np.True_)}
+    assert fits[np.False_].cv_predictions_ is None
+    assert len(fits[np.True_].cv_predictions_) == 2
+
+
 def test_kept_predictions_do_not_depend_on_n_jobs_or_on_disk(data, tmp_path):
     X, y = data
     fits = [KDPPSearch(DecisionTreeClassifier(random_state=0), GRID, n_iter=5, cv=3,

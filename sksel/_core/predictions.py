@@ -216,11 +216,10 @@ def fold_predictions(model, X, classes):
 
 
 def store_for(keep, n_samples, classes, fold_models):
-    """The store a search's `keep` (``keep_predictions``) asks for, or None."""
-    if keep is False or keep is None:
-        return None
-    folder = None if keep is True else keep
-    return OutOfFoldPredictions(n_samples, classes, folder=folder, fold_models=fold_models)
+    """The store that `keep` (``keep_predictions``: a boolean or a folder) asks for, or None."""
+    if isinstance(keep, (str, os.PathLike)):
+        return OutOfFoldPredictions(n_samples, classes, folder=keep, fold_models=fold_models)
+    return OutOfFoldPredictions(n_samples, classes, fold_models=fold_models) if keep else None
 
 
 def _file_name(key):

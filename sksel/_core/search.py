@@ -351,14 +351,14 @@ class BaseSelectionSearch(BaseSearchCV):
     # ------------------------------------------------------------- internals
     def _prediction_keeper(self, X, y, estimator, trainer):
         """The :class:`~sksel._core.predictions.PredictionKeeper` of this fit, or None."""
-        if self.keep_fold_models and self.keep_predictions is False:
+        classes = np.unique(y) if is_classifier(estimator) and y is not None else None
+        store = store_for(self.keep_predictions, _num_samples(X), classes,
+                          self.keep_fold_models)
+        if store is None and self.keep_fold_models:
             raise ValueError(
                 "keep_fold_models=True keeps the fold models beside the predictions: it needs "
                 "keep_predictions=True (or a folder)."
             )
-        classes = np.unique(y) if is_classifier(estimator) and y is not None else None
-        store = store_for(self.keep_predictions, _num_samples(X), classes,
-                          self.keep_fold_models)
         return None if store is None else PredictionKeeper(store, trainer.split)
 
     def _open_checkpoint(self, X, y, fit_params, candidates):

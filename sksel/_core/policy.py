@@ -37,24 +37,26 @@ are in. A policy has:
 
 Properties are plain reads: a policy uses the results told in ``tell``.
 
-A policy may also have any of these; the search uses those it has:
+Every policy derives from :class:`Policy`, which declares these members
+too, with defaults that a policy overrides where it does more:
 
-``enough_folds(candidate, resource, fold_scores) -> bool``
-    Race the folds of an evaluation: as the scores of the first splits come
-    in, say that the others need not run; the search then tells the splits
-    run so far. Its ``folds_used_``, ``{action: number of splits}``, names the
-    evaluations whose results it used on their first splits only:
+``races_folds`` (class attribute, default False)
+    Whether it races the folds of an evaluation: as the scores of the first
+    splits come in, its ``enough_folds(candidate, resource, fold_scores) ->
+    bool`` says that the others need not run; the search then tells the
+    splits run so far. Its ``folds_used_``, ``{action: number of splits}``,
+    names the evaluations whose results it used on their first splits only:
     ``cv_results_`` holds those splits.
-``needs_train_score(resource) -> bool``
+``needs_train_score(resource) -> bool`` (default False)
     Whether it reads the training score of an evaluation at `resource`
     (DAUB's bounds); the search then scores the training rows too.
-``describe(candidate, resource) -> dict or None``
+``describe(candidate, resource) -> dict or None`` (default None)
     What the ``verbose=2`` progress line of a finished evaluation adds,
     ``{column: value}`` (DAUB: the candidate's bound).
-``columns(candidates) -> dict``
+``columns(candidates) -> dict`` (default ``{}``)
     Columns ``{name: values}`` the results rows of `candidates` add, read
     once the search is over (GP-UCB: the posterior of each).
-``stop_reason() -> str or None``
+``stop_reason() -> str or None`` (default None)
     Once it is ``done`` by a rule of its own, the words the search's last
     progress line prints (None: the search says it is done).
 
@@ -88,31 +90,76 @@ directly.
 
 import copy
 from types import MappingProxyType
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple
 
 import numpy as np
 
 
-@runtime_checkable
-class Policy(Protocol):
-    """What a search needs of a policy (see the module docstring).
+class Policy:
+    """Base of every policy: the contract between a search and its policy.
 
-    ``isinstance(policy, Policy)`` checks that `policy` has these members;
-    the search checks it before any training.
+    See the module docstring. A subclass implements :meth:`ask` and
+    :meth:`tell`, has the attributes (or properties) ``done``,
+    ``decisions_`` and ``history_``, and overrides the optional members
+    below where it does more than their defaults; the search calls every
+    member, never probes for one.
+
+    Attributes
+    ----------
+    done : bool
+        Whether the search is over; fits still running are then abandoned.
+    history_ : list of tuple
+        Every action handed out, in order.
+    decisions_ : list of tuple
+        The actions whose results made the decisions, in the order they
+        were used.
+    races_folds : bool
+        Whether :meth:`enough_folds` may cut an evaluation's splits short (a
+        class attribute; False: every split runs).
+    folds_used_ : mapping
+        ``{action: number of splits}`` of the evaluations whose results
+        were used on their first splits only (empty unless it races folds).
     """
 
+    done: bool
     history_: list
+    decisions_: list
+    races_folds = False
+    folds_used_ = MappingProxyType({})
 
-    def ask(self, n_actions=1, speculative=True): ...
+    def ask(self, n_actions=1, speculative=True):
+        """Up to `n_actions` actions to start now, each handed out once."""
+        raise NotImplementedError
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None,
-             failed=False, give_up=False): ...
+             failed=False, give_up=False):
+        """The outcome of the action ``(candidate, resource)`` handed out.
 
-    @property
-    def done(self): ...
+        A policy that races folds is also told ``fold_scores``, the score of
+        each split run.
+        """
+        raise NotImplementedError
 
-    @property
-    def decisions_(self): ...
+    def enough_folds(self, candidate, resource, fold_scores):
+        """Whether the splits of `fold_scores` suffice for ``(candidate, resource)``."""
+        return False
+
+    def needs_train_score(self, resource):
+        """Whether the evaluations at `resource` score their training rows (besides
+        those the search's ``return_train_score`` scores)."""
+        return False
+
+    def describe(self, candidate, resource):
+        """``{column: value}`` the progress line of a finished evaluation adds, or None."""
+        return None
+
+    def columns(self, candidates):
+        """``{name: values}`` the results rows of `candidates` add, once the search is over."""
+        return {}
+
+    def stop_reason(self):
+        """Why it is ``done``, in the words of the last progress line; None: the search's."""
+        return None
 
 
 class Action(tuple):
@@ -177,7 +224,7 @@ class Outcome(NamedTuple):
     fold_scores: object = None
 
 
-class SequentialPolicy:
+class SequentialPolicy(Policy):
     """Base of the policies whose decisions are their one-worker run's.
 
     See the module docstring for what subclasses implement.

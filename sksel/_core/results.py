@@ -169,3 +169,49 @@ def _rank_by_resource(n_resources, mean_scores, n_folds=None):
     ranks = np.empty(len(order), dtype=np.int32)
     ranks[order] = np.maximum.accumulate(np.where(new, np.arange(len(order)), 0)) + 1
     return ranks
+
+
+def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_train_score,
+                  format_results, speculative=None):
+    """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
+
+    An evaluation that ran on the first folds only has NaN in the
+    ``split*`` keys of the others, and its means and standard deviations
+    are over the folds it ran on. The trainer gives each row's ``params``,
+    its ``iter``, the resource it ranks by and its own columns; the policy
+    adds its columns (its ``columns(candidates)``). `names` names a row's
+    candidate; `format_results` is scikit-learn's table of the search
+    (``BaseSearchCV._format_results``); `speculative`, one flag per row,
+    adds that column.
+    """
+    actions = [action for action, _ in evaluations]
+    params = [trainer.row_params(job, action) for action in actions]
+    n_folds = np.array([len(outputs) for _, outputs in evaluations])
+    outs = [out for _, outputs in evaluations
+            for out in outputs + [_missing_fold(outputs[0])] * (n_splits - len(outputs))]
+    if not return_train_score:
+        outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
+    more = {
+        "candidate_id": [c for (c, _), _ in evaluations],
+        "candidate_name": [names(c) for (c, _), _ in evaluations],
+        "n_resources": [n for (_, n), _ in evaluations],
+        "iter": [trainer.level(n) for (_, n), _ in evaluations],
+        **trainer.columns(job, actions),
+    }
+    more.update(policy.columns(np.array([c for c, _ in actions], dtype=int)))
+    if speculative is not None:
+        more["speculative"] = speculative
+    if np.all(n_folds == n_splits):
+        results = format_results(params, n_splits, outs, more)
+    else:
+        with warnings.catch_warnings():
+            # Warned below, once the missing folds are left out of the means.
+            warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
+            results = format_results(params, n_splits, outs, more)
+        _average_over_folds_run(results, n_folds, outs, n_splits)
+    results["n_folds_run"] = n_folds
+    amounts = trainer.ranking_amount(results)
+    for key in [k for k in results if k.startswith("rank_test_")]:
+        results[key] = _rank_by_resource(amounts, results[f"mean{key[4:]}"], n_folds)
+    _hide_incomparable_means(results, amounts, n_folds)
+    return results

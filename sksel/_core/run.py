@@ -48,18 +48,22 @@ class _Run:
     tells the policy, and lets them observe the score; the evaluations
     gathered so far are in `evaluations`, ``(action, outputs)`` in the order
     they finished. With a prediction `keeper`, every task predicts its
-    validation fold too.
+    validation fold too. `metric_of`, ``(outputs, metric) -> metric``, names
+    the ranking metric once the first outputs show it (a callable scoring's
+    dict); `breed`, ``(space, params, candidates) -> params``, breeds a
+    candidate from another's configuration.
     """
 
-    def __init__(self, search, job, policy, trainer, listeners, refit_metric, checkpoint,
-                 keeper=None):
-        self.search = search
+    def __init__(self, job, policy, trainer, listeners, refit_metric, checkpoint,
+                 keeper=None, *, metric_of=None, breed=None):
         self.job = job
         self.policy = policy
         self.trainer = trainer
         self.refit_metric = refit_metric
         self.checkpoint = checkpoint
         self.keeper = keeper
+        self.metric_of = metric_of
+        self.breed = breed
         self._recorder = _Recorder()
         self.listeners = [*listeners, self._recorder]
         self._replayed = {}
@@ -106,9 +110,9 @@ class _Run:
         given_up = action in self._given_up
         for listener in self.listeners:
             listener.on_evaluation(action, outputs, given_up=given_up, replayed=replayed)
-        if callable(self.search.scoring):
-            self.refit_metric = self.search._callable_metric(outputs, self.refit_metric)
-        _insert_error_scores(outputs, self.search.error_score)
+        if self.metric_of is not None:
+            self.refit_metric = self.metric_of(outputs, self.refit_metric)
+        _insert_error_scores(outputs, self.job.error_score)
         score = _tell(self.policy, action, outputs, self.refit_metric, given_up)
         for listener in self.listeners:
             listener.on_told(action, outputs, score)
@@ -124,7 +128,7 @@ class _Run:
         """The output of split `i` of `action`, whose worker died: a failed fit."""
         self._given_up.add(action)
         _, test = self.trainer.split(action[1])[i]
-        score = self.search.error_score
+        score = self.job.error_score
         if isinstance(self.job.scorers, _MultimetricScorer):
             score = dict.fromkeys(self.job.scorers._scorers, score)
         failed = {"fit_error": reason, "test_scores": score,
@@ -141,8 +145,8 @@ class _Run:
         candidate = action[0]
         self.job.parents[candidate] = parent[0]
         if candidate == len(self.job.candidates):
-            self.job.add(self.search._breed(self.job.space, self.job.candidates[parent[0]],
-                                            self.job.candidates))
+            self.job.add(self.breed(self.job.space, self.job.candidates[parent[0]],
+                                    self.job.candidates))
 
 
 class _Job:
@@ -189,7 +193,7 @@ def _tell(policy, action, outputs, metric, give_up):
         else None
     )
     fit_time = float(np.sum([out["fit_time"] for out in outputs]))
-    races = {"fold_scores": fold_scores} if hasattr(policy, "enough_folds") else {}
+    races = {"fold_scores": fold_scores} if policy.races_folds else {}
     policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
                 give_up=give_up, **races)
     return test
@@ -210,6 +214,6 @@ def _stop_words(stop_reason, policy):
     The engine's `stop_reason`, or, where the policy ended the search
     (``"done"``) and says why (its ``stop_reason()``), the policy's words.
     """
-    if stop_reason != "done" or not hasattr(policy, "stop_reason"):
+    if stop_reason != "done":
         return stop_reason
     return policy.stop_reason() or stop_reason

@@ -16,6 +16,7 @@ import warnings
 from abc import abstractmethod
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -48,17 +49,14 @@ from .policy import Policy
 from .predictions import PredictionKeeper, store_for
 from .progress import Progress, candidate_names
 from .results import (
-    _average_over_folds_run,
     _check_some_candidate_scored,
-    _hide_incomparable_means,
     _last_per_candidate,
     _leaders_at_shared_amount,
-    _missing_fold,
-    _rank_by_resource,
     _ranked_first,
     _ranked_last,
     _scored_over_folds_run,
     _split_by_decisions,
+    results_table,
 )
 from .run import _Job, _Run, _stop_words
 from .scoring import ranking_metric, unit_scored_classifier
@@ -289,11 +287,12 @@ class BaseSelectionSearch(BaseSearchCV):
         progress = self._progress(names, len(job.candidates), policy)
         listeners = [listener for listener in (checkpoint, keeper, trainer)
                      if listener is not None]
-        run = _Run(self, job, policy, trainer, listeners + [progress], refit_metric, checkpoint,
-                   keeper)
+        run = _Run(job, policy, trainer, listeners + [progress], refit_metric, checkpoint, keeper,
+                   metric_of=self._callable_metric if callable(self.scoring) else None,
+                   breed=self._breed)
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, name=type(self).__name__,
-                        enough=run.enough if hasattr(policy, "enough_folds") else None,
+                        enough=run.enough if policy.races_folds else None,
                         state_key=trainer.state_key)
         run.start()
         try:
@@ -305,10 +304,9 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _train_score_reader(self, policy):
         """``amount -> bool``: whether an evaluation at `amount` scores its training rows."""
-        reads = getattr(policy, "needs_train_score", None)
-        if self.return_train_score or reads is None:
-            return lambda amount: bool(self.return_train_score)
-        return reads
+        if self.return_train_score:
+            return lambda amount: True
+        return policy.needs_train_score
 
     def _store_results(self, job, trainer, policy, run, names):
         """Set ``cv_results_``, ``all_cv_results_`` and ``multimetric_``.
@@ -318,7 +316,7 @@ class BaseSelectionSearch(BaseSearchCV):
         Rows name their candidates by `names`. Returns the last decided
         evaluation of every candidate, which ``cv_results_`` holds.
         """
-        folds_used = getattr(policy, "folds_used_", {})
+        folds_used = policy.folds_used_
         decided, speculative = _split_by_decisions(run.evaluations, policy.decisions_)
         decided = [(action, outputs[:folds_used.get(action, len(outputs))])
                    for action, outputs in decided]
@@ -336,14 +334,16 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        rows = (job, trainer, policy, names)
-        self.cv_results_ = self._results(*rows, last)
+        table = partial(results_table, job=job, trainer=trainer, policy=policy, names=names,
+                        n_splits=self.n_splits_, return_train_score=self.return_train_score,
+                        format_results=self._format_results)
+        self.cv_results_ = table(last)
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
             warnings.filterwarnings("ignore", message="One or more of the test scores")
             warnings.filterwarnings("ignore", message="One or more of the train scores")
-            self.all_cv_results_ = self._results(
-                *rows, decided + speculative,
+            self.all_cv_results_ = table(
+                decided + speculative,
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
@@ -382,7 +382,7 @@ class BaseSelectionSearch(BaseSearchCV):
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
                         max_resource=self._largest_resource(),
-                        describe=getattr(policy, "describe", None),
+                        describe=policy.describe,
                         used=lambda action: action in policy.decisions_)
 
     def _progress_best(self):
@@ -480,48 +480,6 @@ class BaseSelectionSearch(BaseSearchCV):
             return holdout(n_splits=1, test_size=self.cv, random_state=seed)
         return check_cv(self.cv, y, classifier=classifier)
 
-
-    def _results(self, job, trainer, policy, names, evaluations, speculative=None):
-        """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
-
-        An evaluation that ran on the first folds only has NaN in the
-        ``split*`` keys of the others, and its means and standard deviations
-        are over the folds it ran on. The trainer gives each row's
-        ``params``, its ``iter``, the amount it ranks by and its own columns;
-        the policy may add columns (its ``columns(candidates)``).
-        """
-        actions = [action for action, _ in evaluations]
-        params = [trainer.row_params(job, action) for action in actions]
-        n_folds = np.array([len(outputs) for _, outputs in evaluations])
-        outs = [out for _, outputs in evaluations
-                for out in outputs + [_missing_fold(outputs[0])] * (self.n_splits_ - len(outputs))]
-        if not self.return_train_score:
-            outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
-        more = {
-            "candidate_id": [c for (c, _), _ in evaluations],
-            "candidate_name": [names(c) for (c, _), _ in evaluations],
-            "n_resources": [n for (_, n), _ in evaluations],
-            "iter": [trainer.level(n) for (_, n), _ in evaluations],
-            **trainer.columns(job, actions),
-        }
-        if hasattr(policy, "columns"):
-            more.update(policy.columns(np.array([c for c, _ in actions], dtype=int)))
-        if speculative is not None:
-            more["speculative"] = speculative
-        if np.all(n_folds == self.n_splits_):
-            results = self._format_results(params, self.n_splits_, outs, more)
-        else:
-            with warnings.catch_warnings():
-                # Warned below, once the missing folds are left out of the means.
-                warnings.filterwarnings("ignore", message="One or more of the (test|train) scores")
-                results = self._format_results(params, self.n_splits_, outs, more)
-            _average_over_folds_run(results, n_folds, outs, self.n_splits_)
-        results["n_folds_run"] = n_folds
-        amounts = trainer.ranking_amount(results)
-        for key in [k for k in results if k.startswith("rank_test_")]:
-            results[key] = _rank_by_resource(amounts, results[f"mean{key[4:]}"], n_folds)
-        _hide_incomparable_means(results, amounts, n_folds)
-        return results
 
     def _set_best(self, refit_metric, last):
         results = self.cv_results_
@@ -703,11 +661,9 @@ def _row_of_action(results):
 def _check_policy(policy, search):
     """Refuse, before any training, a policy that lacks what the contract needs."""
     if not isinstance(policy, Policy):
-        missing = [name for name in ("ask", "tell", "done", "history_", "decisions_")
-                   if not hasattr(policy, name)]
         raise TypeError(
-            f"{search}'s policy {type(policy).__name__} lacks {', '.join(missing)} of the "
-            "policy contract (sksel._core.policy)."
+            f"{search}'s policy {type(policy).__name__} does not derive from "
+            "sksel.extend.Policy, the policy contract."
         )
 
 

@@ -224,6 +224,8 @@ class DAUBPolicy(SequentialPolicy):
     (0, [(0, 100), (0, 200), (1, 100), (1, 200), (0, 400), (1, 400), (0, 800)])
     """
 
+    races_folds = True
+
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
                  max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0,
                  cost="rows", race=False, budget=None, folds_ratio=1.0):

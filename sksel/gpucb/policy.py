@@ -217,6 +217,7 @@ class GPUCBPolicy(SequentialPolicy):
     ([(2, 'all')], [0.602, 0.612, 0.7])
     """
 
+    races_folds = True
     _LOOKAHEAD_RUNS = 8
     _LOOKAHEAD_DEPTH = 3
     _SPECULATE_SHARE = 0.25

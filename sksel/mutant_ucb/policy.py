@@ -8,10 +8,10 @@ import math
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._core.policy import Action
+from .._core.policy import Action, Policy
 
 
-class MutantUCBPolicy:
+class MutantUCBPolicy(Policy):
     """Which model gets the next sub-train, or breeds a mutant, by Mutant-UCB.
 
     The policy knows nothing of estimators: it hands out ``(model, n)``

@@ -14,9 +14,7 @@ from asha_policy import ASHAPolicy
 from asha_rows import rung_sizes
 from sklearn.base import is_classifier
 
-from sksel._core.compat import Interval, StrOptions
-from sksel._core.engine import runs_in_process
-from sksel._core.search import BaseSelectionSearch, DisplayInfo
+from sksel.extend import BaseSelectionSearch, DisplayInfo, Interval, StrOptions, runs_in_process
 from sksel.training.continued import ContinuedTrainer
 from sksel.training.subtrain import SUBTRAIN_KINDS, Subtrainer, subtrain_kind
 

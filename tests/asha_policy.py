@@ -3,15 +3,17 @@
 Li, Jamieson, Rostamizadeh, Gonina, Ben-tzur, Hardt, Recht and Talwalkar, "A
 System for Massively Parallel Hyperparameter Tuning", MLSys 2020, Algorithm 2.
 It knows nothing of the resource: rows (``asha_rows.py``) or anything else a
-search gives each rung. It implements the contract of :mod:`sksel._core.policy`
+search gives each rung. It implements the contract of :class:`sksel.extend.Policy`
 directly, as Mutant-UCB does: every action is a decision, so its decisions
 follow the order results come in.
 """
 
 import numpy as np
 
+from sksel.extend import Policy
 
-class ASHAPolicy:
+
+class ASHAPolicy(Policy):
     """ASHA over `n_candidates` candidates and the rungs `sizes`, by a factor `eta`.
 
     A free worker promotes to the next rung a candidate in the top

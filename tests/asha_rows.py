@@ -12,8 +12,7 @@ import numbers
 import numpy as np
 from asha_policy import ASHAPolicy
 
-from sksel._core.compat import Interval, StrOptions
-from sksel._core.search import BaseSelectionSearch, DisplayInfo
+from sksel.extend import BaseSelectionSearch, DisplayInfo, Interval, StrOptions
 from sksel.training.rows import RowsTrainer
 
 

@@ -271,7 +271,7 @@ class _NoRvs:
     (CountingSGD(), {"beta": [1, 2]}, {}, "beta"),
     (CountingSGD(), {"alpha": _NoRvs()}, {}, "'alpha'"),
     (SVC(), {"C": [1.0, 2.0]}, {}, "SVC cannot continue training"),
-    (CountingSGD(), ALPHAS, dict(resource="n_estimators"), "resource='n_estimators'"),
+    (CountingSGD(), ALPHAS, dict(subtrain_kind="n_estimators"), "subtrain_kind='n_estimators'"),
 ])
 def test_bad_input_fails_before_any_training(estimator, space, kwargs, match):
     CountingSGD.n_fits = 0
@@ -349,19 +349,32 @@ def test_a_failed_value_or_configuration_is_not_bred_again(space, bad):
     assert np.isfinite(search.best_score_)
 
 
-@pytest.mark.parametrize("space, resource, match", [
+@pytest.mark.parametrize("space, kind, match", [
     ({"solver": ["adam", "lbfgs"]}, "auto",
      r"param_distributions gives solver='lbfgs', with which MLPClassifier cannot continue "
-     r"training by resource='partial_fit'.*or pass resource='max_iter'"),
+     r"training by subtrain_kind='partial_fit'.*or pass subtrain_kind='max_iter'"),
     ([{"solver": ["sgd"]}, {"solver": ["lbfgs"], "alpha": [1e-4]}], "partial_fit",
      "solver='lbfgs'"),
 ])
 def test_a_value_no_model_can_be_continued_with_is_refused_before_any_training(
-        space, resource, match, monkeypatch):
+        space, kind, match, monkeypatch):
     monkeypatch.setattr(Subtrainer, "first", _no_training)
     with pytest.raises(ValueError, match=match):
-        MutantUCBSearch(MLPClassifier(), space, resource=resource, budget=20,
+        MutantUCBSearch(MLPClassifier(), space, subtrain_kind=kind, budget=20,
                         max_subtrains=5).fit(X, Y)
+
+
+def test_resource_is_the_deprecated_name_of_subtrain_kind():
+    space = {"alpha": [1e-4, 1e-2]}
+    kwargs = dict(budget=8, max_subtrains=3, cv=3, random_state=0)
+    renamed = MutantUCBSearch(MLPClassifier(max_iter=5), space, subtrain_kind="max_iter",
+                              **kwargs).fit(X, Y)
+    with pytest.warns(FutureWarning, match="resource was renamed subtrain_kind"):
+        old = MutantUCBSearch(MLPClassifier(max_iter=5), space, resource="max_iter",
+                              **kwargs).fit(X, Y)
+    assert old.subtrain_kind_ == renamed.subtrain_kind_ == "max_iter"
+    np.testing.assert_array_equal(old.cv_results_["mean_test_score"],
+                                  renamed.cv_results_["mean_test_score"])
 
 
 def _no_training(*args, **kwargs):

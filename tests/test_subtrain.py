@@ -91,11 +91,11 @@ def test_pipeline_fits_the_head_once_and_subtrains_the_last_step():
 
 
 def test_named_resource_and_clear_error():
-    assert subtrain_kind(MLPClassifier(), resource="max_iter") == "max_iter"
+    assert subtrain_kind(MLPClassifier(), kind="max_iter") == "max_iter"
     with pytest.raises(ValueError, match=r"SVC cannot continue training.*partial_fit"):
         subtrain_kind(SVC())
-    with pytest.raises(ValueError, match=r"resource='n_estimators'"):
-        subtrain_kind(SGDClassifier(), resource="n_estimators")
+    with pytest.raises(ValueError, match=r"subtrain_kind='n_estimators'"):
+        subtrain_kind(SGDClassifier(), kind="n_estimators")
 
 
 

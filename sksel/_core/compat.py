@@ -29,6 +29,7 @@ from sklearn.model_selection._validation import (
 from sklearn.utils._optional_dependencies import check_matplotlib_support
 from sklearn.utils._param_validation import (
     HasMethods,
+    Hidden,
     Interval,
     StrOptions,
     validate_params,
@@ -60,6 +61,7 @@ def check_parameters(estimator):
 __all__ = [
     "BaseSearchCV",
     "HasMethods",
+    "Hidden",
     "Interval",
     "StrOptions",
     "ThreadingBackend",

@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
-from .._core.compat import Interval, StrOptions
+from .._core.compat import Hidden, Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.sampler import KDPPSampler
@@ -123,11 +123,12 @@ class MutantUCBSearch(BaseSelectionSearch):
         A model's value: the running mean of its scores (the paper's) or its
         last score.
 
-    resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
+    subtrain_kind : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, \
+            default="auto"
         How a sub-train continues a model; see
-        :func:`sksel.resources.subtrain_kind` for the order ``"auto"`` tries.
+        :func:`sksel.training.subtrain_kind` for the order ``"auto"`` tries.
         Whatever the kind, k sub-trains train as much as one plain fit of
-        k units (:class:`~sksel.resources.Subtrainer`). The parameter that
+        k units (:class:`~sksel.training.Subtrainer`). The parameter that
         sets this training length (``n_estimators``, ``max_iter``,
         ``max_epochs``) must not be in `param_distributions`.
 
@@ -192,6 +193,14 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     keep_predictions, keep_fold_models
         As in :class:`~sksel.DAUBSearch`.
+
+    resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, \
+            default="deprecated"
+        The former name of `subtrain_kind`: where given, it is used, with a
+        ``FutureWarning``.
+
+        .. deprecated:: 0.1
+           `resource` is renamed `subtrain_kind`; it will be removed in 0.2.
 
     Attributes
     ----------
@@ -288,7 +297,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         "exploration": [Interval(numbers.Real, 0, None, closed="left")],
         "mutation": ["boolean", callable],
         "reward": [StrOptions({"mean", "last"})],
-        "resource": [StrOptions({"auto", *SUBTRAIN_KINDS})],
+        "subtrain_kind": [StrOptions({"auto", *SUBTRAIN_KINDS})],
+        "resource": [StrOptions({"auto", *SUBTRAIN_KINDS}), Hidden(StrOptions({"deprecated"}))],
         "unit": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "inherit": ["boolean"],
         "memory": [str, os.PathLike, None],
@@ -311,7 +321,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         exploration=0.2,
         mutation=True,
         reward="mean",
-        resource="auto",
+        subtrain_kind="auto",
         unit="auto",
         inherit=True,
         memory=None,
@@ -328,6 +338,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         checkpoint=None,
         keep_predictions=False,
         keep_fold_models=False,
+        resource="deprecated",
     ):
         super().__init__(
             estimator,
@@ -353,11 +364,12 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.exploration = exploration
         self.mutation = mutation
         self.reward = reward
-        self.resource = resource
+        self.subtrain_kind = subtrain_kind
         self.unit = unit
         self.inherit = inherit
         self.memory = memory
         self.score_share = score_share
+        self.resource = resource
 
     # ------------------------------------------------------------------ hooks
     def _search_space(self):
@@ -395,7 +407,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         return n_initial
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        self.subtrain_kind_ = subtrain_kind(self.estimator, self.resource)
+        self.subtrain_kind_ = subtrain_kind(self.estimator, self._subtrain_kind())
         unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
@@ -455,6 +467,15 @@ class MutantUCBSearch(BaseSelectionSearch):
         return dict(params)
 
     # ------------------------------------------------------------- internals
+    def _subtrain_kind(self):
+        """`subtrain_kind`, or the deprecated `resource` where it is given."""
+        if self.resource == "deprecated":
+            return self.subtrain_kind
+        warnings.warn(
+            "MutantUCBSearch's resource was renamed subtrain_kind in 0.1 and will be removed "
+            "in 0.2: pass subtrain_kind instead.", FutureWarning)
+        return self.resource
+
     def _models_seed(self):
         """The seed the models' own seeds are drawn from (the trainer's `random_state`).
 
@@ -516,10 +537,11 @@ class MutantUCBSearch(BaseSelectionSearch):
             _supports(_last_step(clone(self.estimator).set_params(**{key: v}))[0], kind)
             for space in _spaces(self.param_distributions) for key, values in space.items()
             if not hasattr(values, "rvs") for v in values)]
-        instead = f", or pass resource={kinds[0]!r}, which every value supports" if kinds else ""
+        instead = (f", or pass subtrain_kind={kinds[0]!r}, which every value supports"
+                   if kinds else "")
         return (
             f"param_distributions gives {name}={value!r}, with which {type(last).__name__} "
-            f"cannot continue training by resource={self.subtrain_kind_!r}: every model "
+            f"cannot continue training by subtrain_kind={self.subtrain_kind_!r}: every model "
             f"drawn with it would fail its first sub-train. Remove the value{instead}."
         )
 
@@ -529,7 +551,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         if name is not None and any(name in space for space in _spaces(self.param_distributions)):
             raise ValueError(
                 f"param_distributions searches {name!r}, the training length that "
-                f"sub-trains set (resource={self.subtrain_kind_!r}): remove it and set "
+                f"sub-trains set (subtrain_kind={self.subtrain_kind_!r}): remove it and set "
                 "max_subtrains and unit instead."
             )
 

@@ -21,14 +21,14 @@ SUBTRAIN_KINDS = {
 }
 
 
-def subtrain_kind(estimator, resource="auto"):
+def subtrain_kind(estimator, kind="auto"):
     """How `estimator` (or the last step of a ``Pipeline``) continues training.
 
     Parameters
     ----------
     estimator : estimator object
         The estimator, or a ``Pipeline`` whose last step trains incrementally.
-    resource : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
+    kind : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, default="auto"
         ``"auto"`` takes the first that `estimator` supports, in this order:
         xgboost booster continuation (``fit(X, y, xgb_model=booster)``),
         ``partial_fit``, ``warm_start`` with a growing ``n_estimators``,
@@ -37,7 +37,7 @@ def subtrain_kind(estimator, resource="auto"):
     Returns
     -------
     kind : str
-        One of the names above.
+        One of the names above, other than ``"auto"``.
 
     Examples
     --------
@@ -48,13 +48,13 @@ def subtrain_kind(estimator, resource="auto"):
     ('partial_fit', 'n_estimators')
     """
     last, _ = _last_step(estimator)
-    supported = [kind for kind in SUBTRAIN_KINDS if _supports(last, kind)]
-    if resource == "auto" and supported:
+    supported = [name for name in SUBTRAIN_KINDS if _supports(last, name)]
+    if kind == "auto" and supported:
         return supported[0]
-    if resource in supported:
-        return resource
+    if kind in supported:
+        return kind
     raise ValueError(
-        f"{type(last).__name__} cannot continue training by resource={resource!r}: "
+        f"{type(last).__name__} cannot continue training by subtrain_kind={kind!r}: "
         f"it supports {supported or 'none of the ways'}. A sub-train needs xgboost's "
         "booster continuation, partial_fit, or warm_start with n_estimators or max_iter."
     )

@@ -37,13 +37,17 @@ RandomizedSearchCV's parts follow, as its ``cv_results_`` (fit and score
 times) and ``refit_time_`` give them, in wall seconds. Last, per task, the
 cost of continuing a model by itself: random search's 20 configurations
 trained 6 units each by one plain fit and by 6 sub-trains (process seconds,
-no scoring).
+no scoring); and the cost of the configurations each search chose: plain fits
+of Mutant-UCB's models for the units each trained, against random search's,
+the same units in all. ``--unit-scale k`` gives both searches sub-trains of
+``k`` times each task's unit (random search trains ``6 k`` units).
 
 Run it on an otherwise idle machine where possible (the wall times of
 ``n_jobs=2`` depend on it), single-threaded BLAS and OpenMP::
 
     python benchmarks/bench_mutant_ucb_walltime.py                  # ~15 minutes on 2 cores
     python benchmarks/bench_mutant_ucb_walltime.py --tasks mlp --n-jobs 1 --repeats 5
+    python benchmarks/bench_mutant_ucb_walltime.py --unit-scale 3 --no-breakdown
 """
 
 import os
@@ -109,6 +113,15 @@ def _hgb():
 
 TASKS = {"mlp": _mlp, "sgd": _sgd, "hgb": _hgb}
 
+#: Units per sub-train, as a multiple of each task's own (``--unit-scale``), for both searches.
+UNIT_SCALE = 1
+
+
+def _task(task):
+    """``(estimator, space, length parameter, unit)`` of `task`, its unit scaled."""
+    estimator, space, length, unit = TASKS[task]()
+    return estimator, space, length, unit * UNIT_SCALE
+
 
 def _data(task):
     return make_classification(6000, 40, n_informative=20, n_classes=2 if task == "hgb" else 4,
@@ -116,14 +129,14 @@ def _data(task):
 
 
 def _mutant_ucb(task, n_jobs, seed, score_share=1.0):
-    estimator, space, _, unit = TASKS[task]()
+    estimator, space, _, unit = _task(task)
     return MutantUCBSearch(estimator, space, budget=BUDGET, max_subtrains=MAX_SUBTRAINS,
                            unit=unit, cv=CV, n_jobs=n_jobs, random_state=seed,
                            score_share=score_share)
 
 
 def _random(task, n_jobs, seed):
-    estimator, space, length, unit = TASKS[task]()
+    estimator, space, length, unit = _task(task)
     estimator.set_params(**{length: MAX_SUBTRAINS * unit})
     return RandomizedSearchCV(estimator, space, n_iter=BUDGET // MAX_SUBTRAINS, cv=CV,
                               n_jobs=n_jobs, random_state=seed)
@@ -262,7 +275,7 @@ def per_call_cost(task, seed):
 
     from sksel.training.subtrain import subtrain_kind
 
-    estimator, space, length, unit = TASKS[task]()
+    estimator, space, length, unit = _task(task)
     X, y = _data(task)
     X, y = X[: len(X) * 2 // 3], y[: len(y) * 2 // 3]
     subtrainer = Subtrainer(subtrain_kind(estimator), unit, classes=np.unique(y))
@@ -281,6 +294,39 @@ def per_call_cost(task, seed):
           f"({continued / plain:.2f}x)")
 
 
+def chosen_cost(task, seed):
+    """Process seconds of plain fits of the configurations each search trained, as long.
+
+    Mutant-UCB's models (each for the units it trained itself) and random
+    search's 20 (6 units each), one plain fit each on the first two thirds of
+    the rows: the same units in all, but not the same configurations, and
+    some cost more per unit (larger networks, more leaves).
+    """
+    from sklearn.base import clone
+
+    estimator, _, length, unit = _task(task)
+    X, y = _data(task)
+    rows = slice(0, len(X) * 2 // 3)
+
+    def seconds(results, units):
+        total = 0.0
+        for params, n in zip(results["params"], units):
+            model = clone(estimator).set_params(
+                **{k: v for k, v in params.items() if k != length}, **{length: int(n) * unit})
+            start = time.process_time()
+            model.fit(X[rows], y[rows])
+            total += time.process_time() - start
+        return total
+
+    mucb = _mutant_ucb(task, 1, seed).fit(X, y).cv_results_
+    rs = _random(task, 1, seed).fit(X, y).cv_results_
+    ours = seconds(mucb, mucb["n_resources"])
+    theirs = seconds(rs, [MAX_SUBTRAINS] * len(rs["params"]))
+    print(f"{task}: plain fits of the configurations trained, {int(mucb['n_resources'].sum())} "
+          f"units each search: Mutant-UCB's {ours:.2f} s, random search's {theirs:.2f} s "
+          f"({ours / theirs:.2f}x)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="+", choices=list(TASKS), default=list(TASKS))
@@ -290,7 +336,11 @@ def main(argv=None):
     parser.add_argument("--no-breakdown", action="store_true")
     parser.add_argument("--score-share", type=float, default=1.0,
                         help="MutantUCBSearch's score_share")
+    parser.add_argument("--unit-scale", type=int, default=1,
+                        help="units per sub-train, as a multiple of each task's own")
     args = parser.parse_args(argv)
+    global UNIT_SCALE
+    UNIT_SCALE = args.unit_scale
     warnings.simplefilter("ignore")
     print(f"{time.strftime('%Y-%m-%d')}, load average {os.getloadavg()[0]:.1f}; "
           f"MutantUCBSearch budget {BUDGET}, max_subtrains {MAX_SUBTRAINS} against "
@@ -302,6 +352,7 @@ def main(argv=None):
             for task in args.tasks:
                 breakdown(task, args.seed, args.score_share)
                 per_call_cost(task, args.seed)
+                chosen_cost(task, args.seed)
 
 
 if __name__ == "__main__":

@@ -126,6 +126,26 @@ def test_finished_checkpoint_replays_every_evaluation(tmp_path, cost):
     assert again.policy_.fit_times_ == first.policy_.fit_times_
 
 
+@pytest.mark.parametrize("given", ["subtrain_kind", "resource"])
+def test_a_folder_recorded_before_a_parameter_was_renamed_resumes(tmp_path, given):
+    """MutantUCBSearch's `resource` became `subtrain_kind`: a folder recorded under the old
+    name (its fingerprint's part "parameter 'resource'") resumes, whichever name is given."""
+    X, y = _data()
+    first = _mutant(checkpoint=tmp_path).fit(X, y)
+    path = tmp_path / "fingerprint.pkl"
+    recorded = pickle.loads(path.read_bytes())
+    recorded["parameter 'resource'"] = recorded.pop("parameter 'subtrain_kind'")
+    path.write_bytes(pickle.dumps(recorded))
+    SlowSGD.n_fits = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        again = _mutant(checkpoint=tmp_path, **{given: "auto"}).fit(X, y)
+    assert SlowSGD.n_fits == 0
+    _assert_same_results(again, first)
+    with pytest.raises(ValueError, match=r"different parameter 'subtrain_kind'"):
+        _mutant(checkpoint=tmp_path, subtrain_kind="max_iter").fit(X, y)
+
+
 @pytest.mark.parametrize("other, differs", [
     ({"X": 1.0}, r"data \(X\)"),
     ({"y": True}, "y"),

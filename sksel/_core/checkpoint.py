@@ -14,6 +14,7 @@ import os
 import pickle
 import tempfile
 from collections import defaultdict, deque
+from types import MappingProxyType
 
 import joblib
 from scipy.stats import rv_continuous, rv_discrete
@@ -33,11 +34,18 @@ def fingerprint(search, X, y, fit_params, candidates):
 
     The parts are named as an error about them reads: ``"data (X)"``,
     ``"y"``, ``"fit parameter 'sample_weight'"``, ``"parameter 'r'"``,
-    ``"candidates"``.
+    ``"candidates"``. A parameter renamed (the search's
+    ``_renamed_parameters``, ``{old: new}``) counts under its new name, the
+    value given under either.
     """
+    params = search.get_params(deep=False)
+    for old, new in search._renamed_parameters.items():
+        value = params.pop(old)
+        if not (isinstance(value, str) and value == "deprecated"):
+            params[new] = value
     parts = {"data (X)": X, "y": y}
     parts.update({f"fit parameter {k!r}": v for k, v in fit_params.items()})
-    parts.update({f"parameter {k!r}": v for k, v in search.get_params(deep=False).items()
+    parts.update({f"parameter {k!r}": v for k, v in params.items()
                   if k not in _NOT_FINGERPRINTED})
     parts["candidates"] = candidates
     return {part: _hash(part, value) for part, value in parts.items()}
@@ -70,14 +78,17 @@ class Checkpoint(Listener):
         Created if missing.
     fingerprint : dict
         ``{part: hash}`` of the fit's input, from :func:`fingerprint`.
+    renamed : dict, default={}
+        ``{old: new}`` names of the search's parameters: a folder recorded
+        under an old name resumes under the new one.
     """
 
-    def __init__(self, folder, fingerprint):
+    def __init__(self, folder, fingerprint, renamed=MappingProxyType({})):
         self.folder = os.fspath(folder)
         os.makedirs(self.folder, exist_ok=True)
         path = os.path.join(self.folder, _FINGERPRINT)
         if os.path.exists(path):
-            _check_same_input(_load(path), fingerprint, self.folder)
+            _check_same_input(_under_new_names(_load(path), renamed), fingerprint, self.folder)
         else:
             self._write(_FINGERPRINT, fingerprint)
         names = self._record_names()
@@ -156,6 +167,12 @@ def _without_global_state(value):
 def _load(path):
     with open(path, "rb") as file:
         return pickle.load(file)
+
+
+def _under_new_names(recorded, renamed):
+    """The `recorded` fingerprint, its parts of renamed parameters under their new names."""
+    names = {f"parameter {old!r}": f"parameter {new!r}" for old, new in renamed.items()}
+    return {names.get(part, part): value for part, value in recorded.items()}
 
 
 def _check_same_input(recorded, current, folder):

@@ -17,6 +17,7 @@ from abc import abstractmethod
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import partial
+from types import MappingProxyType
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -73,6 +74,10 @@ class BaseSelectionSearch(BaseSearchCV):
     #: Whether a row's model is a plain fit of its parameters, which a refit
     #: from scratch rebuilds (not so for models that go on from a parent's).
     _trains_from_scratch = True
+
+    #: ``{old: new}`` names of parameters renamed under a deprecation: a
+    #: checkpoint recorded under the old name resumes under the new one.
+    _renamed_parameters = MappingProxyType({})
 
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
@@ -365,7 +370,8 @@ class BaseSelectionSearch(BaseSearchCV):
         """The :class:`~sksel._core.checkpoint.Checkpoint` of this fit, or None without one."""
         if self.checkpoint is None:
             return None
-        return Checkpoint(self.checkpoint, fingerprint(self, X, y, fit_params, candidates))
+        return Checkpoint(self.checkpoint, fingerprint(self, X, y, fit_params, candidates),
+                          renamed=self._renamed_parameters)
 
     def _candidate_names(self, job):
         """The :class:`~sksel._core.progress.CandidateNames` of this fit's candidates.

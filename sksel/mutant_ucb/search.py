@@ -7,6 +7,7 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 import numbers
 import os
 import warnings
+from types import MappingProxyType
 
 import numpy as np
 from sklearn.base import clone, is_classifier
@@ -284,6 +285,7 @@ class MutantUCBSearch(BaseSelectionSearch):
     """
 
     _trains_from_scratch = False
+    _renamed_parameters = MappingProxyType({"resource": "subtrain_kind"})
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,

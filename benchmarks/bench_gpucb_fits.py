@@ -169,7 +169,7 @@ def evaluations_to(best, search):
     policy = getattr(search, "policy_", None)
     if policy is None:
         return np.nan
-    full = [c for c, amount in policy.decisions_ if amount == policy.resource]
+    full = [c for c, resource in policy.decisions_ if resource == policy.resource]
     return full.index(best) + 1 if best in full else np.nan
 
 

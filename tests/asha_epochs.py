@@ -57,7 +57,7 @@ class ASHAEpochsSearch(BaseSelectionSearch):
         self.sizes_ = rung_sizes(self.max_subtrains, 1, self.eta)
         self.policy_ = ASHAPolicy(len(candidates), self.sizes_, self.eta)
         trainer = ContinuedTrainer(splits, subtrainer, self.estimator,
-                                   max_amount=self.max_subtrains, inherit=False,
+                                   max_resource=self.max_subtrains, inherit=False,
                                    mapped=not runs_in_process(self.n_jobs))
         return self.policy_, trainer
 

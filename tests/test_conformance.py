@@ -45,9 +45,9 @@ def _quality(candidate):
     return 0.5 + 0.4 * ((candidate * 0.6180339887) % 1.0)
 
 
-def _curve(candidate, amount):
+def _curve(candidate, resource):
     """A learning curve rising to the candidate's quality."""
-    return _quality(candidate) - 2.0 / (10.0 + amount)
+    return _quality(candidate) - 2.0 / (10.0 + resource)
 
 
 @dataclass(frozen=True)
@@ -93,16 +93,16 @@ class _Durations:
         self.rng = np.random.RandomState(seed)
         self.drawn = {}
 
-    def __call__(self, candidate, amount):
-        if (candidate, amount) not in self.drawn:
-            self.drawn[candidate, amount] = self.rng.uniform(0.5, 2.0)
-        return self.drawn[candidate, amount]
+    def __call__(self, candidate, resource):
+        if (candidate, resource) not in self.drawn:
+            self.drawn[candidate, resource] = self.rng.uniform(0.5, 2.0)
+        return self.drawn[candidate, resource]
 
 
 def _run(case, n_workers, seed=0, failures=False):
     """``(policy, simulation)`` of a fresh policy of `case` run to its end."""
-    def scores(candidate, amount):
-        return np.nan if failures and _fails(candidate) else _curve(candidate, amount)
+    def scores(candidate, resource):
+        return np.nan if failures and _fails(candidate) else _curve(candidate, resource)
 
     policy = case.make()
     run = simulate(policy, scores, n_workers, durations=_Durations(seed))

@@ -52,7 +52,7 @@ def test_models_below_the_cap_are_scored_on_a_fixed_stratified_part_of_the_fold(
         return args[3][2], args[3][3]
 
     trainer = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
-                               estimator, max_amount=3, inherit=False, score_share=0.4,
+                               estimator, max_resource=3, inherit=False, score_share=0.4,
                                random_state=0)
     test = splits[0][1]
     X_part, y_part = scored_rows(trainer, (0, 1), 0)
@@ -64,9 +64,9 @@ def test_models_below_the_cap_are_scored_on_a_fixed_stratified_part_of_the_fold(
     np.testing.assert_array_equal(scored_rows(trainer, (1, 2), 0)[0], X_part)
     np.testing.assert_array_equal(scored_rows(trainer, (0, 3), 0)[0], X[test])
     whole = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
-                             estimator, max_amount=3, inherit=False, random_state=0)
+                             estimator, max_resource=3, inherit=False, random_state=0)
     np.testing.assert_array_equal(scored_rows(whole, (0, 1), 0)[0], X[test])
     other = ContinuedTrainer(splits, Subtrainer("partial_fit", 1, classes=np.unique(y)),
-                             estimator, max_amount=3, inherit=False, score_share=0.4,
+                             estimator, max_resource=3, inherit=False, score_share=0.4,
                              random_state=1)
     assert not np.array_equal(scored_rows(other, (0, 1), 0)[0], X_part)

@@ -201,10 +201,10 @@ def test_daub_pool_is_the_learners_trained_on_all_rows(data):
                 KNeighborsClassifier()]
     search = DAUBSearch(learners, cv=3, random_state=0, keep_predictions=True).fit(X, y)
     ensemble = EnsembleClassifier.from_search(search, X, y, method="greedy")
-    amounts = search.cv_results_["n_resources"]
+    resources = search.cv_results_["n_resources"]
     assert set(ensemble.candidates_) == {
         row for row in search.cv_predictions_.keys_
-        if amounts[row] == amounts[search.best_index_]}
+        if resources[row] == resources[search.best_index_]}
     assert search.best_index_ in ensemble.candidates_
 
 

@@ -133,4 +133,4 @@ def test_split_reproducible_and_levels():
     b, _, _ = _resource(seed=5)
     for (ta, _), (tb, _) in zip(a.split(20), b.split(20)):
         np.testing.assert_array_equal(ta, tb)
-    assert [a.level(s) for s in a.sizes] == list(range(len(a.sizes)))
+    assert [a.iter_of(s) for s in a.sizes] == list(range(len(a.sizes)))

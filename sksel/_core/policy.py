@@ -1,7 +1,7 @@
 """The contract between a search and its policy, and the base of the sequential ones.
 
 A *policy* decides which evaluations run; it knows nothing of estimators.
-An action (:class:`Action`) is a pair ``(candidate, amount)``: evaluate
+An action (:class:`Action`) is a pair ``(candidate, resource)``: evaluate
 `candidate` with that much training (DAUB: rows; Mutant-UCB: sub-trains; GP-UCB
 and k-DPP: whole folds); how the training is given is the search's trainer's
 business (:mod:`sksel._core.trainer`). An action may also name a *parent*: a
@@ -163,20 +163,20 @@ class Policy:
 
 
 class Action(tuple):
-    """An action of a policy: evaluate `candidate` with `amount` of training.
+    """An action of a policy: evaluate `candidate` with `resource` (its training).
 
-    A pair ``(candidate, amount)``: it unpacks, compares, hashes and prints as
+    A pair ``(candidate, resource)``: it unpacks, compares, hashes and prints as
     that pair, so that a plain pair stands for it wherever an action is read.
     `parent` says what a new candidate starts from: for a candidate bred from
     another (a mutant), the parent's action whose trained state it takes up,
-    ``(parent, parent's amount)``, or ``(parent, 0)`` where it takes up none
+    ``(parent, parent's resource)``, or ``(parent, 0)`` where it takes up none
     and starts afresh; None for any other action.
 
     Parameters
     ----------
     candidate : int
         The candidate's index; a bred candidate takes the next free one.
-    amount : int
+    resource : int
         The training the evaluation gives (rows, sub-trains, or the training
         fold's size for whole folds), as the policy counts it.
     parent : tuple of (int, int) or None, default=None
@@ -190,8 +190,8 @@ class Action(tuple):
     (True, 5, (2, 3))
     """
 
-    def __new__(cls, candidate, amount, parent=None):
-        action = super().__new__(cls, (candidate, amount))
+    def __new__(cls, candidate, resource, parent=None):
+        action = super().__new__(cls, (candidate, resource))
         action.parent = parent
         return action
 
@@ -204,7 +204,7 @@ class Action(tuple):
         return self[0]
 
     @property
-    def amount(self):
+    def resource(self):
         """The training it gets."""
         return self[1]
 

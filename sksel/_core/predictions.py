@@ -144,8 +144,8 @@ class PredictionKeeper(Listener):
     A listener of the fit (:class:`~sksel._core.run.Listener`), after the
     checkpoint (which records the predictions, so that a resumed search has
     them too) and before anything reads the outputs: it takes them out of
-    the outputs into the store. `splits(amount)` gives the folds of an
-    evaluation at `amount`.
+    the outputs into the store. `splits(resource)` gives the folds of an
+    evaluation at `resource`.
     """
 
     def __init__(self, store, splits):

@@ -73,19 +73,19 @@ def _average_over_folds_run(results, n_folds, outs, n_splits):
                       f"{results[key]}", UserWarning)
 
 
-def _hide_incomparable_means(results, amounts, n_folds):
+def _hide_incomparable_means(results, resources, n_folds):
     """NaN for the score means and deviations of rows run on fewer folds than their peers.
 
-    Rows at the same ranking amount whose evaluations ran on the same (first)
+    Rows at the same ranking resource whose evaluations ran on the same (first)
     folds have means over the same folds; a row whose race ended after fewer
     folds than the most that one of them ran has a mean over other folds,
     which is not comparable. Its ``split<i>_*`` scores stay; its means and
-    deviations of scores become NaN, so that, at each amount, ordering by
+    deviations of scores become NaN, so that, at each resource, ordering by
     ``mean_test_<metric>`` agrees with ``rank_test_<metric>``.
     """
-    amounts, n_folds = np.asarray(amounts), np.asarray(n_folds)
-    most = {amount: n_folds[amounts == amount].max() for amount in np.unique(amounts)}
-    partial = n_folds < np.array([most[amount] for amount in amounts])
+    resources, n_folds = np.asarray(resources), np.asarray(n_folds)
+    most = {resource: n_folds[resources == resource].max() for resource in np.unique(resources)}
+    partial = n_folds < np.array([most[resource] for resource in resources])
     if not partial.any():
         return
     for key in [k for k in results if k.startswith(("mean_test_", "std_test_", "mean_train_",
@@ -100,24 +100,25 @@ def _scored_over_folds_run(results, key, n_splits):
     return np.where(run, np.isfinite(np.asarray(splits, dtype=float)), True).all(axis=1)
 
 
-def _leaders_at_shared_amount(candidates, amounts, scores):
-    """The amount most candidates can be compared at, and their rows there, best first.
+def _leaders_at_shared_resource(candidates, resources, scores):
+    """The resource most candidates can be compared at, and their rows there, best first.
 
-    `candidates`, `amounts` and `scores` describe evaluations (rows whose
-    score is NaN do not count). The amount is the largest that two or more
+    `candidates`, `resources` and `scores` describe evaluations (rows whose
+    score is NaN do not count). The resource is the largest that two or more
     candidates were evaluated at (the largest any was, where none is
-    shared); returns ``(amount, [(candidate, row), ...])``, the best score
+    shared); returns ``(resource, [(candidate, row), ...])``, the best score
     first, ties in candidate order.
     """
-    candidates, amounts = np.asarray(candidates), np.asarray(amounts)
+    candidates, resources = np.asarray(candidates), np.asarray(resources)
     scored = np.isfinite(np.asarray(scores, dtype=float))
     reached = {}
-    for c, amount in zip(candidates[scored], amounts[scored]):
-        reached.setdefault(amount, set()).add(c)
-    shared = [amount for amount, at in reached.items() if len(at) > 1]
-    amount = max(shared or reached)
-    at = {c: i for i, (c, a) in enumerate(zip(candidates, amounts)) if a == amount and scored[i]}
-    return amount, sorted(at.items(), key=lambda item: (-scores[item[1]], item[0]))
+    for c, resource in zip(candidates[scored], resources[scored]):
+        reached.setdefault(resource, set()).add(c)
+    shared = [resource for resource, at in reached.items() if len(at) > 1]
+    resource = max(shared or reached)
+    at = {c: i for i, (c, r) in enumerate(zip(candidates, resources))
+          if r == resource and scored[i]}
+    return resource, sorted(at.items(), key=lambda item: (-scores[item[1]], item[0]))
 
 
 def _ranked_first(ranks, first):
@@ -195,7 +196,7 @@ def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_
         "candidate_id": [c for (c, _), _ in evaluations],
         "candidate_name": [names(c) for (c, _), _ in evaluations],
         "n_resources": [n for (_, n), _ in evaluations],
-        "iter": [trainer.level(n) for (_, n), _ in evaluations],
+        "iter": [trainer.iter_of(n) for (_, n), _ in evaluations],
         **trainer.columns(job, actions),
     }
     more.update(policy.columns(np.array([c for c, _ in actions], dtype=int)))
@@ -210,8 +211,8 @@ def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_
             results = format_results(params, n_splits, outs, more)
         _average_over_folds_run(results, n_folds, outs, n_splits)
     results["n_folds_run"] = n_folds
-    amounts = trainer.ranking_amount(results)
+    resources = trainer.ranking_resource(results)
     for key in [k for k in results if k.startswith("rank_test_")]:
-        results[key] = _rank_by_resource(amounts, results[f"mean{key[4:]}"], n_folds)
-    _hide_incomparable_means(results, amounts, n_folds)
+        results[key] = _rank_by_resource(resources, results[f"mean{key[4:]}"], n_folds)
+    _hide_incomparable_means(results, resources, n_folds)
     return results

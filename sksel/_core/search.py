@@ -52,7 +52,7 @@ from .progress import Progress, candidate_names
 from .results import (
     _check_some_candidate_scored,
     _last_per_candidate,
-    _leaders_at_shared_amount,
+    _leaders_at_shared_resource,
     _ranked_first,
     _ranked_last,
     _scored_over_folds_run,
@@ -142,7 +142,7 @@ class BaseSelectionSearch(BaseSearchCV):
         decisions should not depend on the number of workers subclasses its
         ``SequentialPolicy`` and gets speculative work for idle workers. The
         trainer follows :mod:`sksel._core.trainer` (see :mod:`sksel.training`):
-        it says what an action's amount of training is and gives it.
+        it says what an action's resource is and gives it.
 
         Parameters
         ----------
@@ -308,9 +308,9 @@ class BaseSelectionSearch(BaseSearchCV):
         return run, progress
 
     def _train_score_reader(self, policy):
-        """``amount -> bool``: whether an evaluation at `amount` scores its training rows."""
+        """``resource -> bool``: whether an evaluation at `resource` scores its training rows."""
         if self.return_train_score:
-            return lambda amount: True
+            return lambda resource: True
         return policy.needs_train_score
 
     def _store_results(self, job, trainer, policy, run, names):
@@ -511,8 +511,8 @@ class BaseSelectionSearch(BaseSearchCV):
         results = self.cv_results_
         used = ~np.asarray(self.all_cv_results_["speculative"])
         every = {key: np.asarray(values)[used] for key, values in self.all_cv_results_.items()}
-        amount, leaders = _leaders_at_shared_amount(
-            every["candidate_id"], trainer.ranking_amount(every),
+        resource, leaders = _leaders_at_shared_resource(
+            every["candidate_id"], trainer.ranking_resource(every),
             every[f"mean_test_{refit_metric}"])
         row = {c: i for i, c in enumerate(results["candidate_id"])}
         leaders = [(c, at) for c, at in leaders
@@ -522,8 +522,8 @@ class BaseSelectionSearch(BaseSearchCV):
         key = f"rank_test_{refit_metric}"
         results[key] = _ranked_first(results[key], [row[c] for c, _ in leaders])
         self._select(row[leaders[0][0]], refit_metric)
-        words = _cut_short_words(amount, leaders, every, results, trainer.ranking_amount(results),
-                                 refit_metric, n_candidates)
+        words = _cut_short_words(resource, leaders, every, results,
+                                 trainer.ranking_resource(results), refit_metric, n_candidates)
         warnings.warn(f"{type(self).__name__}: max_time={self.max_time:g} s ended the search "
                       f"before its choice was settled. {words}", UserWarning)
 
@@ -593,10 +593,10 @@ class BaseSelectionSearch(BaseSearchCV):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
 
 
-def _cut_short_words(amount, leaders, every, results, amounts, metric, n_candidates):
+def _cut_short_words(resource, leaders, every, results, resources, metric, n_candidates):
     """What a search cut short by `max_time` compared, how far each leader went, what is left.
 
-    `leaders` are ``(candidate, row of every)`` at `amount`, best first; a
+    `leaders` are ``(candidate, row of every)`` at `resource`, best first; a
     score is given with its standard error over the folds it is a mean of.
     """
     row = {c: i for i, c in enumerate(results["candidate_id"])}
@@ -609,13 +609,15 @@ def _cut_short_words(amount, leaders, every, results, amounts, metric, n_candida
 
     def went_on(c):
         i = row[c]
-        return "" if amounts[i] == amount else f", went on to {amounts[i]}: {score(results, i)}"
+        if resources[i] == resource:
+            return ""
+        return f", went on to {resources[i]}: {score(results, i)}"
 
     shown = "; ".join(f"{results['candidate_name'][row[c]]} {score(every, i)}{went_on(c)}"
                       for c, i in leaders[:3])
     more = f"; and {len(leaders) - 3} more" if len(leaders) > 3 else ""
     return (
-        f"The candidates are compared at resource {amount}, the most training that "
+        f"The candidates are compared at resource {resource}, the most training that "
         f"{len(leaders)} of them got, and the best there is selected: {shown}{more}. Left "
         f"undecided: {len(row) - len(leaders)} candidates were compared at less training "
         f"only, {n_candidates - len(row)} were never evaluated. Raise max_time to settle "
@@ -658,7 +660,7 @@ class DisplayInfo:
 
 
 def _row_of_action(results):
-    """``{(candidate, amount): row}`` of the rows of `results` evaluated on every fold."""
+    """``{(candidate, resource): row}`` of the rows of `results` evaluated on every fold."""
     complete = np.asarray(results["n_folds_run"]) == max(results["n_folds_run"])
     return {(int(c), n): i for i, (c, n, full) in enumerate(
         zip(results["candidate_id"], results["n_resources"], complete)) if full}

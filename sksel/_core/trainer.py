@@ -1,13 +1,13 @@
 """The contract between a search and how its candidates are trained.
 
-A policy hands out actions ``(candidate, amount)`` (:mod:`sksel._core.policy`);
-a *trainer* says what an amount of training is and gives it. The search base
+A policy hands out actions ``(candidate, resource)`` (:mod:`sksel._core.policy`);
+a *trainer* says what a resource is and gives it. The search base
 (:class:`~sksel._core.search.BaseSelectionSearch`) and its run call the
 trainer its subclass's ``_make_policy`` returns, and no method of the search:
 
-``split(amount)``
-    The folds ``[(train, test), ...]`` an evaluation at `amount` runs on.
-``level(amount)``
+``split(resource)``
+    The folds ``[(train, test), ...]`` an evaluation at `resource` runs on.
+``iter_of(resource)``
     Its position in the trainer's schedule (``iter`` in ``cv_results_``).
 ``prepare(job, action)``
     Called once as `action` is handed out, before its tasks are made or
@@ -23,10 +23,10 @@ trainer its subclass's ``_make_policy`` returns, and no method of the search:
 ``row_params(job, action)``, ``columns(job, actions)``
     The ``params`` of the results row of `action`, and the columns
     ``{name: values}`` the rows of `actions` add.
-``ranking_amount(results)``
-    The amount of each row of `results` that ranks before its score: a row
+``ranking_resource(results)``
+    The resource of each row of `results` that ranks before its score: a row
     trained less measures a model the refit does not rebuild.
-``refit(job, candidate, amount, fit_params)``
+``refit(job, candidate, resource, fit_params)``
     The selected candidate, trained on all the rows as its row measured it.
 ``close()``
     Release what the fit held (called when the fit ends, however it ends).
@@ -34,9 +34,9 @@ trainer its subclass's ``_make_policy`` returns, and no method of the search:
     The entry of a task's output holding learned state that later tasks
     take up (the engine's ``state_key``), or None.
 
-:class:`Trainer` gives every member but `split`, `level` and `task` a
+:class:`Trainer` gives every member but `split`, `iter_of` and `task` a
 default: nothing to prepare or keep, the candidate's parameters as they are,
-ranking by the amount itself, and a refit of a fresh estimator. The trainers
+ranking by the resource itself, and a refit of a fresh estimator. The trainers
 are in :mod:`sksel.training`.
 """
 
@@ -48,10 +48,10 @@ class Trainer(Listener):
 
     state_key = None
 
-    def split(self, amount):
+    def split(self, resource):
         raise NotImplementedError
 
-    def level(self, amount):
+    def iter_of(self, resource):
         raise NotImplementedError
 
     def task(self, job, action, fold, train, test):
@@ -68,11 +68,11 @@ class Trainer(Listener):
         """No column of its own."""
         return {}
 
-    def ranking_amount(self, results):
-        """``n_resources``, the amount each row was evaluated with."""
+    def ranking_resource(self, results):
+        """``n_resources``, the resource each row was evaluated with."""
         return results["n_resources"]
 
-    def refit(self, job, candidate, amount, fit_params):
+    def refit(self, job, candidate, resource, fit_params):
         """A fresh estimator of `candidate`, fitted on all the rows."""
         estimator = job.space.build(job.candidates[candidate])
         if job.y is None:

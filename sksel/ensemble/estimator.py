@@ -392,7 +392,7 @@ def _check_classifier_search(search):
         )
     if "Halving" in type(search).__name__:
         raise ValueError(
-            f"{type(search).__name__} evaluates candidates on several amounts of training on "
+            f"{type(search).__name__} evaluates candidates on several resources on "
             "the same folds, whose predictions a recording scorer cannot tell apart; use "
             "sksel.DAUBSearch(keep_predictions=True) or GridSearchCV."
         )
@@ -434,8 +434,8 @@ def _pool(search, store):
     means = np.asarray(results[f"mean_test_{metric}"], dtype=float)
     rows = [row for row in store.keys_ if np.isfinite(means[row])]
     if "n_resources" in results and hasattr(search, "best_index_"):
-        amount = results["n_resources"][search.best_index_]
-        rows = [row for row in rows if results["n_resources"][row] == amount]
+        resource = results["n_resources"][search.best_index_]
+        rows = [row for row in rows if results["n_resources"][row] == resource]
     if not rows:
         raise ValueError(
             f"No candidate of the {type(search).__name__} was evaluated on every fold with a "

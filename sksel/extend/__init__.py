@@ -24,6 +24,8 @@ gives the policy a trainer and turns its evaluations into ``cv_results_``.
   ``_display_info`` (a :class:`DisplayInfo`). :func:`runs_in_process` and
   :func:`runs_on_dask` say where its tasks will run, for a trainer that
   keeps state between them.
+- :func:`simulate` replays a policy on recorded scores with any number of
+  simulated workers, as the engine runs it: for tests and for tuning.
 
 The conformance suite of the tests runs a fifth search, asynchronous
 successive halving, written on these names only (``tests/asha_rows.py``,
@@ -35,6 +37,7 @@ from .._core.engine import runs_in_process, runs_on_dask
 from .._core.policy import Action, Outcome, Policy, SequentialPolicy
 from .._core.run import Listener
 from .._core.search import BaseSelectionSearch, DisplayInfo
+from .._core.simulate import simulate
 from .._core.trainer import Trainer
 
 __all__ = [
@@ -50,4 +53,5 @@ __all__ = [
     "Trainer",
     "runs_in_process",
     "runs_on_dask",
+    "simulate",
 ]

@@ -615,7 +615,7 @@ class _LooksTrainer(RowsTrainer):
 
     def columns(self, job, actions):
         """``look``: whether each evaluation is on fewer rows than the training folds'."""
-        return {"look": np.array([amount < self.max_resources for _, amount in actions])}
+        return {"look": np.array([resource < self.max_resources for _, resource in actions])}
 
 
 def _shipped_times(prior):

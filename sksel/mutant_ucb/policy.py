@@ -153,7 +153,8 @@ class MutantUCBPolicy(Policy):
 
     # ------------------------------------------------------------------ ask/tell
     def ask(self, n_actions=1, speculative=True):
-        """Up to `n_actions` actions ``(model, n)`` to run now.
+        """Up to `n_actions` actions ``(model, n)`` to run now: the candidate and its resource,
+        the sub-trains it reaches.
 
         Models with a sub-train in flight are not chosen again until it is
         told; an empty list means nothing can start until a result is told,
@@ -177,29 +178,29 @@ class MutantUCBPolicy(Policy):
             actions.append(action)
         return actions
 
-    def tell(self, model, n, score, train_score=None, fit_time=None, failed=False,
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
              give_up=False):
-        """Record the score of `model` after its `n`-th sub-train.
+        """Record the score of model `candidate` after its `resource`-th sub-train.
 
         A failed sub-train (``failed``, ``give_up`` or a non-finite score)
-        marks the model failed: it is never chosen or selected again.
+        marks the candidate failed: it is never chosen or selected again.
         `train_score` and `fit_time` are unused.
         """
-        self._busy.discard(model)
-        self.decisions_.append((model, n))
-        if model < self.n_initial and n == 1:
+        self._busy.discard(candidate)
+        self.decisions_.append((candidate, resource))
+        if candidate < self.n_initial and resource == 1:
             self._initial_in += 1
         if failed or give_up or not np.isfinite(score):
-            self._failed.add(model)
+            self._failed.add(candidate)
             return
         score = float(score)
-        if n == 1:
-            self._first[model] = score
-            if self.parents_[model] >= 0 and self.inherited is not None:
-                self._inherited[model] = self.inherited(model)
-        self._last[model] = score
-        self._sum[model] += score
-        self._trained[model] = n
+        if resource == 1:
+            self._first[candidate] = score
+            if self.parents_[candidate] >= 0 and self.inherited is not None:
+                self._inherited[candidate] = self.inherited(candidate)
+        self._last[candidate] = score
+        self._sum[candidate] += score
+        self._trained[candidate] = resource
 
     @property
     def done(self):

@@ -420,7 +420,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         # On dask, the states stay on the workers (see the trainer's `state_key`).
         on_dask = runs_on_dask()
         trainer = ContinuedTrainer(
-            splits, subtrainer, self.estimator, max_amount=self.max_subtrains,
+            splits, subtrainer, self.estimator, max_resource=self.max_subtrains,
             inherit=self.inherit and bool(self.mutation), max_total=self.max_lineage_subtrains,
             memory=None if on_dask else self.memory,
             mapped=not on_dask and not runs_in_process(self.n_jobs),

@@ -1,7 +1,7 @@
 """Continued training: models that go on from their state, sub-train after sub-train.
 
 :class:`ContinuedTrainer` is the trainer (:mod:`sksel._core.trainer`) of any
-policy whose amount is sub-trains (Mutant-UCB's, or successive halving over
+policy whose resource is sub-trains (Mutant-UCB's, or successive halving over
 epochs): the fitted model of every (model, fold) is kept between sub-trains
 (:class:`_ModelStates`), every fold's rows are cut once (:class:`_FoldRows`),
 and a task runs one sub-train on one fold (:func:`_subtrain_and_score`). A new
@@ -50,7 +50,7 @@ class ContinuedTrainer(FoldsTrainer):
     estimator : estimator object
         The estimator of the search, as the user gave it (which of its
         parameters a fitted model can take, its training length).
-    max_amount : int
+    max_resource : int
         The most sub-trains a model receives itself: rows of models trained
         that long in total, inherited sub-trains included, rank first.
     inherit : bool
@@ -59,7 +59,7 @@ class ContinuedTrainer(FoldsTrainer):
         The most sub-trains a model is trained for in all, those it inherited
         included, or None. A model's state is dropped once no sub-train or
         mutant can go on from it: trained `max_total` in all, or (without
-        `inherit`) `max_amount` itself.
+        `inherit`) `max_resource` itself.
     memory : str, path or None
         Folder where the states are kept, instead of in memory.
     mapped : bool
@@ -67,7 +67,7 @@ class ContinuedTrainer(FoldsTrainer):
     score_share : float, default=1.0
         The share of every validation fold that scores a model whose
         training, inherited sub-trains included, is still below
-        `max_amount`: a fixed part of the fold, stratified by class for a
+        `max_resource`: a fixed part of the fold, stratified by class for a
         classifier, drawn once from `random_state`. A model trained that long
         is scored on the whole fold, as its row's score ranks it for the
         selection. 1 scores every row every time.
@@ -88,12 +88,12 @@ class ContinuedTrainer(FoldsTrainer):
     #: A model between two sub-trains; on a dask cluster it stays on its worker.
     state_key = "model"
 
-    def __init__(self, splits, subtrainer, estimator, *, max_amount, inherit, max_total=None,
+    def __init__(self, splits, subtrainer, estimator, *, max_resource, inherit, max_total=None,
                  memory=None, mapped=False, score_share=1.0, random_state=None):
         super().__init__(splits)
         self.subtrainer = subtrainer
         self.estimator = estimator
-        self.max_amount = max_amount
+        self.max_resource = max_resource
         self.inherit = inherit
         self.max_total = max_total
         self.score_share = score_share
@@ -106,15 +106,15 @@ class ContinuedTrainer(FoldsTrainer):
         self._seeded = {}
 
     def prepare(self, job, action):
-        """Note the sub-trains a new model inherits from its parent (``action.parent``).
+        """Note the sub-trains a new candidate inherits from its parent (``action.parent``).
 
         A parent named with 0 sub-trains gives nothing: the mutant starts afresh.
         """
-        model, n = action
+        candidate, n = action
         parent = getattr(action, "parent", None)
         if n == 1 and parent is not None and parent[1] > 0 and self._inherit_of(
-                job, model) is not None:
-            self._lineage[model] = parent
+                job, candidate) is not None:
+            self._lineage[candidate] = parent
 
     def task(self, job, action, fold, train, test):
         """One fold's sub-train: the model's state, or a new estimator, and the fold's rows.
@@ -122,26 +122,26 @@ class ContinuedTrainer(FoldsTrainer):
         A model sub-trained again needs no estimator: it goes on from its
         state, and none is built for it.
         """
-        model, n = action
+        candidate, n = action
         state, inherit, estimator = None, None, None
-        trained = self._trained.get(model, 0)
+        trained = self._trained.get(candidate, 0)
         if trained:
-            state = self._states.get(model, fold)
+            state = self._states.get(candidate, fold)
         else:
-            estimator = self._estimator(job, model)
-            if model in self._lineage:
-                inherit = self._inherit_of(job, model)
-                state = self._states.get(job.parents[model], fold)
-        if self.score_share < 1 and self._total_subtrains(model, n) < self.max_amount:
-            rows, part = self._folds.part(job.estimators[model], job.X, job.y, fold, train,
+            estimator = self._estimator(job, candidate)
+            if candidate in self._lineage:
+                inherit = self._inherit_of(job, candidate)
+                state = self._states.get(job.parents[candidate], fold)
+        if self.score_share < 1 and self._total_subtrains(candidate, n) < self.max_resource:
+            rows, part = self._folds.part(job.estimators[candidate], job.X, job.y, fold, train,
                                           test, self.score_share, self.random_state)
             test = test[part]
         else:
-            rows = self._folds.get(job.estimators[model], job.X, job.y, fold, train, test)
+            rows = self._folds.get(job.estimators[candidate], job.X, job.y, fold, train, test)
         score_params = job.score_params or {}
         return (_subtrain_and_score, (state, estimator, self.subtrainer, rows),
                 dict(steps=n - trained, inherit=inherit, scorer=job.scorers,
-                     fit_params=_check_method_params(job.X, params=job.fit_params(model),
+                     fit_params=_check_method_params(job.X, params=job.fit_params(candidate),
                                                      indices=train),
                      score_params=_check_method_params(job.X, params=score_params, indices=test),
                      train_score_params=_check_method_params(
@@ -151,56 +151,56 @@ class ContinuedTrainer(FoldsTrainer):
 
     def on_evaluation(self, action, outputs, **info):
         """Keep the model of every fold while it may be sub-trained again, or inherited from."""
-        model, n = action
+        candidate, n = action
         if any(out.pop("restarted", False) for out in outputs):
-            self._lineage.pop(model, None)  # its parent's model could not take its parameters
+            self._lineage.pop(candidate, None)  # its parent's model could not take its parameters
         fitted = [out.pop("model", None) for out in outputs]
-        if any(f is None for f in fitted) or self._last_of(model, n):
-            self._states.discard(model)
-            self._trained.pop(model, None)
+        if any(f is None for f in fitted) or self._last_of(candidate, n):
+            self._states.discard(candidate)
+            self._trained.pop(candidate, None)
             return
         for fold, f in enumerate(fitted):
-            self._states.put(model, fold, f)
-        self._trained[model] = n
+            self._states.put(candidate, fold, f)
+        self._trained[candidate] = n
 
-    def _last_of(self, model, n):
-        """Whether no sub-train of `model`, nor a mutant of it, goes on from its `n` sub-trains."""
-        if self.max_total is not None and self._total_subtrains(model, n) >= self.max_total:
+    def _last_of(self, candidate, n):
+        """Whether no sub-train of `candidate`, nor a mutant, goes on from its `n` sub-trains."""
+        if self.max_total is not None and self._total_subtrains(candidate, n) >= self.max_total:
             return True
-        return n >= self.max_amount and not self.inherit
+        return n >= self.max_resource and not self.inherit
 
     def row_params(self, job, action):
         """The model's parameters, with the training length its sub-trains add up to."""
-        model, n = action
+        candidate, n = action
         if self.length_param is None:
-            return job.candidates[model]
-        units = self._total_subtrains(model, n) * self.subtrainer.unit
-        return {**job.candidates[model], self.length_param: units}
+            return job.candidates[candidate]
+        units = self._total_subtrains(candidate, n) * self.subtrainer.unit
+        return {**job.candidates[candidate], self.length_param: units}
 
     def columns(self, job, actions):
         """``n_resources_total`` (inherited sub-trains included) and ``parent_id`` (or -1)."""
         return {"n_resources_total": [self._total_subtrains(*action) for action in actions],
                 "parent_id": [job.parents.get(action[0], -1) for action in actions]}
 
-    def ranking_amount(self, results):
-        """Training up to `max_amount`, inherited sub-trains included.
+    def ranking_resource(self, results):
+        """Training up to `max_resource`, inherited sub-trains included.
 
         The fully trained models (a lineage counts in total) rank first, by
         score: a model briefly trained that scored high by chance is not
         selected over them, nor is a model preferred for its own sub-trains
         when its score fell in them.
         """
-        return np.minimum(results["n_resources_total"], self.max_amount)
+        return np.minimum(results["n_resources_total"], self.max_resource)
 
-    def refit(self, job, candidate, amount, fit_params):
-        """Replay on all rows the training the row of ``(candidate, amount)`` measured.
+    def refit(self, job, candidate, resource, fit_params):
+        """Replay on all rows the training the row of ``(candidate, resource)`` measured.
 
         That is its ancestors' sub-trains it inherited, then its own: the
         first sub-train of each model continues its parent's model, with the
         new parameters set. The model is then configured as a plain
         estimator of that training length (:meth:`Subtrainer.released`).
         """
-        lineage = self._lineage_of(candidate, amount)
+        lineage = self._lineage_of(candidate, resource)
         model, parent = None, None
         for ancestor, n in lineage:
             params = job.candidates[ancestor]
@@ -220,48 +220,48 @@ class ContinuedTrainer(FoldsTrainer):
         self._seeded.clear()
         self._folds.clear()
 
-    def _estimator(self, job, model):
-        """A fresh estimator of `model`, its unset ``random_state`` seeded (see `random_state`).
+    def _estimator(self, job, candidate):
+        """A fresh estimator of `candidate`, its unset ``random_state`` seeded (see `random_state`).
 
         The seeded estimator is made once per model; each fold gets a copy
         of it (a deep copy of an unfitted estimator, faster than a clone).
         """
-        if model not in self._seeded:
-            estimator = clone(job.estimators[model])
+        if candidate not in self._seeded:
+            estimator = clone(job.estimators[candidate])
             if self.random_state is not None:
-                seed = np.random.RandomState([self.random_state, model]).randint(
+                seed = np.random.RandomState([self.random_state, candidate]).randint(
                     np.iinfo(np.int32).max)
                 estimator.set_params(**{
                     name: seed for name, value in estimator.get_params().items()
                     if name.split("__")[-1] == "random_state" and value is None})
-            self._seeded[model] = estimator
-        return deepcopy(self._seeded[model])
+            self._seeded[candidate] = estimator
+        return deepcopy(self._seeded[candidate])
 
-    def _inherit_of(self, job, model):
-        """The parameters a new `model` sets on its parent's trained model, or None."""
-        parent = job.parents.get(model, -1)
+    def _inherit_of(self, job, candidate):
+        """The parameters a new `candidate` sets on its parent's trained model, or None."""
+        parent = job.parents.get(candidate, -1)
         if parent < 0 or not self.inherit:
             return None
-        return inheritable(job.candidates[parent], job.candidates[model], self.estimator)
+        return inheritable(job.candidates[parent], job.candidates[candidate], self.estimator)
 
-    def inherited(self, model):
-        """The sub-trains `model` went on from: its ancestors' (0 for a fresh start)."""
-        return self._total_subtrains(model, 0)
+    def inherited(self, candidate):
+        """The sub-trains `candidate` went on from: its ancestors' (0 for a fresh start)."""
+        return self._total_subtrains(candidate, 0)
 
-    def _total_subtrains(self, model, n):
-        """The sub-trains of `model` at its `n`-th, those it inherited included."""
-        return sum(k for _, k in self._lineage_of(model, n))
+    def _total_subtrains(self, candidate, n):
+        """The sub-trains of `candidate` at its `n`-th, those it inherited included."""
+        return sum(k for _, k in self._lineage_of(candidate, n))
 
-    def _lineage_of(self, model, n):
-        """``(model, sub-trains)`` from the first ancestor whose model it inherited to `model`."""
-        chain = [(model, n)]
+    def _lineage_of(self, candidate, n):
+        """``(candidate, sub-trains)``, from the first ancestor whose model it inherited."""
+        chain = [(candidate, n)]
         while chain[-1][0] in self._lineage:
             chain.append(self._lineage[chain[-1][0]])
         return chain[::-1]
 
 
 class _ModelStates:
-    """The fitted model of every (model, fold) between sub-trains, in memory or in a folder."""
+    """The fitted model of every (candidate, fold) between sub-trains, in memory or in a folder."""
 
     def __init__(self, memory):
         self.memory = memory
@@ -269,21 +269,21 @@ class _ModelStates:
         if memory is not None:
             os.makedirs(memory, exist_ok=True)
 
-    def put(self, model, fold, fitted):
+    def put(self, candidate, fold, fitted):
         if self.memory is None:
-            self._models[model, fold] = fitted
+            self._models[candidate, fold] = fitted
         else:
-            joblib.dump(fitted, self._path(model, fold))
-            self._models[model, fold] = None
+            joblib.dump(fitted, self._path(candidate, fold))
+            self._models[candidate, fold] = None
 
-    def get(self, model, fold):
+    def get(self, candidate, fold):
         if self.memory is None:
-            return self._models[model, fold]
-        return joblib.load(self._path(model, fold))
+            return self._models[candidate, fold]
+        return joblib.load(self._path(candidate, fold))
 
-    def discard(self, model):
-        """Forget every fold of `model`."""
-        for key in [key for key in self._models if key[0] == model]:
+    def discard(self, candidate):
+        """Forget every fold of `candidate`."""
+        for key in [key for key in self._models if key[0] == candidate]:
             self._remove(key)
 
     def clear(self):
@@ -295,8 +295,8 @@ class _ModelStates:
         if self.memory is not None:
             os.remove(self._path(*key))
 
-    def _path(self, model, fold):
-        return os.path.join(os.fspath(self.memory), f"model{model}_fold{fold}.joblib")
+    def _path(self, candidate, fold):
+        return os.path.join(os.fspath(self.memory), f"model{candidate}_fold{fold}.joblib")
 
 
 class _FoldRows:

@@ -24,21 +24,21 @@ class FoldsTrainer(Trainer):
     def __init__(self, splits):
         self.splits = splits
 
-    def split(self, amount):
-        """The folds, whatever `amount`."""
+    def split(self, resource):
+        """The folds, whatever `resource`."""
         return list(self.splits)
 
-    def level(self, amount):
+    def iter_of(self, resource):
         """``iter`` in ``cv_results_``: always 0."""
         return 0
 
     def task(self, job, action, fold, train, test):
         """``_fit_and_score`` of a clone of the candidate's estimator on one fold."""
-        candidate, amount = action
+        candidate, resource = action
         return (_fit_and_score, (clone(job.estimators[candidate]), job.X, job.y),
                 dict(train=train, test=test, parameters=None, scorer=job.scorers,
                      fit_params=job.fit_params(candidate), score_params=job.score_params,
-                     return_train_score=job.returns_train_score(amount),
+                     return_train_score=job.returns_train_score(resource),
                      return_n_test_samples=True, return_times=True,
                      error_score=job.error_score,
                      verbose=job.verbose if job.verbose >= 3 else 0,

@@ -108,21 +108,21 @@ class RowsTrainer(FoldsTrainer):
             self._orders = [train[nested_permutation(y[train], rng)] for train, _ in splits]
         self.max_resources = min(len(train) for train, _ in splits)
 
-    def level(self, amount):
-        """Position of `amount` in the schedule (``iter`` in ``cv_results_``)."""
-        return self.sizes.index(amount)
+    def iter_of(self, resource):
+        """Position of `resource` in the schedule (``iter`` in ``cv_results_``)."""
+        return self.sizes.index(resource)
 
-    def split(self, amount):
-        """The folds with each training part cut to its first `amount` rows.
+    def split(self, resource):
+        """The folds with each training part cut to its first `resource` rows.
 
         At :attr:`max_resources` every fold keeps its whole training part, in
         its original order; below, only the first `n_folds_below_max` folds
         are returned.
         """
-        if amount >= self.max_resources:
+        if resource >= self.max_resources:
             return list(self.splits)
         folds = zip(self._orders, self.splits)
         return [
-            (np.sort(order[:amount]), test)
+            (np.sort(order[:resource]), test)
             for order, (_, test) in islice(folds, self.n_folds_below_max)
         ]

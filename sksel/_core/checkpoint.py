@@ -110,7 +110,7 @@ class Checkpoint(Listener):
     def record(self, action, outputs, give_up):
         """Write the `outputs` of the finished `action`, after those recorded so far.
 
-        A model left on a dask worker (see ``_dask.StateOnWorkers``) is
+        A model left on a dask worker (see :class:`~sksel._core.dask.StateOnWorkers`) is
         fetched to be written: a resumed search needs the model, not a
         reference to a cluster.
         """

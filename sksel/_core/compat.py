@@ -4,8 +4,9 @@ sksel's searches are scikit-learn meta-estimators and reuse its own machinery
 where a public equivalent does not exist: the fit-and-score of one split, the
 multimetric scorer, parameter validation, metadata routing. These names can
 move between scikit-learn releases; importing them here only means a new
-release is adapted to in one file (and ``_dask.py``, which extends joblib's
-dask backend, imported only once dask is the active backend). The lowest
+release is adapted to in one file (and :mod:`~sksel._core.dask`, which
+extends joblib's dask backend, imported only once dask is the active
+backend). The lowest
 scikit-learn supported is the one ``pyproject.toml`` declares, and continuous
 integration runs the test suite against it too.
 """

@@ -41,11 +41,11 @@ a SIGINT was noted), and the search stops rather than running the actions in
 flight again.
 
 A worker process whose first task asks for ``device="cuda"`` on a machine
-with several GPUs takes one of them for itself (``_devices``).
+with several GPUs takes one of them for itself (:mod:`~sksel._core.devices`).
 
 On a dask cluster, the tasks of a search whose outputs hold state that later
 tasks take up (``state_key``: Mutant-UCB's model between two sub-trains) are
-submitted to dask directly (``_dask.StateOnWorkers``), so that the state stays
+submitted to dask directly (:mod:`~sksel._core.dask`), so that the state stays
 on the worker that trained it and the next task runs there.
 
 A worker process that dies under its task (a fit that crashes the
@@ -252,7 +252,7 @@ class Engine:
         The entry of a task's output (a dict) holding learned state that
         later tasks take up, or None. On a dask cluster that state stays on
         the worker that computed it: ``on_done`` receives a reference to it
-        in its place (``_dask.StateOnAWorker``), which a later task may take
+        in its place (:class:`~sksel._core.dask.StateOnAWorker`), which a later task may take
         as an argument.
 
     Attributes
@@ -292,7 +292,7 @@ class Engine:
         )
         client = dask_client(backend)
         in_process = runs_in_process(self.n_jobs)
-        # Names this run for the worker processes sharing the GPUs (`_devices`).
+        # Names this run for the worker processes sharing the GPUs (`devices`).
         self._search_id = None if in_process else f"{os.getpid()}-{uuid4().hex}"
         try:
             with (threads_within_cpus(self._n_workers) if in_process else nullcontext(),

@@ -29,7 +29,8 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 import sksel._core.progress as progress
 from sksel import DAUBSearch, KDPPSearch
-from sksel._core.progress import Progress, ShortNames
+from sksel._core.naming import ShortNames
+from sksel._core.progress import Progress
 
 LEVELS = (0, 1, 2)
 

@@ -16,7 +16,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 import sksel._core.progress as progress
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
-from sksel._core.progress import Progress, ShortNames
+from sksel._core.naming import ShortNames
+from sksel._core.progress import Progress
 from sksel.space import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)

@@ -9,6 +9,8 @@ them), :mod:`~sksel._core.results` (``cv_results_`` from the evaluations),
 :mod:`~sksel._core.scoring` (what the scorer measures),
 :mod:`~sksel._core.simulate` (a policy replayed on recorded scores),
 :mod:`~sksel._core.checkpoint`, :mod:`~sksel._core.progress`,
+:mod:`~sksel._core.naming` (the candidates' names, one rule for the progress
+lines, the results and the displays),
 :mod:`~sksel._core.compat` (scikit-learn's private helpers, in one place),
 :mod:`~sksel._core.dask` and :mod:`~sksel._core.devices`.
 """

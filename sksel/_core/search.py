@@ -48,7 +48,8 @@ from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
 from .policy import Policy
 from .predictions import PredictionKeeper, store_for
-from .progress import Progress, candidate_names
+from .naming import candidate_names
+from .progress import Progress
 from .results import (
     _check_some_candidate_scored,
     _last_per_candidate,

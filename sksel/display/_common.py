@@ -9,7 +9,7 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.compat import BaseSearchCV, check_matplotlib_support
-from .._core.progress import candidate_names
+from .._core.naming import candidate_names
 from .._core.results import _rank_by_resource
 from .._core.search import DisplayInfo
 
@@ -68,7 +68,7 @@ def _candidate_names(search):
 
     A search with ``candidates_`` (:class:`~sksel.GPUCBSelector`) has
     candidates it never evaluated; every one of them is named by the same
-    rule (:func:`~sksel._core.progress.candidate_names`).
+    rule (:func:`~sksel._core.naming.candidate_names`).
     """
     results = search.all_cv_results_
     names = {int(c): str(n) for c, n in zip(results["candidate_id"], results["candidate_name"])}
@@ -274,7 +274,7 @@ class _ScikitLearnSearch:
     ``cv_results_`` with those columns: a row of GridSearchCV or
     RandomizedSearchCV is a candidate; a halving search's candidate is a row
     of its first iteration, and keeps its ``candidate_id`` in the iterations
-    it goes on to. Names follow sksel's rule (:class:`~sksel._core.progress.ShortNames`),
+    it goes on to. Names follow sksel's rule (:class:`~sksel._core.naming.ShortNames`),
     no row is speculative. Only a halving search has a resource: its
     ``n_resources``, samples or the values of its `resource` parameter (left
     out of the candidates' names, as ``length_param_``), up to

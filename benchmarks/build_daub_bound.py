@@ -37,7 +37,7 @@ import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
 from sksel.curve_prior import FEATURES, prior_features
-from sksel.daub.policy import _monotone
+from sksel.daub.bound import _monotone
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).
 STEPS = (2, 3)

@@ -15,7 +15,7 @@ import pytest
 
 from sksel._core.simulate import simulate
 from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
-from sksel.daub.policy import _monotone
+from sksel.daub.bound import _monotone
 
 # --------------------------------------------------------------------- helpers
 

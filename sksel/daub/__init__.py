@@ -11,12 +11,14 @@ trained on all the training rows scores at least every other learner's bound
 (the paper: as soon as one learner has been trained on all of them).
 
 The policy (:class:`DAUBPolicy`, pure bookkeeping, no estimator) is in
-:mod:`sksel.daub.policy`, the search estimator built on it
-(:class:`DAUBSearch`) in :mod:`sksel.daub.search`; both are importable from
-here.
+:mod:`sksel.daub.policy`, the upper bound it ranks learners by (and
+:func:`accuracy_noise`, the noise of an accuracy) in :mod:`sksel.daub.bound`,
+the search estimator built on it (:class:`DAUBSearch`) in
+:mod:`sksel.daub.search`; the public names are importable from here.
 """
 
-from .policy import DAUBPolicy, accuracy_noise, daub_sizes
+from .bound import accuracy_noise
+from .policy import DAUBPolicy, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 from .search import DAUBSearch
 

@@ -1,4 +1,7 @@
-"""DAUB's policy: which learner gets the next, larger subsample (see :mod:`sksel.daub`)."""
+"""DAUB's policy: which learner gets the next, larger subsample (see :mod:`sksel.daub`).
+
+The bound each learner is ranked by is computed in :mod:`sksel.daub.bound`.
+"""
 
 import math
 from itertools import islice
@@ -6,7 +9,7 @@ from itertools import islice
 import numpy as np
 
 from .._core.policy import SequentialPolicy
-from ..curve_prior import prior_rise
+from .bound import projected_bound, widening_ratio
 
 #: One-sided 1% quantile of the normal law: how far a learner trails in a race of the folds.
 _RACE_Z = 2.33
@@ -381,43 +384,9 @@ class DAUBPolicy(SequentialPolicy):
 
     def _projected(self, curve, train):
         """The bound at N of a learning curve ``{size: score}``, training scores `train`."""
-        sizes = sorted(curve)
-        if not sizes:
-            return np.inf
-        valid = _monotone([curve[n] for n in sizes])
-        n_j = sizes[-1]
-        if len(sizes) < 2:
-            projection = np.inf
-        else:
-            x = np.array(sizes, dtype=float)
-            x_total = float(self.n_total)
-            if self._log_scale(x, valid):
-                x, x_total = np.log(x), np.log(x_total)
-            x, last = x[-self.l:], valid[-self.l:]
-            slope = np.polyfit(x, last, 1)[0]
-            slope += self._noise(valid[-1]) / np.sqrt(np.sum((x - x.mean()) ** 2))
-            projection = last[-1] + (x_total - x[-1]) * max(slope, 0.0)
-            if self.bound == "prior" and self.max_score == 1 and n_j < self.n_total:
-                rise = prior_rise(sizes, valid, self.n_total, self._noise(valid[-1]), self.l)
-                projection = max(projection, valid[-1] + rise)
-            if self.widening_ > 1:
-                projection = valid[-1] + self.widening_ * (projection - valid[-1])
-        train = train.get(n_j)
-        if self.bound == "train" and train is not None:
-            projection = min(train, projection)
-        return min(projection, self.max_score)
-
-    def _log_scale(self, sizes, scores):
-        """Whether the curve `scores` at `sizes` is projected in log(rows)."""
-        if self.projection != "auto":
-            return self.projection == "log"
-        if len(sizes) < 3:
-            return False
-        steps = np.diff(np.log(sizes))
-        gains = np.diff(scores)
-        # Gain of each step had it kept the previous step's gain per doubling.
-        kept_pace = gains[:-1] * steps[1:] / steps[:-1]
-        return bool(np.all(gains[1:] <= kept_pace + 2 * self._noise(scores[-1])))
+        return projected_bound(curve, train, self.n_total, l=self.l, bound=self.bound,
+                               projection=self.projection, max_score=self.max_score,
+                               noise=self._noise, widening=self.widening_)
 
     def _noise(self, score):
         """Standard error of a validation score near `score`."""
@@ -490,13 +459,10 @@ class DAUBPolicy(SequentialPolicy):
     def _check_bound(self, candidate, score):
         """Widen every bound if `candidate`'s `score` at N beat the bound its curve gave."""
         curve = self._valid[candidate]
-        bound = self._projected(curve, self._train[candidate])
-        if len(curve) < 2 or not np.isfinite(bound):
-            return
-        latest = _monotone([curve[n] for n in sorted(curve)])[-1]
-        seen = score - self._noise(score)
-        if seen > bound > latest and not np.isclose(seen, bound):
-            self.widening_ *= (seen - latest) / (bound - latest)
+        ratio = widening_ratio(curve, self._projected(curve, self._train[candidate]), score,
+                               self._noise)
+        if ratio is not None:
+            self.widening_ *= ratio
             self._bounds.clear()
 
     def _decide(self):
@@ -689,42 +655,3 @@ class DAUBPolicy(SequentialPolicy):
     def _timed_sizes(self, candidate, sizes):
         """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
         return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
-
-
-def accuracy_noise(score, n_validation):
-    """Standard error of an accuracy near `score` measured on `n_validation` rows.
-
-    The binomial ``sqrt(p * (1 - p) / n)``, with ``p`` pulled towards 1/2 by
-    one row each way so that a score of 0 or 1 keeps some noise.
-
-    Parameters
-    ----------
-    score : float
-        Accuracy, in [0, 1].
-    n_validation : int
-        Number of validation rows it was measured on.
-
-    Returns
-    -------
-    noise : float
-
-    Examples
-    --------
-    >>> from sksel.daub import accuracy_noise
-    >>> round(accuracy_noise(0.5, 100), 4), round(accuracy_noise(0.98, 100), 4)
-    (0.0495, 0.0167)
-    """
-    p = (min(max(score, 0.0), 1.0) * n_validation + 1) / (n_validation + 2)
-    return math.sqrt(p * (1 - p) / (n_validation + 2))
-
-
-def _monotone(scores):
-    """The paper's monotone correction of a learning curve, point by point.
-
-    When a score falls below the (corrected) previous one, both become their mean.
-    """
-    scores = np.array(scores, dtype=float)
-    for i in range(1, len(scores)):
-        if scores[i] < scores[i - 1]:
-            scores[i - 1] = scores[i] = (scores[i] + scores[i - 1]) / 2
-    return scores

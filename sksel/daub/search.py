@@ -12,7 +12,8 @@ from .._core.compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..curves.gap_model import shipped_model, threshold
 from ..training.rows import RowsTrainer
-from .policy import DAUBPolicy, accuracy_noise, daub_sizes
+from .bound import accuracy_noise
+from .policy import DAUBPolicy, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 
 #: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3.

@@ -17,7 +17,8 @@ from sklearn.covariance import ledoit_wolf
 
 from .._core.simulate import simulate
 from ..spaces.kernels import configuration_kernel, default_bandwidth
-from ..spaces.space import SearchSpace, _same_value
+from ..spaces.params import _same_value
+from ..spaces.space import SearchSpace
 from .policy import GPUCBPolicy
 
 #: Exploration scales tried by ``beta_scale="tune"`` on the prior's own datasets.

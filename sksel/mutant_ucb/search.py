@@ -16,8 +16,9 @@ from sklearn.utils import check_random_state
 from .._core.compat import Hidden, Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
+from ..spaces.params import _same_value
 from ..spaces.sampler import KDPPSampler
-from ..spaces.space import _same_value, one_estimator_space
+from ..spaces.space import one_estimator_space
 from ..training.continued import ContinuedTrainer
 from ..training.subtrain import (
     SUBTRAIN_KINDS,

@@ -31,7 +31,8 @@ from sklearn.utils import check_random_state
 from .._core.compat import Interval, StrOptions, validate_params
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .kernels import configuration_kernel, default_bandwidth
-from .space import SearchSpace, _is_list
+from .params import _is_list
+from .space import SearchSpace
 
 # Above this pool size the exact sampler works on a Nystrom factor of the kernel.
 _DENSE_POOL_MAX = 1000

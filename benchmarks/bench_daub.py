@@ -128,8 +128,8 @@ from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
 from sksel._core.simulate import simulate  # noqa: E402
-from sksel.resources import NSamplesResource  # noqa: E402
-from sksel.space import SearchSpace  # noqa: E402
+from sksel.spaces import SearchSpace  # noqa: E402
+from sksel.training import RowsTrainer  # noqa: E402
 
 SEED = 0
 HALVES = {
@@ -240,7 +240,7 @@ class CachedFits:
     def __init__(self, X, y, learners, split, sizes, regression=False, path=None):
         self.X, self.y, self.learners = X, y, learners
         self.score = metric(regression)
-        self.resource = NSamplesResource(split, y, sizes, stratify=not regression,
+        self.resource = RowsTrainer(split, y, sizes, stratify=not regression,
                                          random_state=np.random.RandomState(SEED))
         self.path = path
         self.cache = joblib.load(path) if path and os.path.exists(path) else {}

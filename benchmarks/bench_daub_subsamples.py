@@ -3,7 +3,7 @@
 DAUB's bounds start from learning curves on small nested subsamples; a less
 noisy early score would give tighter bounds sooner. This compares, on the
 first two sizes DAUBSearch would use (about N/32 and N/16 rows), two orders of
-the training rows (:func:`sksel.resources.nested_permutation`):
+the training rows (:func:`sksel.training.nested_permutation`):
 
 * ``stratified``: interleaved by class (what DAUBSearch uses);
 * ``diverse``: interleaved by class *and* by one of 20 k-means clusters of the
@@ -37,7 +37,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sksel.resources import nested_permutation
+from sksel.training import nested_permutation
 
 N_CLUSTERS = 20
 LEARNERS = {

@@ -15,7 +15,7 @@ diverse bagging estimator belongs in the library. Three ensembles of
   without-replacement control of the same size as ``dpp``;
 * ``dpp``: :class:`DiverseBaggingClassifier` below (a prototype, not in the
   library), ``k = int(0.5 n)`` distinct rows per member drawn by the exact
-  k-DPP sampler :func:`sksel.dpp.sample_kdpp`; class probabilities averaged.
+  k-DPP sampler :func:`sksel.spaces.sample_kdpp`; class probabilities averaged.
 
 The DPP's kernel over the training rows is ``L = Q (K * S + 0.01 I) Q``: ``K``
 the RBF kernel on the standardized features with bandwidth half the median
@@ -31,7 +31,7 @@ draws overlap less than independent ones. The rows of the previous draw are
 down-weighted, not excluded: excluding them leaves ``n - k`` rows, exactly
 ``k`` at ``max_samples=0.5`` (the chain would alternate between one subset and
 its complement), fewer than ``k`` above 0.5. The low-rank sampler
-(:func:`sksel.dpp.sample_kdpp_low_rank`, random Fourier features) is not used:
+(:func:`sksel.spaces.sample_kdpp_low_rank`, random Fourier features) is not used:
 it draws at most ``D`` rows, and ``k = 750`` at 1,500 rows would need
 ``D >= 750`` features, no cheaper than the exact eigendecomposition.
 
@@ -123,7 +123,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _table
 from _datasets import load_keel
 
-from sksel.dpp import sample_kdpp
+from sksel.spaces import sample_kdpp
 
 MAX_ROWS = 2000
 MAX_RANDOM_STATE = np.iinfo(np.int32).max
@@ -156,7 +156,7 @@ class DiverseBaggingClassifier(ClassifierMixin, BaseEstimator):
       the chain would alternate between one subset and its complement; at
       ``max_samples > 0.5`` it is impossible.)
 
-    Each draw is exact (:func:`sksel.dpp.sample_kdpp`, ``O(n^3)`` for the
+    Each draw is exact (:func:`sksel.spaces.sample_kdpp`, ``O(n^3)`` for the
     eigendecomposition, once per member). The members' class probabilities
     are averaged.
     """

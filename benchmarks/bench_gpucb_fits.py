@@ -6,7 +6,7 @@ collection (``_prior_datasets.HELD_OUT_DATASETS``, subsampled as the prior's
 datasets were, to at most 3,000 rows); ``--collection large``, five larger
 datasets (``_prior_datasets.LARGE_HELD_OUT_DATASETS``: Adult, Fashion-MNIST at
 14x14, 5-bit parity, two generated sets), subsampled to 10,000 rows. With the
-25 learners of :func:`sksel.portfolio.default_portfolio`, the same 5
+25 learners of :func:`sksel.gpucb.portfolio.default_portfolio`, the same 5
 stratified folds (seed 0) for every search, at ``n_jobs=1`` and 2:
 
 * ``grid``: :class:`~sklearn.model_selection.GridSearchCV` over the 25 learners
@@ -81,7 +81,7 @@ from build_default_prior import subsample  # noqa: E402
 
 from sksel import GPUCBSelector  # noqa: E402
 from sksel.gpucb import prior_from_scores  # noqa: E402
-from sksel.portfolio import default_portfolio, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_portfolio, default_prior  # noqa: E402
 
 SEED = 0
 #: Collection -> (datasets, rows kept at most).

@@ -40,7 +40,7 @@ import _harness  # noqa: E402
 
 from sksel._core.simulate import simulate  # noqa: E402
 from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
-from sksel.portfolio import default_cost, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
 
 NOISE, DELTA, BETA_SCALE = 0.01, 0.1, 1.0
 

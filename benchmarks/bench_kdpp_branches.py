@@ -8,8 +8,8 @@ cross-validation, shuffled with seed 0, ``n_jobs=1``; the learners have fixed
 seeds, so the differences come from the draws alone):
 
 * ``joint``: one k-DPP over the whole featurized space (KDPPSampler's law
-  before 2026-11-27, rebuilt here from :mod:`sksel.dpp` and
-  :mod:`sksel.kernels`): a pool of ``max(4k, min(max(50k, 200), 2000))``
+  before 2026-11-27, rebuilt here from :mod:`sksel.spaces` and
+  :mod:`sksel.spaces`): a pool of ``max(4k, min(max(50k, 200), 2000))``
   configurations drawn uniformly over the branches, the RBF kernel with the
   bandwidth ``sqrt(2) * k ** (-1 / d)`` over all d columns, the exact sampler.
   A branch with more parameters spans more volume, so it wins more draws.
@@ -81,9 +81,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _datasets import load_keel  # noqa: E402
 
 from sksel import KDPPSampler  # noqa: E402
-from sksel.dpp import sample_kdpp  # noqa: E402
-from sksel.kernels import default_bandwidth, rbf_kernel  # noqa: E402
-from sksel.space import SearchSpace  # noqa: E402
+from sksel.spaces import (  # noqa: E402
+    SearchSpace,  # noqa: E402
+    default_bandwidth,
+    rbf_kernel,
+    sample_kdpp,  # noqa: E402
+)
 
 SEED = 0
 METHODS = ("joint", "multinomial", "kdpp", "random")

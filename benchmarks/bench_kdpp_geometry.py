@@ -69,7 +69,7 @@ import _harness  # noqa: E402
 
 import sksel.kdpp as kdpp_module  # noqa: E402
 from sksel.kdpp import KDPPSampler  # noqa: E402
-from sksel.kernels import default_bandwidth  # noqa: E402
+from sksel.spaces import default_bandwidth  # noqa: E402
 
 FIGURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "doc", "_static",
                       "kdpp_figure1.png")

@@ -49,7 +49,7 @@ its models, and trains one model at most ``max_subtrains`` units:
   ``max_subtrains`` (on it when a multiple of 3), with as many candidates as
   the budget pays for (each rung trains its candidates from scratch);
 - ``optuna``: Optuna's TPE sampler with its Hyperband pruner, each trial
-  driving the sub-train loop of the library (``sksel.resources.Subtrainer``)
+  driving the sub-train loop of the library (``sksel.training.Subtrainer``)
   and reporting its validation score after every sub-train, until the
   budget's sub-trains are spent; the best trial is then trained fully.
   This is Optuna's study API, in the ``optuna`` package of the ``bench``
@@ -139,7 +139,7 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from sksel import MutantUCBSearch  # noqa: E402
-from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
+from sksel.training import Subtrainer, subtrain_kind  # noqa: E402
 
 EQUAL_BUDGETS = ("mutant-ucb", "inf-ucb-e", "random", "halving", "optuna", "asha")
 EQUAL_LENGTHS = ("random-long", "halving-long", "optuna-long")

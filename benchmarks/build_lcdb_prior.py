@@ -10,7 +10,7 @@ dataset::
     dataset,<learner1>,<learner2>,...
     3,0.9567,,...
 
-Columns are the short names of :func:`sksel.portfolio.lcdb_portfolio`, in
+Columns are the short names of :func:`sksel.gpucb.portfolio.lcdb_portfolio`, in
 order; an empty cell is a learner LCDB lacks at N on that dataset.
 ``PassiveAggressiveClassifier`` is left out: scikit-learn 1.8 deprecates it.
 The learners' training times at N, averaged over the seeds, go to
@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
 
-from sksel.portfolio import LCDB_LEARNERS  # noqa: E402
+from sksel.gpucb.portfolio import LCDB_LEARNERS  # noqa: E402
 
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
 DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_cost.csv")

@@ -15,7 +15,7 @@ covers data, whether the axes say what they measure.
 - KDPPSearch: an RBF SVC, ``C`` and ``gamma`` log-uniform
   (``load_breast_cancer``);
 - GPUCBSelector: the 25 classifiers of
-  :func:`sksel.portfolio.default_portfolio` with the default prior, six
+  :func:`sksel.gpucb.portfolio.default_portfolio` with the default prior, six
   evaluated (``load_breast_cancer``).
 
     python benchmarks/display_gallery.py OUTDIR [--n-candidates 25]
@@ -51,7 +51,7 @@ from sksel import (  # noqa: E402
     PosteriorDisplay,
     SearchCurvesDisplay,
 )
-from sksel.portfolio import default_portfolio  # noqa: E402
+from sksel.gpucb.portfolio import default_portfolio  # noqa: E402
 
 
 def daub(n_candidates):

@@ -3,7 +3,7 @@ Choose among 25 classifiers by evaluating 6 of them, with GP-UCB and a prior
 ============================================================================
 
 sksel ships a default portfolio of 25 scikit-learn classifiers
-(``sksel.portfolio.default_portfolio()``) and their cross-validated accuracies
+(``sksel.gpucb.portfolio.default_portfolio()``) and their cross-validated accuracies
 on 57 offline datasets (``default_prior()``). :class:`sksel.GPUCBSelector`
 turns those scores into a Gaussian prior over how the 25 will do on new data,
 evaluates the candidate with the highest upper confidence bound, updates the
@@ -40,7 +40,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold  # noqa: E402
 from sklearn.pipeline import Pipeline  # noqa: E402
 
 from sksel import GPUCBSelector  # noqa: E402
-from sksel.portfolio import default_portfolio, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_portfolio, default_prior  # noqa: E402
 
 
 def load_optdigits():

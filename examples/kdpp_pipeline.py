@@ -43,7 +43,7 @@ from sklearn.svm import SVC  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
 from sksel import KDPPSearch  # noqa: E402
-from sksel.space import SearchSpace  # noqa: E402
+from sksel.spaces import SearchSpace  # noqa: E402
 
 SPACE = [
     {"clf": [LogisticRegression(max_iter=300)],

@@ -5,7 +5,7 @@ GP-UCB over a portfolio of 25 classifiers: prior and posterior
 :class:`~sksel.GPUCBSelector` evaluates only a few candidates of a portfolio
 and uses a Gaussian process to infer how the others would do. Its prior,
 ``prior="default"``, was learned from the cross-validated accuracies of the 25
-classifiers of :func:`sksel.portfolio.default_portfolio` on 57 earlier
+classifiers of :func:`sksel.gpucb.portfolio.default_portfolio` on 57 earlier
 datasets: it says which classifiers usually do well and which ones rise and
 fall together. After each evaluation the belief about *all* 25 moves.
 
@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 from sklearn.datasets import load_breast_cancer
 
 from sksel import GPUCBSelector, PosteriorDisplay
-from sksel.portfolio import default_portfolio
+from sksel.gpucb.portfolio import default_portfolio
 
 X, y = load_breast_cancer(return_X_y=True)
 names, learners = zip(*default_portfolio())

@@ -1,8 +1,8 @@
-"""The learned bound of a learning curve's rise (sksel.curve_prior)."""
+"""The learned bound of a learning curve's rise (sksel.daub.curve_prior)."""
 import numpy as np
 import pytest
 
-from sksel.curve_prior import FEATURES, prior_coefficients, prior_features, prior_rise
+from sksel.daub.curve_prior import FEATURES, prior_coefficients, prior_features, prior_rise
 
 
 def test_features_of_a_prefix_by_hand():

@@ -698,7 +698,7 @@ def test_learned_bound_keeps_the_late_bloomer_the_slope_drops():
 
 
 def test_learned_bound_is_the_prior_rise_above_the_slope_projection():
-    from sksel.curve_prior import prior_rise
+    from sksel.daub.curve_prior import prior_rise
 
     prior, slope = _bloom_policy("prior"), _bloom_policy("slope")
     for policy in (prior, slope):

@@ -584,7 +584,7 @@ def test_candidates_are_named_as_the_progress_lines_name_them(daub, mutant, caps
 # ------------------------------------------------ a new search gets the displays
 from sksel._core.policy import SequentialPolicy  # noqa: E402
 from sksel._core.search import BaseSelectionSearch  # noqa: E402
-from sksel.resources import NSamplesResource  # noqa: E402
+from sksel.training import RowsTrainer  # noqa: E402
 
 
 class _FirstHalf(SequentialPolicy):
@@ -617,7 +617,7 @@ class HalfSearch(BaseSelectionSearch):
         n_rows = min(len(train) for train, _ in splits)
         sizes = [n_rows // 2, n_rows]
         return (_FirstHalf(len(candidates), sizes),
-                NSamplesResource(splits, y, sizes, stratify=False, random_state=0))
+                RowsTrainer(splits, y, sizes, stratify=False, random_state=0))
 
 
 def test_a_new_search_gets_every_generic_display():

@@ -7,7 +7,7 @@ import pytest
 from scipy.special import gammaln
 from scipy.stats import chisquare
 
-from sksel.dpp import (
+from sksel.spaces import (
     elementary_symmetric_polynomials,
     sample_kdpp,
     sample_kdpp_low_rank,

@@ -507,7 +507,7 @@ def test_bad_input_fails_before_any_fit(kwargs, match):
 
 
 def test_default_prior_with_the_default_portfolio():
-    from sksel.portfolio import default_portfolio, default_prior
+    from sksel.gpucb.portfolio import default_portfolio, default_prior
 
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in default_portfolio()]
@@ -532,7 +532,7 @@ def test_n_jobs_evaluates_distinct_candidates_with_grid_search_scores():
 
 
 def test_lcdb_prior_with_the_lcdb_portfolio():
-    from sksel.portfolio import lcdb_portfolio, lcdb_prior
+    from sksel.gpucb.portfolio import lcdb_portfolio, lcdb_prior
 
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in lcdb_portfolio()]
@@ -647,7 +647,7 @@ def test_selector_cost_from_earlier_cv_results_and_reproducible():
 
 
 def test_shipped_priors_come_with_their_costs():
-    from sksel.portfolio import lcdb_cost, lcdb_portfolio
+    from sksel.gpucb.portfolio import lcdb_cost, lcdb_portfolio
 
     X, y = load_iris(return_X_y=True)
     learners = [estimator for _, estimator in lcdb_portfolio()]

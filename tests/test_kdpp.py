@@ -19,8 +19,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch, KDPPSampler, KDPPSearch
-from sksel.kernels import arc_kernel, default_bandwidth, rbf_kernel
-from sksel.space import SearchSpace
+from sksel.spaces import SearchSpace, arc_kernel, default_bandwidth, rbf_kernel
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 

@@ -5,8 +5,7 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy.stats import loguniform, randint
 
-from sksel.kernels import arc_embedding, arc_kernel, default_bandwidth, rbf_kernel
-from sksel.space import SearchSpace
+from sksel.spaces import SearchSpace, arc_embedding, arc_kernel, default_bandwidth, rbf_kernel
 
 
 def _assert_psd(K):

@@ -22,7 +22,7 @@ from sklearn.svm import SVC
 from sksel import KDPPSampler, MutantUCBSearch
 from sksel._core.simulate import simulate
 from sksel.mutant_ucb import MutantUCBPolicy
-from sksel.resources import Subtrainer
+from sksel.training import Subtrainer
 from sksel.training.continued import _subtrain_and_score
 
 X, Y = load_iris(return_X_y=True)

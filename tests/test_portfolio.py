@@ -6,7 +6,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from sksel.portfolio import default_portfolio, default_prior
+from sksel.gpucb.portfolio import default_portfolio, default_prior
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_prior_matches_returning_two_values(prior):
 
 
 def test_lcdb_prior_matches_its_portfolio():
-    from sksel.portfolio import lcdb_portfolio, lcdb_prior
+    from sksel.gpucb.portfolio import lcdb_portfolio, lcdb_prior
 
     names, scores, datasets = lcdb_prior(return_datasets=True)
     assert names == [name for name, _ in lcdb_portfolio()]

@@ -18,7 +18,7 @@ import sksel._core.progress as progress
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 from sksel._core.naming import ShortNames
 from sksel._core.progress import Progress
-from sksel.space import SearchSpace
+from sksel.spaces import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
@@ -403,7 +403,7 @@ def test_verbose_two_marks_results_the_search_has_not_reached(data, capsys):
 def test_verbose_two_gpucb_lines_show_no_resource_and_mark_first_looks(data, capsys):
     """Every candidate is trained on all the rows: no resource column; a first look says so
     with the folds it ran, as its row of cv_results_ does."""
-    from sksel.portfolio import default_portfolio
+    from sksel.gpucb.portfolio import default_portfolio
 
     learners = [est for _, est in default_portfolio()][:10]
     search = GPUCBSelector(learners, cv=CV3, random_state=0, verbose=2).fit(*data)

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from sksel.resources import NSamplesResource, nested_permutation
+from sksel.training import RowsTrainer, nested_permutation
 
 
 def _prefix_counts(y, order):
@@ -77,7 +77,7 @@ def test_nested_permutation_not_stratified_is_plain_permutation():
     np.testing.assert_array_equal(order, np.random.RandomState(0).permutation(100))
 
 
-# -------------------------------------------------------------- NSamplesResource
+# -------------------------------------------------------------- RowsTrainer
 
 
 def _resource(stratify=True, cv=None, n=90, seed=0):
@@ -88,7 +88,7 @@ def _resource(stratify=True, cv=None, n=90, seed=0):
     splits = list(cv.split(X, y))
     n_total = min(len(train) for train, _ in splits)
     sizes = [10, 20, 40, n_total]
-    return NSamplesResource(splits, y, sizes, stratify=stratify, random_state=seed), splits, y
+    return RowsTrainer(splits, y, sizes, stratify=stratify, random_state=seed), splits, y
 
 
 @pytest.mark.parametrize("stratify", [True, False])

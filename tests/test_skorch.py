@@ -9,8 +9,8 @@ torch = pytest.importorskip("torch")
 skorch = pytest.importorskip("skorch")
 
 from sksel import MutantUCBSearch  # noqa: E402
-from sksel.inheritance import inherited as _inherited  # noqa: E402
-from sksel.resources import Subtrainer, subtrain_kind  # noqa: E402
+from sksel.training import Subtrainer, subtrain_kind  # noqa: E402
+from sksel.training import inherited as _inherited  # noqa: E402
 
 X, Y = load_iris(return_X_y=True)
 X32 = X.astype(np.float32)

@@ -16,7 +16,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from sksel.space import SearchSpace
+from sksel.spaces import SearchSpace
 
 
 def _same_estimator(a, b):

@@ -20,7 +20,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from sksel.resources import Subtrainer, subtrain_kind
+from sksel.training import Subtrainer, subtrain_kind
 
 X, Y = load_iris(return_X_y=True)
 CLASSES = np.unique(Y)

@@ -11,6 +11,8 @@ them), :mod:`~sksel._core.results` (``cv_results_`` from the evaluations),
 :mod:`~sksel._core.checkpoint`, :mod:`~sksel._core.progress`,
 :mod:`~sksel._core.naming` (the candidates' names, one rule for the progress
 lines, the results and the displays),
-:mod:`~sksel._core.compat` (scikit-learn's private helpers, in one place),
 :mod:`~sksel._core.dask` and :mod:`~sksel._core.devices`.
+
+scikit-learn's and joblib's private names that they rely on are imported in
+one place below every layer, :mod:`sksel._compat`.
 """

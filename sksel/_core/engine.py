@@ -75,7 +75,7 @@ from joblib import cpu_count, effective_n_jobs
 from sklearn.utils.parallel import Parallel, delayed
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from .compat import ThreadingBackend, get_active_backend
+from .._compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
 from .devices import on_own_gpu
 

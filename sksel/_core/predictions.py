@@ -19,7 +19,7 @@ import joblib
 import numpy as np
 from sklearn.utils import _safe_indexing
 
-from .compat import _fit_and_score, _num_samples
+from .._compat import _fit_and_score, _num_samples
 from .run import Listener
 
 _PREDICTIONS = "predictions"

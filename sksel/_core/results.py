@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from .compat import _warn_or_raise_about_fit_failures
+from .._compat import _warn_or_raise_about_fit_failures
 
 
 def _split_by_decisions(evaluations, decisions):

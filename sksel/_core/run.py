@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .compat import _insert_error_scores, _MultimetricScorer
+from .._compat import _insert_error_scores, _MultimetricScorer
 
 
 class Listener:

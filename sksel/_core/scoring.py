@@ -20,8 +20,8 @@ from sklearn.metrics import (
     top_k_accuracy_score,
 )
 
+from .._compat import _MultimetricScorer, _PassthroughScorer
 from ..spaces.space import first_estimator
-from .compat import _MultimetricScorer, _PassthroughScorer
 
 # Metrics whose scores lie in [0, 1], higher is better.
 _UNIT_METRICS = (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,

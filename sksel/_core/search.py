@@ -29,9 +29,7 @@ from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_
 from sklearn.utils import check_random_state, get_tags, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
-from ..spaces.space import _STEP, SearchSpace, first_estimator
-from .checkpoint import Checkpoint, fingerprint
-from .compat import (
+from .._compat import (
     BaseSearchCV,
     HasMethods,
     Interval,
@@ -44,6 +42,8 @@ from .compat import (
     _routing_enabled,
     _warn_or_raise_about_fit_failures,
 )
+from ..spaces.space import _STEP, SearchSpace, first_estimator
+from .checkpoint import Checkpoint, fingerprint
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
 from .naming import candidate_names

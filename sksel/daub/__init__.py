@@ -13,6 +13,8 @@ trained on all the training rows scores at least every other learner's bound
 The policy (:class:`DAUBPolicy`, pure bookkeeping, no estimator) is in
 :mod:`sksel.daub.policy`, the upper bound it ranks learners by (and
 :func:`accuracy_noise`, the noise of an accuracy) in :mod:`sksel.daub.bound`,
+the prior of a learning curve's rise those bounds start from in
+:mod:`sksel.daub.curve_prior`,
 the search estimator built on it (:class:`DAUBSearch`) in
 :mod:`sksel.daub.search`; the public names are importable from here.
 """

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..curve_prior import prior_rise
+from .curve_prior import prior_rise
 
 
 def projected_bound(curve, train, n_total, *, l, bound, projection, max_score, noise,
@@ -25,7 +25,7 @@ def projected_bound(curve, train, n_total, *, l, bound, projection, max_score, n
     least-squares slope of its `l` latest points, drawn in rows or log(rows)
     (see `projection`) and raised by its own standard error under `noise`,
     never downwards. With ``bound="prior"`` and `max_score` 1, the bound is
-    at least the rise of :func:`~sksel.curve_prior.prior_rise` above the
+    at least the rise of :func:`~sksel.daub.curve_prior.prior_rise` above the
     latest score; its rise above that score is then multiplied by
     `widening`. With ``bound="train"`` it is at most the training score at
     the latest size, and it is always at most `max_score`.

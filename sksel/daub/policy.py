@@ -77,7 +77,7 @@ class DAUBPolicy(SequentialPolicy):
         learners can score higher on validation data than on their training
         subsample). ``"prior"`` is the larger of the slope projection and
         the rise that real learning curves with the same prefix reach at a
-        high quantile (:mod:`sksel.curve_prior`), for scores in [0, 1]
+        high quantile (:mod:`sksel.daub.curve_prior`), for scores in [0, 1]
         (`max_score` 1); for other scores it is ``"slope"``.
 
     projection : {"linear", "log", "auto"}, default="linear"

@@ -8,7 +8,7 @@ from functools import partial
 import numpy as np
 from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
-from .._core.compat import Interval, StrOptions
+from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..curves.gap_model import shipped_model, threshold
 from ..training.rows import RowsTrainer
@@ -117,7 +117,7 @@ class DAUBSearch(BaseSelectionSearch):
         Upper bound on a learner's score at N. ``"prior"``, for classifiers
         scored in [0, 1] (the scores listed under `noise`), is the larger of the
         slope projection and the rise that real learning curves with the same
-        prefix reached at their 98th percentile (:mod:`sksel.curve_prior`,
+        prefix reached at their 98th percentile (:mod:`sksel.daub.curve_prior`,
         learned from LCDB's curves): a learner that trails on small
         subsamples keeps a bound that lets it catch up later. Other scores
         get ``"slope"``, the slope projection alone. ``"train"`` is the

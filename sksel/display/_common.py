@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compat import BaseSearchCV, check_matplotlib_support
+from .._compat import BaseSearchCV, check_matplotlib_support
 from .._core.naming import candidate_names
 from .._core.results import _rank_by_resource
 from .._core.search import DisplayInfo

@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compat import check_matplotlib_support
+from .._compat import check_matplotlib_support
 from .._core.naming import candidate_names
 from ..display._common import _NAMED_FIGSIZE, _start_plot
 from .selection import agreement_similarity

@@ -11,7 +11,7 @@ from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils import get_tags, indexable
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._core.compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions, _fit_context
 from .._core.predictions import fold_predictions
 from .._core.scoring import ranking_metric
 from ..spaces.space import SearchSpace

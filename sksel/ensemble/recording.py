@@ -23,8 +23,8 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
 
+from .._compat import _check_multimetric_scoring, _MultimetricScorer
 from .._core.checkpoint import write_whole
-from .._core.compat import _check_multimetric_scoring, _MultimetricScorer
 from .._core.predictions import OutOfFoldPredictions, fold_predictions
 
 

@@ -32,7 +32,7 @@ successive halving, written on these names only (``tests/asha_rows.py``,
 ``tests/asha_epochs.py``).
 """
 
-from .._core.compat import Interval, StrOptions
+from .._compat import Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.policy import Action, Outcome, Policy, SequentialPolicy
 from .._core.run import Listener

@@ -15,12 +15,22 @@ The search estimator (:class:`GPUCBSelector`) is in :mod:`sksel.gpucb.search`,
 its policy (:class:`GPUCBPolicy`, no estimator) in :mod:`sksel.gpucb.policy`,
 the helpers that turn earlier results into a prior and tune its exploration
 (:func:`prior_from_scores`, :func:`tune_beta_scale`) in
-:mod:`sksel.gpucb.prior`, the display of the posterior in
+:mod:`sksel.gpucb.prior`, the shipped portfolios with their priors and costs
+(:func:`default_portfolio`, :func:`default_prior`, :func:`lcdb_portfolio`, ...)
+in :mod:`sksel.gpucb.portfolio`, the display of the posterior in
 :mod:`sksel.gpucb.display`; all are importable from here.
 """
 
 from .display import PosteriorDisplay
 from .policy import GPUCBPolicy
+from .portfolio import (
+    default_cost,
+    default_portfolio,
+    default_prior,
+    lcdb_cost,
+    lcdb_portfolio,
+    lcdb_prior,
+)
 from .prior import (
     BETA_SCALES,
     cost_prior_from_times,
@@ -33,5 +43,6 @@ from .prior import (
 from .search import AUTO_BETA_SCALE, GPUCBSelector
 
 __all__ = ["AUTO_BETA_SCALE", "BETA_SCALES", "GPUCBPolicy", "GPUCBSelector", "PosteriorDisplay",
-           "cost_prior_from_times", "evaluations_to_best", "kernel_prior", "prior_from_scores",
-           "time_to_best", "tune_beta_scale"]
+           "cost_prior_from_times", "default_cost", "default_portfolio", "default_prior",
+           "evaluations_to_best", "kernel_prior", "lcdb_cost", "lcdb_portfolio", "lcdb_prior",
+           "prior_from_scores", "time_to_best", "tune_beta_scale"]

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._core.compat import check_matplotlib_support
+from .._compat import check_matplotlib_support
 from ..display._common import (
     _NAMED_FIGSIZE,
     _checked_search,

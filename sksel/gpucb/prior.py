@@ -115,8 +115,8 @@ def kernel_prior(candidates, kernel="rbf"):
     """Prior correlation of candidates from their configurations, without history.
 
     The candidates' parameters are featurized
-    (:class:`~sksel.space.SearchSpace`) and compared by an RBF or Arc
-    kernel with the bandwidth :func:`~sksel.kernels.default_bandwidth` of K
+    (:class:`~sksel.spaces.SearchSpace`) and compared by an RBF or Arc
+    kernel with the bandwidth :func:`~sksel.spaces.default_bandwidth` of K
     points. The values a parameter takes among the candidates form its list:
     ordinal for numbers, one-hot otherwise (estimators by identity, so the
     candidates of a list of estimators are one-hot by estimator); candidates

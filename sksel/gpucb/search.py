@@ -1,7 +1,7 @@
 """GPUCBSelector: GP-UCB over candidate algorithms, the search estimator.
 
 Its policy is :class:`~sksel.gpucb.policy.GPUCBPolicy`; its prior comes from
-:mod:`sksel.gpucb.prior` and the shipped portfolios of :mod:`sksel.portfolio`
+:mod:`sksel.gpucb.prior` and the shipped portfolios of :mod:`sksel.gpucb.portfolio`
 (see :mod:`sksel.gpucb`).
 """
 
@@ -10,10 +10,15 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._core.compat import Interval, StrOptions
+from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch
 from ..curves.gap_model import shipped_model
-from ..portfolio import (
+from ..spaces.sampler import KDPPSampler
+from ..spaces.space import SearchSpace
+from ..training.folds import FoldsTrainer
+from ..training.rows import RowsTrainer
+from .policy import GPUCBPolicy, _checked_cost
+from .portfolio import (
     default_cost,
     default_portfolio,
     default_prior,
@@ -21,11 +26,6 @@ from ..portfolio import (
     lcdb_portfolio,
     lcdb_prior,
 )
-from ..spaces.sampler import KDPPSampler
-from ..spaces.space import SearchSpace
-from ..training.folds import FoldsTrainer
-from ..training.rows import RowsTrainer
-from .policy import GPUCBPolicy, _checked_cost
 from .prior import (
     cost_prior_from_times,
     kernel_prior,
@@ -99,10 +99,10 @@ class GPUCBSelector(BaseSelectionSearch):
           candidates (e.g. ``[s.cv_results_ for s in earlier_searches]``): their
           ``mean_test_score`` rows, matched to the candidates by parameters;
         - ``"default"``: the prior shipped with sksel for the default portfolio
-          of candidates (``sksel.portfolio.default_portfolio()``, in that
+          of candidates (``sksel.gpucb.portfolio.default_portfolio()``, in that
           order);
         - ``"lcdb"``: the prior of LCDB's 19 default-parameter classifiers
-          (``sksel.portfolio.lcdb_portfolio()``, in that order) on 180 OpenML
+          (``sksel.gpucb.portfolio.lcdb_portfolio()``, in that order) on 180 OpenML
           datasets;
         - ``"kernel"``: no history; the covariance is a kernel over the
           candidates' featurized configurations (``kernel``), scaled, and the
@@ -678,7 +678,7 @@ def _shipped_prior_scores(candidates, name):
         type(g) is not type(p) or repr(g) != repr(p) for g, p in zip(given, portfolio)
     ):
         raise ValueError(
-            f'prior="{name}" is the prior of sksel.portfolio.{make_portfolio.__name__}(): '
+            f'prior="{name}" is the prior of sksel.gpucb.portfolio.{make_portfolio.__name__}(): '
             "give those estimators, in that order, as the list of candidates."
         )
     return read_prior()[1]

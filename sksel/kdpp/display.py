@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .._core.compat import check_matplotlib_support
+from .._compat import check_matplotlib_support
 from ..display._common import (
     _checked_search,
     _legend_outside,
@@ -70,7 +70,7 @@ class DiversityDisplay:
 
         The drawn configurations are those of ``cv_results_["params"]``; the
         uniform ones as many independent draws from the same
-        `param_distributions` (:meth:`sksel.space.SearchSpace.sample`).
+        `param_distributions` (:meth:`sksel.spaces.SearchSpace.sample`).
         Configurations without one of the two parameters (another branch of
         a tree-structured space) are left out. The values must be numbers.
 

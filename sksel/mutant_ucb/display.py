@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .._core.compat import check_matplotlib_support
+from .._compat import check_matplotlib_support
 from ..display._common import (
     _checked_search,
     _configuration,

@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
-from .._core.compat import Hidden, Interval, StrOptions
+from .._compat import Hidden, Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.params import _same_value
@@ -118,7 +118,7 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     mutation : bool or callable, default=True
         Breed mutants. A callable ``mutation(params, rng) -> params`` replaces
-        the default neighbour (:meth:`sksel.space.SearchSpace.mutate`).
+        the default neighbour (:meth:`sksel.spaces.SearchSpace.mutate`).
         False is ∞-UCB-E: a model at `max_subtrains` is no longer chosen.
 
     reward : {"mean", "last"}, default="mean"

@@ -146,7 +146,7 @@ def elementary_symmetric_polynomials(eigenvalues, k, *, log=False):
 
     Examples
     --------
-    >>> from sksel.dpp import elementary_symmetric_polynomials
+    >>> from sksel.spaces import elementary_symmetric_polynomials
     >>> elementary_symmetric_polynomials([1.0, 2.0, 3.0], 2)
     array([[ 1.,  1.,  1.,  1.],
            [ 0.,  1.,  3.,  6.],
@@ -256,7 +256,7 @@ def sample_kdpp(L, k, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.dpp import sample_kdpp
+    >>> from sksel.spaces import sample_kdpp
     >>> x = np.linspace(0, 1, 20)
     >>> L = np.exp(-((x[:, None] - x[None, :]) ** 2) / (2 * 0.1**2))
     >>> indices = sample_kdpp(L, 4, random_state=0)
@@ -388,7 +388,7 @@ def sample_kdpp_low_rank(B, k, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.dpp import sample_kdpp_low_rank
+    >>> from sksel.spaces import sample_kdpp_low_rank
     >>> B = np.random.RandomState(0).normal(size=(1000, 50))
     >>> indices = sample_kdpp_low_rank(B, 10, random_state=0)
     >>> indices.shape, len(np.unique(indices))
@@ -506,7 +506,7 @@ def sample_kdpp_mcmc(propose, kernel, k, n_steps, random_state=None, init=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.dpp import sample_kdpp_mcmc
+    >>> from sksel.spaces import sample_kdpp_mcmc
     >>> def propose(n, rng):
     ...     x = rng.uniform(size=(n, 1))
     ...     return list(x[:, 0]), x
@@ -618,7 +618,7 @@ def sample_sequential(L, k, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.dpp import sample_sequential
+    >>> from sksel.spaces import sample_sequential
     >>> x = np.linspace(0, 1, 20)
     >>> L = np.exp(-((x[:, None] - x[None, :]) ** 2) / (2 * 0.1**2))
     >>> indices = sample_sequential(L, 4, random_state=0)

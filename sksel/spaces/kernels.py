@@ -1,6 +1,6 @@
 """Kernels over featurized configurations: RBF and the Arc kernel.
 
-Features come from :meth:`sksel.space.SearchSpace.featurize`: a matrix in
+Features come from :meth:`sksel.spaces.SearchSpace.featurize`: a matrix in
 [0, 1]^d and, for conditional (tree-structured) spaces, a mask of the entries
 that are active.
 
@@ -45,7 +45,7 @@ def default_bandwidth(k, d):
 
     Examples
     --------
-    >>> from sksel.kernels import default_bandwidth
+    >>> from sksel.spaces import default_bandwidth
     >>> round(default_bandwidth(10, 1), 4), round(default_bandwidth(16, 2), 4)
     (0.1414, 0.3536)
     """
@@ -74,7 +74,7 @@ def rbf_kernel(F, G=None, bandwidth=1.0):
 
     Examples
     --------
-    >>> from sksel.kernels import rbf_kernel
+    >>> from sksel.spaces import rbf_kernel
     >>> rbf_kernel([[0.0, 0.0], [1.0, 0.0]], bandwidth=1.0)
     array([[1.        , 0.60653066],
            [0.60653066, 1.        ]])
@@ -109,7 +109,7 @@ def arc_embedding(F, active, omega=1.0, rho=0.5, groups=None):
         covers: the larger, the more two active values differ.
     groups : array-like of shape (n_features,), default=None
         The parameter of each column, such as
-        :attr:`~sksel.space.SearchSpace.feature_params_`. When given, the
+        :attr:`~sksel.spaces.SearchSpace.feature_params_`. When given, the
         omega of each column is divided by the square root of the number of
         columns of its parameter, so that a parameter (say a one-hot over three
         values), rather than each of its columns, is at distance omega when it
@@ -123,7 +123,7 @@ def arc_embedding(F, active, omega=1.0, rho=0.5, groups=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.kernels import arc_embedding
+    >>> from sksel.spaces import arc_embedding
     >>> E = arc_embedding([[0.3], [0.3]], [[True], [False]], omega=2.0)
     >>> float(np.linalg.norm(E[0] - E[1]))
     2.0
@@ -188,7 +188,7 @@ def arc_kernel(
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.kernels import arc_kernel
+    >>> from sksel.spaces import arc_kernel
     >>> F = np.array([[0.5, 0.2], [0.5, 0.9], [0.5, 0.0]])
     >>> active = np.array([[True, False], [True, False], [True, True]])
     >>> K = arc_kernel(F, active, omega=1.0, bandwidth=1.0)
@@ -226,7 +226,7 @@ def configuration_kernel(kernel, F, active_F, G=None, active_G=None, *, groups=N
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.kernels import configuration_kernel, rbf_kernel
+    >>> from sksel.spaces import configuration_kernel, rbf_kernel
     >>> F = np.array([[0.0], [0.5]])
     >>> active = np.ones_like(F, dtype=bool)
     >>> bool(np.all(configuration_kernel("rbf", F, active) == rbf_kernel(F)))

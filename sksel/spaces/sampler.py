@@ -28,7 +28,7 @@ from itertools import zip_longest
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._core.compat import Interval, StrOptions, validate_params
+from .._compat import Interval, StrOptions, validate_params
 from .dpp import sample_kdpp, sample_kdpp_low_rank, sample_kdpp_mcmc, sample_sequential
 from .kernels import configuration_kernel, default_bandwidth
 from .params import _is_list
@@ -59,7 +59,7 @@ class KDPPSampler:
     tree-structured space; lists of values, scipy.stats distributions,
     estimators as ``Pipeline`` step choices) and yields parameter dicts.
     Configurations are featurized to [0, 1]^d (see
-    :class:`sksel.space.SearchSpace`), compared by an RBF or Arc
+    :class:`sksel.spaces.SearchSpace`), compared by an RBF or Arc
     kernel, and drawn from the k-DPP of that kernel.
 
     A list of dicts is drawn branch by branch (each dict a branch). The
@@ -111,12 +111,12 @@ class KDPPSampler:
         inactive parameter (of another branch) is 0. ``"arc"``: the Arc kernel
         of Swersky et al., an RBF over an embedding where a parameter that one
         configuration has and the other lacks counts as distance 1, whatever
-        its value (:func:`sksel.kernels.arc_kernel`).
+        its value (:func:`sksel.spaces.arc_kernel`).
 
     bandwidth : float or "auto", default="auto"
         Length scale of the kernel, > 0. ``"auto"`` is
         ``sqrt(2) * n_iter ** (-1 / d)`` for d feature columns
-        (:func:`sksel.kernels.default_bandwidth`): the paper's ``sqrt(2) / k``
+        (:func:`sksel.spaces.default_bandwidth`): the paper's ``sqrt(2) / k``
         in one dimension, scaled to the spacing of `n_iter` points in d. For
         a list of dicts, `n_iter` and d are each branch's share and the
         columns of its parameters that vary.

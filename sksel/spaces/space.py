@@ -121,7 +121,7 @@ class SearchSpace:
     --------
     sklearn.model_selection.ParameterGrid : Enumerating a grid.
     sklearn.model_selection.ParameterSampler : Sampling distributions, one at a time.
-    sksel.kernels.arc_kernel : A kernel over the features and masks of a space.
+    sksel.spaces.arc_kernel : A kernel over the features and masks of a space.
 
     Notes
     -----
@@ -137,7 +137,7 @@ class SearchSpace:
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.svm import SVC
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sksel.space import SearchSpace
+    >>> from sksel.spaces import SearchSpace
     >>> space = SearchSpace([LogisticRegression(),
     ...                      (DecisionTreeClassifier(), {"max_depth": [2, 4]})])
     >>> len(space.candidates)
@@ -197,7 +197,7 @@ class SearchSpace:
 
         Examples
         --------
-        >>> from sksel.space import SearchSpace
+        >>> from sksel.spaces import SearchSpace
         >>> SearchSpace(param_grid=[{"a": [1, 2]}, {"b": ["x"]}]).candidates
         [{'a': 1}, {'a': 2}, {'b': 'x'}]
         """
@@ -218,7 +218,7 @@ class SearchSpace:
 
         Examples
         --------
-        >>> from sksel.space import SearchSpace
+        >>> from sksel.spaces import SearchSpace
         >>> SearchSpace(param_grid=[{"a": [1, 2]}, {"b": ["x"]}]).branches
         [{'a': [1, 2]}, {'b': ['x']}]
         """
@@ -277,7 +277,7 @@ class SearchSpace:
 
         Examples
         --------
-        >>> from sksel.space import SearchSpace
+        >>> from sksel.spaces import SearchSpace
         >>> space = SearchSpace(param_distributions={"a": [1, 2, 3], "b": ["x", "y"]})
         >>> space.sample(2, random_state=0)
         [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]
@@ -329,7 +329,7 @@ class SearchSpace:
         Examples
         --------
         >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from sksel.space import SearchSpace
+        >>> from sksel.spaces import SearchSpace
         >>> space = SearchSpace(DecisionTreeClassifier(), param_distributions={
         ...     "max_depth": [2, 4, 8, 16], "criterion": ["gini", "entropy"]})
         >>> space.mutate({"max_depth": 4, "criterion": "gini"}, random_state=1)
@@ -373,7 +373,7 @@ class SearchSpace:
         Examples
         --------
         >>> from scipy.stats import norm
-        >>> from sksel.space import SearchSpace
+        >>> from sksel.spaces import SearchSpace
         >>> space = SearchSpace(param_distributions={"shift": norm(0, 1),
         ...                                          "penalty": ["l1", "l2", None]})
         >>> space.feature_names_.tolist()

@@ -22,7 +22,7 @@ from sklearn.base import clone
 from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils.multiclass import type_of_target
 
-from .._core.compat import _check_method_params, _num_samples, _safe_split, _score
+from .._compat import _check_method_params, _num_samples, _safe_split, _score
 from .folds import FoldsTrainer
 from .inheritance import continued, inheritable
 

@@ -2,7 +2,7 @@
 
 from sklearn.base import clone
 
-from .._core.compat import _fit_and_score
+from .._compat import _fit_and_score
 from .._core.trainer import Trainer
 
 

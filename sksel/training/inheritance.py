@@ -10,7 +10,7 @@ sub-train of a model, new, continued or inherited, starting the mutant
 afresh when its parent's model cannot take the parameters after all.
 """
 
-from .._core.compat import check_parameters
+from .._compat import check_parameters
 from .subtrain import _is_skorch, _last_step
 
 #: Parameters of scikit-learn models whose change reshapes what was learned.
@@ -50,7 +50,7 @@ def inherited(model, params):
     """`model` with `params` set, keeping all it learned.
 
     The parameters are checked as a fresh ``fit`` checks them
-    (:func:`~sksel._core.compat.check_parameters`): a scikit-learn model's
+    (:func:`~sksel._compat.check_parameters`): a scikit-learn model's
     ``partial_fit`` would otherwise go on with a value its ``fit`` rejects. A
     skorch net that `params` re-initialises gets back its module's
     ``state_dict``; where `params` reshape or drop one of its tensors (a

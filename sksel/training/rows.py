@@ -39,7 +39,7 @@ def nested_permutation(y, random_state=None, stratify=True):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.resources import nested_permutation
+    >>> from sksel.training import nested_permutation
     >>> y = np.array([0] * 8 + [1] * 4)
     >>> order = nested_permutation(y, random_state=0)
     >>> [int(np.sum(y[order[:n]])) for n in (2, 3, 6, 12)]

@@ -43,7 +43,7 @@ def subtrain_kind(estimator, kind="auto"):
     --------
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> from sklearn.linear_model import SGDClassifier
-    >>> from sksel.resources import subtrain_kind
+    >>> from sksel.training import subtrain_kind
     >>> subtrain_kind(SGDClassifier()), subtrain_kind(RandomForestClassifier())
     ('partial_fit', 'n_estimators')
     """
@@ -121,7 +121,7 @@ class Subtrainer:
     --------
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.ensemble import RandomForestClassifier
-    >>> from sksel.resources import Subtrainer
+    >>> from sksel.training import Subtrainer
     >>> X, y = load_iris(return_X_y=True)
     >>> subtrainer = Subtrainer("n_estimators", unit=5)
     >>> model = subtrainer.first(RandomForestClassifier(random_state=0), X, y)

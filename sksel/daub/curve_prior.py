@@ -91,7 +91,7 @@ def prior_rise(sizes, scores, n_total, noise, n_last=3):
 
     Examples
     --------
-    >>> from sksel.curve_prior import prior_rise
+    >>> from sksel.daub.curve_prior import prior_rise
     >>> flat = prior_rise([500, 1000, 2000], [0.90, 0.90, 0.90], 16000, noise=0.005)
     >>> rising = prior_rise([500, 1000, 2000], [0.50, 0.60, 0.70], 16000, noise=0.005)
     >>> bool(0 < flat < rising)

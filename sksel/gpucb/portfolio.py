@@ -114,7 +114,7 @@ def default_portfolio():
 
     Examples
     --------
-    >>> from sksel.portfolio import default_portfolio
+    >>> from sksel.gpucb.portfolio import default_portfolio
     >>> portfolio = default_portfolio()
     >>> len(portfolio)
     25
@@ -187,7 +187,7 @@ def lcdb_portfolio():
 
     Examples
     --------
-    >>> from sksel.portfolio import lcdb_portfolio
+    >>> from sksel.gpucb.portfolio import lcdb_portfolio
     >>> [name for name, _ in lcdb_portfolio()][:4]
     ['svc_linear', 'svc_poly', 'svc_rbf', 'svc_sigmoid']
     """
@@ -222,7 +222,7 @@ def lcdb_prior(return_datasets=False):
 
     Examples
     --------
-    >>> from sksel.portfolio import lcdb_portfolio, lcdb_prior
+    >>> from sksel.gpucb.portfolio import lcdb_portfolio, lcdb_prior
     >>> names, scores = lcdb_prior()
     >>> names == [name for name, _ in lcdb_portfolio()], scores.shape
     (True, (180, 19))
@@ -270,7 +270,7 @@ def default_prior(return_datasets=False):
     Examples
     --------
     >>> import numpy as np
-    >>> from sksel.portfolio import default_portfolio, default_prior
+    >>> from sksel.gpucb.portfolio import default_portfolio, default_prior
     >>> names, scores = default_prior()
     >>> names == [name for name, _ in default_portfolio()]
     True
@@ -305,7 +305,7 @@ def default_cost(return_datasets=False):
 
     Examples
     --------
-    >>> from sksel.portfolio import default_cost, default_prior
+    >>> from sksel.gpucb.portfolio import default_cost, default_prior
     >>> names, times = default_cost()
     >>> names == default_prior()[0], times.shape == default_prior()[1].shape
     (True, True)
@@ -331,7 +331,7 @@ def lcdb_cost(return_datasets=False):
 
     Examples
     --------
-    >>> from sksel.portfolio import lcdb_cost, lcdb_prior
+    >>> from sksel.gpucb.portfolio import lcdb_cost, lcdb_prior
     >>> names, times = lcdb_cost()
     >>> names == lcdb_prior()[0], times.shape
     (True, (180, 19))

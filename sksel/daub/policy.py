@@ -286,16 +286,16 @@ class DAUBPolicy(SequentialPolicy):
         """
         return super().ask(n_actions, speculative)
 
-    def tell(self, candidate, size, score, train_score=None, fit_time=None, failed=False,
+    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
              give_up=False, fold_scores=None):
-        """Record the outcome of the action ``(candidate, size)``.
+        """Record the outcome of the action ``(candidate, resource)``.
 
         Parameters
         ----------
-        candidate, size : int
+        candidate, resource : int
             The action, as returned by :meth:`ask`.
         score : float
-            Validation score at `size`.
+            Validation score at `resource` (rows).
         train_score : float, default=None
             Score on the training subsample (needed by ``bound="train"``).
         fit_time : float, default=None
@@ -311,27 +311,27 @@ class DAUBPolicy(SequentialPolicy):
             ``race=True``; fewer than all folds when :meth:`enough_folds`
             ended the race).
         """
-        super().tell(candidate, size, score, train_score, fit_time, failed, give_up,
+        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)
 
-    def needs_train_score(self, size):
-        """Whether the bound reads the training score at `size`: ``bound="train"`` below N."""
-        return self.bound == "train" and size < self.n_total
+    def needs_train_score(self, resource):
+        """Whether the bound reads the training score at `resource`: ``bound="train"`` below N."""
+        return self.bound == "train" and resource < self.n_total
 
-    def describe(self, candidate, size):
-        """``{"bound": ...}``: the bound a progress line of ``(candidate, size)`` shows.
+    def describe(self, candidate, resource):
+        """``{"bound": ...}``: the bound a progress line of ``(candidate, resource)`` shows.
 
         :meth:`bound_at`, ``"none"`` where it is `max_score` (the curve sets
         no bound below the best possible score yet), or ``"pending"`` while
         the run has not used the result.
         """
-        bound = self.bound_at(candidate, size)
+        bound = self.bound_at(candidate, resource)
         if bound is None:
             return {"bound": "pending"}
         return {"bound": "none" if bound >= self.max_score else float(bound)}
 
-    def enough_folds(self, candidate, size, fold_scores):
-        """Whether the first folds of ``(candidate, size)``, scoring `fold_scores`, end its race.
+    def enough_folds(self, candidate, resource, fold_scores):
+        """Whether the first folds of ``(candidate, resource)``, scoring `fold_scores`, end a race.
 
         With ``race=True``, a learner at N stops after ``j`` folds, fewer than
         all, when its paired differences ``d`` with the best learner scored on
@@ -344,7 +344,7 @@ class DAUBPolicy(SequentialPolicy):
         speculative evaluation runs every fold and the run uses its first
         folds only.
         """
-        return ((candidate, size) == self.next_decision and size == self.n_total
+        return ((candidate, resource) == self.next_decision and resource == self.n_total
                 and self._race_length(fold_scores) is not None)
 
     @property

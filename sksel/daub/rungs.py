@@ -134,11 +134,11 @@ class RungPolicy(DAUBPolicy):
         super().__init__(n_candidates, sizes, l=2, bound="slope", max_score=1.0, noise=noise,
                          stop="first", tol=tol, warm_up=0, race=race)
 
-    def needs_train_score(self, size):
+    def needs_train_score(self, resource):
         """Never: the rule reads validation scores only."""
         return False
 
-    def describe(self, candidate, size):
+    def describe(self, candidate, resource):
         """Nothing: a progress line is printed before its rung is decided."""
         return None
 

@@ -121,9 +121,6 @@ class Policy:
         were used on their first splits only (empty unless it races folds).
     """
 
-    done: bool
-    history_: list
-    decisions_: list
     races_folds = False
     folds_used_ = MappingProxyType({})
 

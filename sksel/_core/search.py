@@ -635,7 +635,7 @@ class DisplayInfo:
     ``best_index_``, ``n_splits_``, ``multimetric_``, ``refit``, ``scoring``),
     a new search gets every generic display.
 
-    Attributes
+    Parameters
     ----------
     resource_name : str
         Axis label of ``n_resources``.

@@ -10,7 +10,7 @@ skorch = pytest.importorskip("skorch")
 
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.training import Subtrainer, subtrain_kind  # noqa: E402
-from sksel.training import inherited as _inherited  # noqa: E402
+from sksel.training.inheritance import inherited as _inherited  # noqa: E402
 
 X, Y = load_iris(return_X_y=True)
 X32 = X.astype(np.float32)

@@ -15,7 +15,6 @@ evaluate it on every cross-validation fold (:mod:`sksel._core.trainer`):
 
 from .continued import ContinuedTrainer
 from .folds import FoldsTrainer
-from .inheritance import continued, inheritable, inherited
 from .rows import RowsTrainer, nested_permutation
 from .subtrain import SUBTRAIN_KINDS, Subtrainer, subtrain_kind
 
@@ -25,9 +24,6 @@ __all__ = [
     "FoldsTrainer",
     "RowsTrainer",
     "Subtrainer",
-    "continued",
-    "inheritable",
-    "inherited",
     "nested_permutation",
     "subtrain_kind",
 ]

@@ -44,9 +44,9 @@ from .compat import (
 )
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
+from .naming import candidate_names
 from .policy import Policy
 from .predictions import PredictionKeeper, store_for
-from .naming import candidate_names
 from .progress import Progress
 from .results import (
     _average_over_folds_run,

@@ -375,7 +375,7 @@ class BaseSelectionSearch(BaseSearchCV):
                           renamed=self._renamed_parameters)
 
     def _candidate_names(self, job):
-        """The :class:`~sksel._core.progress.CandidateNames` of this fit's candidates.
+        """The :class:`~sksel._core.naming.CandidateNames` of this fit's candidates.
 
         The progress lines and the ``candidate_name`` column of the results
         use these, so that a line and a row name a candidate alike; a bred

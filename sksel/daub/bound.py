@@ -64,9 +64,9 @@ def projected_bound(curve, train, n_total, *, l, bound, projection, max_score, n
     >>> from sksel.daub.bound import projected_bound
     >>> curve = {100: 0.70, 200: 0.75, 400: 0.78}
     >>> options = dict(l=3, bound="slope", max_score=1.0, noise=lambda s: 0.0, widening=1.0)
-    >>> round(projected_bound(curve, {}, 800, projection="linear", **options), 4)
+    >>> round(float(projected_bound(curve, {}, 800, projection="linear", **options)), 4)
     0.88
-    >>> round(projected_bound(curve, {}, 800, projection="log", **options), 4)
+    >>> round(float(projected_bound(curve, {}, 800, projection="log", **options)), 4)
     0.82
     """
     sizes = sorted(curve)

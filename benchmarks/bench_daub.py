@@ -127,7 +127,7 @@ from _harness import timed_fit  # noqa: E402
 from _learners import make_learners, make_regressors  # noqa: E402
 
 from sksel import DAUBSearch  # noqa: E402
-from sksel._core.simulate import simulate  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 from sksel.spaces import SearchSpace  # noqa: E402
 from sksel.training import RowsTrainer  # noqa: E402
 

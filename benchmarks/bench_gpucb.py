@@ -134,7 +134,7 @@ from lcdb_replay import (  # noqa: E402
     make_tasks,
 )
 
-from sksel._core.simulate import simulate  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 from sksel.gpucb import (  # noqa: E402
     GPUCBPolicy,
     cost_prior_from_times,

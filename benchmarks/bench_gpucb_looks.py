@@ -57,7 +57,7 @@ from scipy.stats import beta
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lcdb_replay import final_size_matrix, half, lcdb_csv_path, load_curves, make_tasks  # noqa: E402,I001
 
-from sksel._core.simulate import simulate  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 from sksel.curves.gap_model import shipped_model  # noqa: E402
 from sksel.gpucb import AUTO_BETA_SCALE, GPUCBPolicy, cost_prior_from_times  # noqa: E402
 from sksel.gpucb import prior_from_scores  # noqa: E402

@@ -59,7 +59,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_gpucb import default_matrix, lcdb_matrix  # noqa: E402
 
-from sksel._core.simulate import simulate  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
 
 NOISE, DELTA = 0.01, 0.1

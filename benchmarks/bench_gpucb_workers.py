@@ -38,7 +38,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _harness  # noqa: E402
 
-from sksel._core.simulate import simulate  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
 from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
 

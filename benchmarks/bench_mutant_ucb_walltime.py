@@ -55,6 +55,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy and the OpenMP learners load
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import pickle  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -76,9 +77,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import timed_fit  # noqa: E402
 
 from sksel import MutantUCBSearch  # noqa: E402
-from sksel.training import continued  # noqa: E402
-from sksel.training.continued import ContinuedTrainer  # noqa: E402
-from sksel.training.subtrain import Subtrainer  # noqa: E402
+from sksel.training import ContinuedTrainer, Subtrainer  # noqa: E402
+
+# The module of ContinuedTrainer's tasks, whose functions the breakdown wraps (the
+# attribute ``sksel.training.continued`` is the function of that name, not the module).
+continued = importlib.import_module("sksel.training.continued")
 
 BUDGET, MAX_SUBTRAINS, CV = 120, 6, 3
 
@@ -273,7 +276,7 @@ def per_call_cost(task, seed):
     from sklearn.base import clone
     from sklearn.model_selection import ParameterSampler
 
-    from sksel.training.subtrain import subtrain_kind
+    from sksel.training import subtrain_kind
 
     estimator, space, length, unit = _task(task)
     X, y = _data(task)

@@ -50,7 +50,6 @@ from sklearn.model_selection import GroupKFold
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lcdb_replay as L  # noqa: E402
 
-from sksel._core.simulate import simulate  # noqa: E402
 from sksel.curves.gap_model import (  # noqa: E402
     FEATURES,
     MEAN_TERMS,
@@ -59,6 +58,7 @@ from sksel.curves.gap_model import (  # noqa: E402
     gap_features,
 )
 from sksel.daub import RungPolicy, rung_sizes  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
 STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",

@@ -78,8 +78,8 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _harness  # noqa: E402
 
-from sksel._core.simulate import simulate  # noqa: E402
 from sksel.daub import DAUBPolicy, accuracy_noise  # noqa: E402
+from sksel.extend import simulate  # noqa: E402
 
 #: :class:`DAUBPolicy`'s options as DAUBSearch(risk=0) sets them on a holdout.
 _DEFAULTS = {"bound": "prior", "projection": "auto", "max_score": 1.0, "noise": "auto",

@@ -28,7 +28,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from _datasets import DATASETS
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -37,6 +36,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from benchmarks._datasets import DATASETS
 from sksel.training import nested_permutation
 
 N_CLUSTERS = 20

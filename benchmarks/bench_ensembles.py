@@ -38,8 +38,6 @@ cores); ``--half tune`` about 3 minutes a seed.
 
 import argparse
 import itertools
-import os
-import sys
 import time
 import warnings
 
@@ -61,12 +59,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from _datasets import load_keel  # noqa: E402
-
-from sksel import DAUBSearch, KDPPSearch  # noqa: E402
-from sksel.ensemble import EnsembleClassifier, recording_predictions  # noqa: E402
+from benchmarks._datasets import load_keel
+from sksel import DAUBSearch, KDPPSearch
+from sksel.ensemble import EnsembleClassifier, recording_predictions
 
 MAX_ROWS = 2000
 CV = 3

@@ -106,8 +106,6 @@ adds about 10 s.
 
 import argparse
 import itertools
-import os
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -123,26 +121,24 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-from _datasets import load_keel  # noqa: E402
-from lcdb_replay import (  # noqa: E402
+from benchmarks import _harness
+from benchmarks._datasets import load_keel
+from benchmarks.lcdb_replay import (
     final_size_matrix,
     half,
     lcdb_csv_path,
     load_curves,
     make_tasks,
 )
-
-from sksel.extend import simulate  # noqa: E402
-from sksel.gpucb import (  # noqa: E402
+from sksel.extend import simulate
+from sksel.gpucb import (
     GPUCBPolicy,
     cost_prior_from_times,
     kernel_prior,
     prior_from_scores,
     tune_beta_scale,
 )
-from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_cost, default_prior
 
 SEED = 0
 NOISE = 0.01

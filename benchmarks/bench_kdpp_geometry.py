@@ -55,7 +55,6 @@ Run (about 2 minutes on one core with the defaults, ``--reps 50``; part e about
 
 import argparse
 import os
-import sys
 import time
 import warnings
 
@@ -65,10 +64,8 @@ from scipy import stats
 from scipy.stats import qmc
 from sklearn.utils import check_random_state
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-
-from sksel.spaces import (  # noqa: E402
+from benchmarks import _harness
+from sksel.spaces import (
     KDPPSampler,
     configuration_kernel,
     default_bandwidth,

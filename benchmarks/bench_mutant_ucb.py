@@ -122,7 +122,6 @@ from functools import cache  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from _datasets import DATASETS, IMAGES  # noqa: E402
 from scipy import stats  # noqa: E402
 from sklearn.base import clone  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
@@ -138,6 +137,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+from benchmarks._datasets import DATASETS, IMAGES  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.training import Subtrainer, subtrain_kind  # noqa: E402
 
@@ -293,7 +293,8 @@ def _sgd3_task(device):
 def _cnn(name, data, side, n_train, device):
     import skorch
     import torch
-    from _cnn import CNN
+
+    from benchmarks._cnn import CNN
 
     torch.set_num_threads(1)
     estimator = skorch.NeuralNetClassifier(

@@ -57,7 +57,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy and the OpenMP lea
 import argparse  # noqa: E402
 import importlib  # noqa: E402
 import pickle  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 from contextlib import ExitStack, contextmanager  # noqa: E402
@@ -73,9 +72,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import timed_fit  # noqa: E402
-
+from benchmarks._harness import timed_fit  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.training import ContinuedTrainer, Subtrainer  # noqa: E402
 

@@ -64,8 +64,6 @@ minutes; ``--seconds 0.05 --dask`` about 7.
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 from contextlib import ExitStack
@@ -76,10 +74,8 @@ from joblib import Parallel, delayed, parallel_config
 from scipy.stats import uniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import timed_fit  # noqa: E402
-
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch  # noqa: E402
+from benchmarks._harness import timed_fit
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 #: The 32 candidates' qualities: 0.60, 0.61, ..., 0.91.
 QUALITIES = [round(0.6 + 0.01 * k, 2) for k in range(32)]

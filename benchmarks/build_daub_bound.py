@@ -31,11 +31,11 @@ import csv
 import time
 from pathlib import Path
 
-import lcdb_replay as lcdb
 import numpy as np
 import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
+from benchmarks import lcdb_replay as lcdb
 from sksel.daub.curve_prior import FEATURES, prior_features
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).

@@ -37,8 +37,6 @@ About 10 minutes on one core (the calibration replays most of it).
 import argparse
 import copy
 import csv
-import os
-import sys
 import time
 from pathlib import Path
 
@@ -47,18 +45,16 @@ import pandas as pd
 from scipy.stats import binom
 from sklearn.model_selection import GroupKFold
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lcdb_replay as L  # noqa: E402
-
-from sksel.curves.gap_model import (  # noqa: E402
+from benchmarks import lcdb_replay as L
+from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
     SCALE_TERMS,
     GapModel,
     gap_features,
 )
-from sksel.daub import RungPolicy, rung_sizes  # noqa: E402
-from sksel.extend import simulate  # noqa: E402
+from sksel.daub import RungPolicy, rung_sizes
+from sksel.extend import simulate
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
 STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",

@@ -38,7 +38,6 @@ are skipped, with a message) and pandas.
 import argparse
 import csv
 import os
-import sys
 import time
 import warnings
 
@@ -47,12 +46,10 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold, cross_validate, train_test_split
 from threadpoolctl import threadpool_limits
 
+from benchmarks._prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS
+from sksel.gpucb.portfolio import default_portfolio
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from _prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS  # noqa: E402
-
-from sksel.gpucb.portfolio import default_portfolio  # noqa: E402
-
 SEED = 0
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")
 DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_cost.csv")

@@ -23,17 +23,14 @@ significant digits): the cost prior of ``GPUCBSelector(prior="lcdb")``.
 
 import argparse
 import os
-import sys
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks
+from sksel.gpucb.portfolio import LCDB_LEARNERS
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
-
-from sksel.gpucb.portfolio import LCDB_LEARNERS  # noqa: E402
-
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
 DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_cost.csv")
 

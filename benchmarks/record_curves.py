@@ -33,7 +33,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
-import sys
 import time
 import warnings
 
@@ -50,10 +49,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 from xgboost import XGBClassifier
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import _datasets
+from benchmarks import _datasets
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = ["openmlid", "learner", "size_train", "size_test", "outer_seed", "inner_seed",
            "traintime", "score_train", "score_valid", "score_test"]
 LEARNERS = {

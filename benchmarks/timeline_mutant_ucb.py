@@ -20,10 +20,10 @@ import tempfile
 import time
 
 import numpy as np
-from bench_mutant_ucb import TASKS, _holdout
 from joblib import parallel_config
 from skorch.callbacks import Callback
 
+from benchmarks.bench_mutant_ucb import TASKS, _holdout
 from sksel import MutantUCBSearch
 
 WIDTH = 72

@@ -74,7 +74,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
 from benchmarks._prior_datasets import HELD_OUT_DATASETS, LARGE_HELD_OUT_DATASETS
-from benchmarks.build_default_prior import subsample
+from benchmarks.builders.build_default_prior import subsample
 from sksel import GPUCBSelector
 from sksel.gpucb import prior_from_scores
 from sksel.gpucb.portfolio import default_portfolio, default_prior

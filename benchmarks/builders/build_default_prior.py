@@ -49,12 +49,12 @@ from threadpoolctl import threadpool_limits
 from benchmarks._prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS
 from sksel.gpucb.portfolio import default_portfolio
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 SEED = 0
-DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")
-DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_cost.csv")
-HELD_OUT_OUT = os.path.join(HERE, "data", "keel_held_out_scores.csv")
-HELD_OUT_COST_OUT = os.path.join(HERE, "data", "keel_held_out_cost.csv")
+DEFAULT_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "default_prior.csv")
+DEFAULT_COST_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "default_cost.csv")
+HELD_OUT_OUT = os.path.join(BENCHMARKS, "data", "keel_held_out_scores.csv")
+HELD_OUT_COST_OUT = os.path.join(BENCHMARKS, "data", "keel_held_out_cost.csv")
 
 
 def subsample(X, y, max_rows, seed=SEED):

@@ -51,7 +51,7 @@ from xgboost import XGBClassifier
 
 from benchmarks import _datasets
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 COLUMNS = ["openmlid", "learner", "size_train", "size_test", "outer_seed", "inner_seed",
            "traintime", "score_train", "score_valid", "score_test"]
 LEARNERS = {
@@ -131,7 +131,7 @@ def curves(openmlid, load, learners):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=os.path.join(HERE, "data", "own_curves.csv"))
+    parser.add_argument("--out", default=os.path.join(BENCHMARKS, "data", "own_curves.csv"))
     parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), default=list(DATASETS))
     parser.add_argument("--learners", nargs="+", choices=list(LEARNERS), default=list(LEARNERS))
     args = parser.parse_args(argv)

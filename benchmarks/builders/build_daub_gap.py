@@ -72,8 +72,8 @@ DELTA = 0.1
 TOL = 0.005
 ETA = 3
 SEEDS = range(5)
-DATA = Path(__file__).resolve().parents[1] / "sksel" / "data"
-OWN = Path(__file__).resolve().parent / "data" / "own_curves.csv"
+DATA = Path(__file__).resolve().parents[2] / "sksel" / "data"
+OWN = Path(__file__).resolve().parents[1] / "data" / "own_curves.csv"
 
 
 def load_tasks(path, seeds=SEEDS):

@@ -30,9 +30,9 @@ import pandas as pd
 from benchmarks.lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks
 from sksel.gpucb.portfolio import LCDB_LEARNERS
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
-DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_cost.csv")
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
+DEFAULT_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "lcdb_prior.csv")
+DEFAULT_COST_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "lcdb_cost.csv")
 
 
 def lcdb_matrix(field="valid"):

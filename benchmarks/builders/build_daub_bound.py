@@ -40,7 +40,7 @@ from sksel.daub.curve_prior import FEATURES, prior_features
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).
 STEPS = (2, 3)
-OUT = Path(__file__).resolve().parents[1] / "sksel" / "data" / "daub_bound.csv"
+OUT = Path(__file__).resolve().parents[2] / "sksel" / "data" / "daub_bound.csv"
 
 
 def monotone(scores):

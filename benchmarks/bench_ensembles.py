@@ -219,14 +219,14 @@ def print_by_dataset(by_dataset, names, searches):
               f"{mean('greedy', 'predict_s'):>12.3f}{mean('dpp', 'predict_s'):>9.3f}")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=["tune", "report"], default="report")
     parser.add_argument("--searches", nargs="+", default=["grid", "kdpp", "daub"])
     parser.add_argument("--datasets", nargs="+", default=None)
     parser.add_argument("--seeds", nargs="+", type=int, default=[0],
                         help="seeds of the train/test split and of the searches")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = args.datasets or (TUNE if args.half == "tune" else REPORT)
     variants = DPP_VARIANTS if args.half == "tune" else DPP_VARIANTS[:1]
     warnings.filterwarnings("ignore")

@@ -298,7 +298,7 @@ def run_search(name, args, pairs, X, y):
                   flush=True)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--searches", nargs="+", choices=list(SEARCHES), default=list(SEARCHES))
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2, 8])
@@ -312,7 +312,7 @@ def main():
     parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
     parser.add_argument("--state-mb", type=int, default=4,
                         help="megabytes of learned state of a fitted candidate")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     # joblib's note that the speculative fits still running were cancelled at the end.
     warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed")
     X, y = data()

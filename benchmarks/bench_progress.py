@@ -80,11 +80,11 @@ def _no_tqdm():
     return False
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--plain", action="store_true", help="no tqdm bar at verbose=1")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.plain:
         sys.modules["tqdm.auto"] = None  # tqdm cannot be imported: plain lines, as without it
     bar = "plain lines" if _no_tqdm() else "tqdm bar"

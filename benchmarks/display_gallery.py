@@ -105,11 +105,11 @@ def save(display, folder, name):
     print(path)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("outdir")
     parser.add_argument("--n-candidates", type=int, default=25)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     os.makedirs(args.outdir, exist_ok=True)
     searches = {name: make(args.n_candidates) for name, make in (
         ("daub", daub), ("mutant_ucb", mutant_ucb), ("kdpp", kdpp), ("gpucb", gpucb))}

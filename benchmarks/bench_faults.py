@@ -4,7 +4,7 @@ Every scenario injects faults with a seeded wrapper and prints one row: how
 many faults were injected, how many searches ended with a valid best (a
 finite score) or a clear error, and how many finished evaluations were lost.
 
-    python benchmarks/bench_faults.py            # about a minute on 2 cores
+    python -m benchmarks bench_faults            # about a minute on 2 cores
 
 Scenarios:
 

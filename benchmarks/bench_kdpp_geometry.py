@@ -48,9 +48,9 @@ are KDPPSampler's.
 Run (about 2 minutes on one core with the defaults, ``--reps 50``; part e about
 8 minutes with ``--reps 30``)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_geometry.py \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_geometry \\
         --out benchmarks/results_kdpp_geometry.csv
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_geometry.py --parts e --reps 30
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_geometry --parts e --reps 30
 """
 
 import argparse

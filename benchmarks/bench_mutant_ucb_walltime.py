@@ -45,9 +45,9 @@ the same units in all. ``--unit-scale k`` gives both searches sub-trains of
 Run it on an otherwise idle machine where possible (the wall times of
 ``n_jobs=2`` depend on it), single-threaded BLAS and OpenMP::
 
-    python benchmarks/bench_mutant_ucb_walltime.py                  # ~15 minutes on 2 cores
-    python benchmarks/bench_mutant_ucb_walltime.py --tasks mlp --n-jobs 1 --repeats 5
-    python benchmarks/bench_mutant_ucb_walltime.py --unit-scale 3 --no-breakdown
+    python -m benchmarks bench_mutant_ucb_walltime                  # ~15 minutes on 2 cores
+    python -m benchmarks bench_mutant_ucb_walltime --tasks mlp --n-jobs 1 --repeats 5
+    python -m benchmarks bench_mutant_ucb_walltime --unit-scale 3 --no-breakdown
 """
 
 import os

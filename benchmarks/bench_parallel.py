@@ -52,7 +52,7 @@ Each search is fitted once per backend (``--backends``, under
 ``--dask`` adds a row per search on a ``dask.distributed.LocalCluster`` of 4
 single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
 
-    python benchmarks/bench_parallel.py [--searches daub gpucb ...]
+    python -m benchmarks bench_parallel [--searches daub gpucb ...]
         [--workers 1 2 8] [--backends threading loky] [--dask]
         [--seconds 0.5] [--per-row] [--budget 400] [--state-mb 4]
 

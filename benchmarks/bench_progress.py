@@ -10,7 +10,7 @@ searches vary by a few percent from run to run on a shared machine, more
 than the display costs, so the cost of the reporter alone is also measured:
 the microseconds one finished evaluation costs it (10,000 calls).
 
-    python benchmarks/bench_progress.py [--reps 5] [--plain]
+    python -m benchmarks bench_progress [--reps 5] [--plain]
 """
 
 import argparse

@@ -18,7 +18,7 @@ covers data, whether the axes say what they measure.
   :func:`sksel.gpucb.portfolio.default_portfolio` with the default prior, six
   evaluated (``load_breast_cancer``).
 
-    python benchmarks/display_gallery.py OUTDIR [--n-candidates 25]
+    python -m benchmarks display_gallery OUTDIR [--n-candidates 25]
 """
 
 import argparse

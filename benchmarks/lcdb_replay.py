@@ -56,9 +56,9 @@ Usage
 
     pip install --no-deps lcdb          # 459 MB of CSVs; only the CSV is read
     pip install -e .                    # or run with PYTHONPATH=. from the repo root
-    python benchmarks/lcdb_replay.py [--daub-steps 1 2] [--out results.csv]
-    python benchmarks/lcdb_replay.py --coverage [--daub-steps 2 3]
-    python benchmarks/lcdb_replay.py --late-bloomers --daub-steps 2
+    python -m benchmarks lcdb_replay [--daub-steps 1 2] [--out results.csv]
+    python -m benchmarks lcdb_replay --coverage [--daub-steps 2 3]
+    python -m benchmarks lcdb_replay --late-bloomers --daub-steps 2
 
 It takes about 25 s on one core (``--coverage --daub-steps 2 3``: about 15 s).
 """

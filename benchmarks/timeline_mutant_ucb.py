@@ -11,7 +11,7 @@ the search's wall seconds; per worker its training seconds over the wall
 moving the model, scoring it, waiting for the next task); and a timeline of
 each worker, one character per ``wall / 72`` seconds, ``#`` while it trains.
 
-    python benchmarks/timeline_mutant_ucb.py [--device cpu] [--seed 0]
+    python -m benchmarks timeline_mutant_ucb [--device cpu] [--seed 0]
 """
 
 import argparse

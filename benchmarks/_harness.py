@@ -2,7 +2,7 @@
 
 The other shared parts: datasets in ``_datasets.py`` (every KEEL set through
 ``load_keel``), fixed-width lines in ``_table.py``, and the replay of a policy
-on recorded results, :func:`sksel._core.simulate.simulate`.
+on recorded results, :func:`sksel.extend.simulate`.
 """
 
 import time

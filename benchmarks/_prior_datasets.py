@@ -30,10 +30,11 @@ paper's 5-bit parity among 16 bits, and two generated sets unlike the prior's
 (``make_classification`` with 4 classes and label noise; with 60 features of
 which 40 are noise).
 """
-import _datasets
 import numpy as np
-from _datasets import load_keel
 from sklearn import datasets as skd
+
+from benchmarks import _datasets
+from benchmarks._datasets import load_keel
 
 #: KEEL datasets that duplicate a scikit-learn bundled one.
 KEEL_DUPLICATES = {"iris": "sk_iris", "wine": "sk_wine", "wdbc": "sk_breast_cancer"}

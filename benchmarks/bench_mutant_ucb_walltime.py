@@ -45,9 +45,9 @@ the same units in all. ``--unit-scale k`` gives both searches sub-trains of
 Run it on an otherwise idle machine where possible (the wall times of
 ``n_jobs=2`` depend on it), single-threaded BLAS and OpenMP::
 
-    python benchmarks/bench_mutant_ucb_walltime.py                  # ~15 minutes on 2 cores
-    python benchmarks/bench_mutant_ucb_walltime.py --tasks mlp --n-jobs 1 --repeats 5
-    python benchmarks/bench_mutant_ucb_walltime.py --unit-scale 3 --no-breakdown
+    python -m benchmarks bench_mutant_ucb_walltime                  # ~15 minutes on 2 cores
+    python -m benchmarks bench_mutant_ucb_walltime --tasks mlp --n-jobs 1 --repeats 5
+    python -m benchmarks bench_mutant_ucb_walltime --unit-scale 3 --no-breakdown
 """
 
 import os
@@ -55,8 +55,8 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy and the OpenMP learners load
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import pickle  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 from contextlib import ExitStack, contextmanager  # noqa: E402
@@ -72,13 +72,13 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import timed_fit  # noqa: E402
-
+from benchmarks._harness import timed_fit  # noqa: E402
 from sksel import MutantUCBSearch  # noqa: E402
-from sksel.training import continued  # noqa: E402
-from sksel.training.continued import ContinuedTrainer  # noqa: E402
-from sksel.training.subtrain import Subtrainer  # noqa: E402
+from sksel.training import ContinuedTrainer, Subtrainer  # noqa: E402
+
+# The module of ContinuedTrainer's tasks, whose functions the breakdown wraps (the
+# attribute ``sksel.training.continued`` is the function of that name, not the module).
+continued = importlib.import_module("sksel.training.continued")
 
 BUDGET, MAX_SUBTRAINS, CV = 120, 6, 3
 
@@ -273,7 +273,7 @@ def per_call_cost(task, seed):
     from sklearn.base import clone
     from sklearn.model_selection import ParameterSampler
 
-    from sksel.training.subtrain import subtrain_kind
+    from sksel.training import subtrain_kind
 
     estimator, space, length, unit = _task(task)
     X, y = _data(task)

@@ -52,7 +52,7 @@ Each search is fitted once per backend (``--backends``, under
 ``--dask`` adds a row per search on a ``dask.distributed.LocalCluster`` of 4
 single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
 
-    python benchmarks/bench_parallel.py [--searches daub gpucb ...]
+    python -m benchmarks bench_parallel [--searches daub gpucb ...]
         [--workers 1 2 8] [--backends threading loky] [--dask]
         [--seconds 0.5] [--per-row] [--budget 400] [--state-mb 4]
 
@@ -64,8 +64,6 @@ minutes; ``--seconds 0.05 --dask`` about 7.
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 from contextlib import ExitStack
@@ -76,10 +74,8 @@ from joblib import Parallel, delayed, parallel_config
 from scipy.stats import uniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import timed_fit  # noqa: E402
-
-from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch  # noqa: E402
+from benchmarks._harness import timed_fit
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 #: The 32 candidates' qualities: 0.60, 0.61, ..., 0.91.
 QUALITIES = [round(0.6 + 0.01 * k, 2) for k in range(32)]
@@ -302,7 +298,7 @@ def run_search(name, args, pairs, X, y):
                   flush=True)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--searches", nargs="+", choices=list(SEARCHES), default=list(SEARCHES))
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2, 8])
@@ -316,7 +312,7 @@ def main():
     parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
     parser.add_argument("--state-mb", type=int, default=4,
                         help="megabytes of learned state of a fitted candidate")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     # joblib's note that the speculative fits still running were cancelled at the end.
     warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed")
     X, y = data()

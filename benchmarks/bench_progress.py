@@ -10,12 +10,13 @@ searches vary by a few percent from run to run on a shared machine, more
 than the display costs, so the cost of the reporter alone is also measured:
 the microseconds one finished evaluation costs it (10,000 calls).
 
-    python benchmarks/bench_progress.py [--reps 5] [--plain]
+    python -m benchmarks bench_progress [--reps 5] [--plain]
 """
 
 import argparse
 import io
 import statistics
+import sys
 import time
 from contextlib import redirect_stderr, redirect_stdout
 
@@ -27,7 +28,6 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
-import sksel._core.progress as progress
 from sksel import DAUBSearch, KDPPSearch
 from sksel._core.naming import ShortNames
 from sksel._core.progress import Progress
@@ -71,14 +71,23 @@ def per_evaluation_us(verbose, n=10_000):
     return elapsed / n * 1e6
 
 
-def main():
+def _no_tqdm():
+    """Whether ``tqdm.auto`` fails to import, as the progress display finds it."""
+    try:
+        from tqdm.auto import tqdm  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--plain", action="store_true", help="no tqdm bar at verbose=1")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.plain:
-        progress._tqdm = lambda: None
-    bar = "plain lines" if progress._tqdm() is None else "tqdm bar"
+        sys.modules["tqdm.auto"] = None  # tqdm cannot be imported: plain lines, as without it
+    bar = "plain lines" if _no_tqdm() else "tqdm bar"
     X, y = load_digits(return_X_y=True)
     print(f"verbose=1 shows: {bar}; median of {args.reps} runs, levels interleaved")
     print(f"{'search':<28}" + "".join(f"{f'verbose={v}':>12}" for v in LEVELS)

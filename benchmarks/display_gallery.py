@@ -18,7 +18,7 @@ covers data, whether the axes say what they measure.
   :func:`sksel.gpucb.portfolio.default_portfolio` with the default prior, six
   evaluated (``load_breast_cancer``).
 
-    python benchmarks/display_gallery.py OUTDIR [--n-candidates 25]
+    python -m benchmarks display_gallery OUTDIR [--n-candidates 25]
 """
 
 import argparse
@@ -105,11 +105,11 @@ def save(display, folder, name):
     print(path)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("outdir")
     parser.add_argument("--n-candidates", type=int, default=25)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     os.makedirs(args.outdir, exist_ok=True)
     searches = {name: make(args.n_candidates) for name, make in (
         ("daub", daub), ("mutant_ucb", mutant_ucb), ("kdpp", kdpp), ("gpucb", gpucb))}

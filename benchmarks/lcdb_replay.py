@@ -56,17 +56,15 @@ Usage
 
     pip install --no-deps lcdb          # 459 MB of CSVs; only the CSV is read
     pip install -e .                    # or run with PYTHONPATH=. from the repo root
-    python benchmarks/lcdb_replay.py [--daub-steps 1 2] [--out results.csv]
-    python benchmarks/lcdb_replay.py --coverage [--daub-steps 2 3]
-    python benchmarks/lcdb_replay.py --late-bloomers --daub-steps 2
+    python -m benchmarks lcdb_replay [--daub-steps 1 2] [--out results.csv]
+    python -m benchmarks lcdb_replay --coverage [--daub-steps 2 3]
+    python -m benchmarks lcdb_replay --late-bloomers --daub-steps 2
 
 It takes about 25 s on one core (``--coverage --daub-steps 2 3``: about 15 s).
 """
 import argparse
 import importlib.util
 import math
-import os
-import sys
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -75,11 +73,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _harness  # noqa: E402
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.daub import DAUBPolicy, accuracy_noise  # noqa: E402
+from benchmarks import _harness
+from sksel.daub import DAUBPolicy, accuracy_noise
+from sksel.extend import simulate
 
 #: :class:`DAUBPolicy`'s options as DAUBSearch(risk=0) sets them on a holdout.
 _DEFAULTS = {"bound": "prior", "projection": "auto", "max_score": 1.0, "noise": "auto",

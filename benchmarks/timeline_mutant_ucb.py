@@ -11,7 +11,7 @@ the search's wall seconds; per worker its training seconds over the wall
 moving the model, scoring it, waiting for the next task); and a timeline of
 each worker, one character per ``wall / 72`` seconds, ``#`` while it trains.
 
-    python benchmarks/timeline_mutant_ucb.py [--device cpu] [--seed 0]
+    python -m benchmarks timeline_mutant_ucb [--device cpu] [--seed 0]
 """
 
 import argparse
@@ -20,10 +20,10 @@ import tempfile
 import time
 
 import numpy as np
-from bench_mutant_ucb import TASKS, _holdout
 from joblib import parallel_config
 from skorch.callbacks import Callback
 
+from benchmarks.bench_mutant_ucb import TASKS, _holdout
 from sksel import MutantUCBSearch
 
 WIDTH = 72
@@ -88,11 +88,11 @@ def report(method, n_jobs, wall, start, by_worker):
               f"{timeline(worker, start, wall)}")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for method in ("mutant-ucb", "inf-ucb-e"):
         for n_jobs in (1, 2):
             report(method, n_jobs, *run(method, n_jobs, args.device, args.seed))

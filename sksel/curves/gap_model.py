@@ -8,7 +8,7 @@ law of the final gap (the learner's score on all N rows minus the leader's),
 given what the two learning curves show at the same size. The model here is
 a location-scale one, fitted on real learning curves (LCDB 1.0's
 single-split curves of 20 classifiers on the "tune" half of its datasets,
-and curves of learners it lacks recorded by ``benchmarks/record_curves.py``):
+and curves of learners it lacks recorded by ``benchmarks/builders/record_curves.py``):
 
 * the mean of the final gap is linear in the :data:`FEATURES` (the gap now,
   how it moved since the previous size, both learners' slopes and levels,
@@ -22,7 +22,7 @@ It knows no learner by name (a family-free model), so any estimator gets it.
 The coefficients, the residual quantiles, the threshold of each ``risk``
 (chosen on datasets the model was not fitted on) and the list of what it was
 fitted on are shipped in ``sksel/data/daub_gap*.csv`` and rebuilt by
-``benchmarks/build_daub_gap.py``.
+``benchmarks/builders/build_daub_gap.py``.
 """
 
 import csv

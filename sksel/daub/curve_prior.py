@@ -17,7 +17,7 @@ OpenML datasets) by linear quantile regression on what the prefix shows:
 * ``noise``: the standard error of the latest score.
 
 Its coefficients are shipped in ``sksel/data/daub_bound.csv`` and rebuilt by
-``benchmarks/build_daub_bound.py``, which fits them on half of LCDB's
+``benchmarks/builders/build_daub_bound.py``, which fits them on half of LCDB's
 datasets, on the prefixes of the learners that ended within one point of the
 best one (the learners whose bound must not fail), and reports how often the
 bound covers the score at N on the other half.

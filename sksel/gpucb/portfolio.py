@@ -8,14 +8,14 @@ dozen diverse scikit-learn classifiers, and :func:`default_prior`, their mean
 5-fold cross-validated accuracy on a few dozen small offline datasets.
 
 The prior file, ``sksel/data/default_prior.csv``, is rebuilt by
-``benchmarks/build_default_prior.py``; its columns are the names of
+``benchmarks/builders/build_default_prior.py``; its columns are the names of
 :func:`default_portfolio`, in order, so the two must change together.
 
 A second, fully real prior comes from LCDB (Mohr et al.), the learning-curve
 database of 20 scikit-learn classifiers with their default parameters on 248
 OpenML datasets: :func:`lcdb_portfolio` and :func:`lcdb_prior`, their
 validation accuracy on 180 of those datasets (rebuilt by
-``benchmarks/build_lcdb_prior.py``).
+``benchmarks/builders/build_lcdb_prior.py``).
 """
 
 import csv
@@ -243,7 +243,7 @@ def default_prior(return_datasets=False):
     a few dozen small offline classification datasets (scikit-learn's bundled
     ones, the KEEL "balanced" collection and generated ones, each subsampled
     to at most 3,000 rows). Rebuild it with
-    ``benchmarks/build_default_prior.py``.
+    ``benchmarks/builders/build_default_prior.py``.
 
     The row mean estimates the prior mean ``mu = E_D[A(D)]`` of GP-UCB model
     selection and the row covariance its ``Sigma = Cov_D[A(D)]``.
@@ -290,7 +290,7 @@ def default_cost(return_datasets=False):
     Reads ``sksel/data/default_cost.csv``: the mean fit time in seconds of
     every candidate over the 5 folds of :func:`default_prior`, on the same
     datasets, measured on one core when the prior was built
-    (``benchmarks/build_default_prior.py``). Only ratios between candidates
+    (``benchmarks/builders/build_default_prior.py``). Only ratios between candidates
     are used (:func:`sksel.gpucb.cost_prior_from_times`).
 
     Parameters

@@ -22,7 +22,7 @@ excess of the bound over the score at N (points), the price of the cover.
 Run::
 
     pip install --no-deps lcdb
-    python benchmarks/build_daub_bound.py [--quantile 0.98] [--dry-run]
+    python -m benchmarks build_daub_bound [--quantile 0.98] [--dry-run]
 
 It takes about a minute.
 """
@@ -31,17 +31,29 @@ import csv
 import time
 from pathlib import Path
 
-import lcdb_replay as lcdb
 import numpy as np
 import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
-from sksel.daub.bound import _monotone
+from benchmarks import lcdb_replay as lcdb
 from sksel.daub.curve_prior import FEATURES, prior_features
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).
 STEPS = (2, 3)
-OUT = Path(__file__).resolve().parents[1] / "sksel" / "data" / "daub_bound.csv"
+OUT = Path(__file__).resolve().parents[2] / "sksel" / "data" / "daub_bound.csv"
+
+
+def monotone(scores):
+    """The paper's monotone correction of a learning curve, as DAUB's bound makes it.
+
+    When a score falls below the (corrected) previous one, both become their
+    mean (:mod:`sksel.daub.bound` corrects a curve so before projecting it).
+    """
+    scores = np.array(scores, dtype=float)
+    for i in range(1, len(scores)):
+        if scores[i] < scores[i - 1]:
+            scores[i - 1] = scores[i] = (scores[i] + scores[i - 1]) / 2
+    return scores
 
 
 def prefixes(tasks, b=500, b_divisor=32):
@@ -57,7 +69,7 @@ def prefixes(tasks, b=500, b_divisor=32):
                 target = final[learner] - task.noise(final[learner])
                 for n_points in range(2, len(sizes)):
                     columns = sizes[:n_points]
-                    scores = _monotone(task.valid[learner, columns])
+                    scores = monotone(task.valid[learner, columns])
                     features = prior_features(task.anchors[columns], scores, n_total,
                                               task.noise(scores[-1]))
                     rows.append({

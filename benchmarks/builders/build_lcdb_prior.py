@@ -18,24 +18,21 @@ The learners' training times at N, averaged over the seeds, go to
 significant digits): the cost prior of ``GPUCBSelector(prior="lcdb")``.
 
     pip install --no-deps lcdb          # 459 MB of CSVs
-    python benchmarks/build_lcdb_prior.py      # about 15 s
+    python -m benchmarks build_lcdb_prior      # about 15 s
 """
 
 import argparse
 import os
-import sys
 
 import numpy as np
 import pandas as pd
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks  # noqa: E402
+from benchmarks.lcdb_replay import final_size_matrix, lcdb_csv_path, load_curves, make_tasks
+from sksel.gpucb.portfolio import LCDB_LEARNERS
 
-from sksel.gpucb.portfolio import LCDB_LEARNERS  # noqa: E402
-
-DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_prior.csv")
-DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "lcdb_cost.csv")
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
+DEFAULT_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "lcdb_prior.csv")
+DEFAULT_COST_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "lcdb_cost.csv")
 
 
 def lcdb_matrix(field="valid"):

@@ -30,15 +30,13 @@ the threshold of the search's ``risk``. This script builds what it ships:
 Usage::
 
     pip install --no-deps lcdb
-    python benchmarks/build_daub_gap.py [--write] [--report]
+    python -m benchmarks build_daub_gap [--write] [--report]
 
 About 10 minutes on one core (the calibration replays most of it).
 """
 import argparse
 import copy
 import csv
-import os
-import sys
 import time
 from pathlib import Path
 
@@ -47,18 +45,16 @@ import pandas as pd
 from scipy.stats import binom
 from sklearn.model_selection import GroupKFold
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lcdb_replay as L  # noqa: E402
-
-from sksel._core.simulate import simulate  # noqa: E402
-from sksel.curves.gap_model import (  # noqa: E402
+from benchmarks import lcdb_replay as L
+from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
     SCALE_TERMS,
     GapModel,
     gap_features,
 )
-from sksel.daub import RungPolicy, rung_sizes  # noqa: E402
+from sksel.daub import RungPolicy, rung_sizes
+from sksel.extend import simulate
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
 STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
@@ -76,8 +72,8 @@ DELTA = 0.1
 TOL = 0.005
 ETA = 3
 SEEDS = range(5)
-DATA = Path(__file__).resolve().parents[1] / "sksel" / "data"
-OWN = Path(__file__).resolve().parent / "data" / "own_curves.csv"
+DATA = Path(__file__).resolve().parents[2] / "sksel" / "data"
+OWN = Path(__file__).resolve().parents[1] / "data" / "own_curves.csv"
 
 
 def load_tasks(path, seeds=SEEDS):

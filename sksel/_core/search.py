@@ -138,12 +138,13 @@ class BaseSelectionSearch(BaseSearchCV):
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         """Return ``(policy, trainer)`` for this fit.
 
-        The policy follows the contract of :mod:`sksel._core.policy` (``ask``,
-        ``tell``, ``done``, ``history_``, ``decisions_``); a policy whose
-        decisions should not depend on the number of workers subclasses its
-        ``SequentialPolicy`` and gets speculative work for idle workers. The
-        trainer follows :mod:`sksel._core.trainer` (see :mod:`sksel.training`):
-        it says what an action's resource is and gives it.
+        The policy derives from :class:`sksel.extend.Policy` (``ask``,
+        ``tell``, ``done``, ``history_``, ``decisions_`` and the optional
+        members it declares); a policy whose decisions should not depend on
+        the number of workers subclasses :class:`sksel.extend.SequentialPolicy`
+        and gets speculative work for idle workers. The trainer derives from
+        :class:`sksel.extend.Trainer` (see :mod:`sksel.training`): it says
+        what an action's resource is and gives it.
 
         Parameters
         ----------

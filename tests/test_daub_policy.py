@@ -15,7 +15,7 @@ import pytest
 
 from sksel._core.simulate import simulate
 from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
-from sksel.daub.bound import _monotone
+from sksel.daub.bound import monotone
 
 # --------------------------------------------------------------------- helpers
 
@@ -144,20 +144,20 @@ def test_daub_sizes_no_float_round_up():
     assert sizes[sizes.index(170) + 1] == 187  # ceil(1.1 * 170) = ceil(187) = 187
 
 
-# ------------------------------------------------------------------- _monotone
+# ------------------------------------------------------------------- monotone
 
 
 def test_monotone_correction_hand_example():
     # 0.5, 0.7 ok; 0.6 < 0.7 -> both (0.7 + 0.6) / 2 = 0.65; 0.8 >= 0.65 ok.
-    np.testing.assert_allclose(_monotone([0.5, 0.7, 0.6, 0.8]), [0.5, 0.65, 0.65, 0.8])
+    np.testing.assert_allclose(monotone([0.5, 0.7, 0.6, 0.8]), [0.5, 0.65, 0.65, 0.8])
     # Cascade: 0.5 < 0.6 -> 0.55, 0.55; then 0.4 < 0.55 (the corrected value)
     # -> 0.475, 0.475; the first point keeps its corrected 0.55.
-    np.testing.assert_allclose(_monotone([0.6, 0.5, 0.4]), [0.55, 0.475, 0.475])
+    np.testing.assert_allclose(monotone([0.6, 0.5, 0.4]), [0.55, 0.475, 0.475])
     # Non-decreasing curves and a single point are left alone; the input is not mutated.
     curve = [0.1, 0.1, 0.3]
-    np.testing.assert_allclose(_monotone(curve), curve)
+    np.testing.assert_allclose(monotone(curve), curve)
     assert curve == [0.1, 0.1, 0.3]
-    np.testing.assert_allclose(_monotone([0.4]), [0.4])
+    np.testing.assert_allclose(monotone([0.4]), [0.4])
 
 
 # ----------------------------------------------------------------- upper_bound

@@ -36,24 +36,12 @@ import pandas as pd
 from sklearn.linear_model import QuantileRegressor
 
 from benchmarks import lcdb_replay as lcdb
+from sksel.daub.bound import monotone
 from sksel.daub.curve_prior import FEATURES, prior_features
 
 #: Ladders of DAUB's sizes replayed: every STEP-th LCDB anchor (ratios 2 and 2.8).
 STEPS = (2, 3)
 OUT = Path(__file__).resolve().parents[2] / "sksel" / "data" / "daub_bound.csv"
-
-
-def monotone(scores):
-    """The paper's monotone correction of a learning curve, as DAUB's bound makes it.
-
-    When a score falls below the (corrected) previous one, both become their
-    mean (:mod:`sksel.daub.bound` corrects a curve so before projecting it).
-    """
-    scores = np.array(scores, dtype=float)
-    for i in range(1, len(scores)):
-        if scores[i] < scores[i - 1]:
-            scores[i - 1] = scores[i] = (scores[i] + scores[i - 1]) / 2
-    return scores
 
 
 def prefixes(tasks, b=500, b_divisor=32):

@@ -1,7 +1,7 @@
 """DAUB's upper bound: the score at N that a learner's learning curve projects.
 
 A learner's validation scores on the subsamples so far, made monotone
-(``_monotone``), are projected to the full training set by the slope of their
+(:func:`monotone`), are projected to the full training set by the slope of their
 latest points (:func:`projected_bound`), in rows or in log(rows)
 (:func:`projects_in_log`), raised for the noise of the scores
 (:func:`accuracy_noise` for accuracies), and widened when a learner trained on
@@ -72,7 +72,7 @@ def projected_bound(curve, train, n_total, *, l, bound, projection, max_score, n
     sizes = sorted(curve)
     if not sizes:
         return np.inf
-    valid = _monotone([curve[n] for n in sizes])
+    valid = monotone([curve[n] for n in sizes])
     n_j = sizes[-1]
     if len(sizes) < 2:
         projected = np.inf
@@ -155,7 +155,7 @@ def widening_ratio(curve, bound, score, noise):
     """
     if len(curve) < 2 or not np.isfinite(bound):
         return None
-    latest = _monotone([curve[n] for n in sorted(curve)])[-1]
+    latest = monotone([curve[n] for n in sorted(curve)])[-1]
     seen = score - noise(score)
     if seen > bound > latest and not np.isclose(seen, bound):
         return (seen - latest) / (bound - latest)
@@ -189,10 +189,26 @@ def accuracy_noise(score, n_validation):
     return math.sqrt(p * (1 - p) / (n_validation + 2))
 
 
-def _monotone(scores):
+def monotone(scores):
     """The paper's monotone correction of a learning curve, point by point.
 
     When a score falls below the (corrected) previous one, both become their mean.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_sizes,)
+        A learner's validation scores, by increasing training size.
+
+    Returns
+    -------
+    corrected : ndarray of shape (n_sizes,)
+        The scores corrected, a new array.
+
+    Examples
+    --------
+    >>> from sksel.daub.bound import monotone
+    >>> monotone([0.5, 0.7, 0.6, 0.8]).round(3).tolist()
+    [0.5, 0.65, 0.65, 0.8]
     """
     scores = np.array(scores, dtype=float)
     for i in range(1, len(scores)):

@@ -403,14 +403,21 @@ def test_a_parameter_the_searched_step_does_not_have_fails_before_any_training(
                         n_initial=2, random_state=random_state).fit(X, Y)
 
 
+@pytest.mark.parametrize("template, space, match", [
+    (SGD, {"clf": [MLPClassifier()], "clf__solver": ["adam", "lbfgs"]},
+     r"param_distributions gives clf__solver='lbfgs', with which MLPClassifier cannot "
+     r"continue training by subtrain_kind='partial_fit'"),
+    # The kind that every value supports is one the template's step does not: passing it
+    # alone would be refused.
+    (LogisticRegression(), {"clf": [RandomForestClassifier()], "clf__max_depth": [2, 4]},
+     r"with which RandomForestClassifier cannot continue training by subtrain_kind='max_iter'"
+     r".*give the estimator a last step that continues by subtrain_kind='n_estimators'"),
+])
 def test_a_value_the_searched_step_cannot_be_continued_with_is_refused_naming_the_step(
-        monkeypatch):
+        template, space, match, monkeypatch):
     monkeypatch.setattr(Subtrainer, "first", _no_training)
-    pipe = Pipeline([("scale", StandardScaler()), ("clf", SGD)])
-    space = {"clf": [MLPClassifier()], "clf__solver": ["adam", "lbfgs"]}
-    with pytest.raises(ValueError, match=r"param_distributions gives clf__solver='lbfgs', with "
-                       r"which MLPClassifier cannot continue training by "
-                       r"subtrain_kind='partial_fit'"):
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", template)])
+    with pytest.raises(ValueError, match=match):
         MutantUCBSearch(pipe, space, budget=12, max_subtrains=3).fit(X, Y)
 
 

@@ -567,8 +567,18 @@ class MutantUCBSearch(BaseSelectionSearch):
             any(_supports(last, kind) for last in self._last_steps_with(space, key, v))
             for space in _spaces(self.param_distributions) for key, values in space.items()
             if not hasattr(values, "rvs") for v in values)]
-        instead = (f", or pass subtrain_kind={kinds[0]!r}, which every value supports"
-                   if kinds else "")
+        # subtrain_kind must suit the estimator's own last step as well, even where the
+        # space replaces it.
+        template = _last_step(self.estimator)[0]
+        passable = [kind for kind in kinds if _supports(template, kind)]
+        if passable:
+            instead = f", or pass subtrain_kind={passable[0]!r}, which every value supports"
+        elif kinds:
+            instead = (f", or give the estimator a last step that continues by "
+                       f"subtrain_kind={kinds[0]!r}, as every value does "
+                       f"({type(template).__name__} does not), and pass that kind")
+        else:
+            instead = ""
         names = " or ".join(dict.fromkeys(type(last).__name__ for last in lasts))
         return (
             f"param_distributions gives {name}={value!r}, with which {names} "

@@ -10,11 +10,12 @@ from scipy.stats import chisquare
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_test_split
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from sksel import DAUBSearch, KDPPSearch
@@ -216,6 +217,52 @@ def test_best_is_grid_searchs_own_choice(data):
     plain = clone(search).fit(X, y)
     assert ensemble.members_.tolist() == [plain.best_index_]
     np.testing.assert_array_equal(ensemble.predict_proba(X), plain.predict_proba(X))
+
+
+SVC_PROBA = make_pipeline(StandardScaler(), SVC(probability=True, random_state=0))
+SVC_GRID = {"svc__C": [0.1, 1.0, 10.0]}
+IGNORE_PROBABILITY = pytest.mark.filterwarnings("ignore:The `probability` parameter")
+
+
+@pytest.fixture(scope="module")
+def breast_cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return train_test_split(X, y, test_size=0.3, random_state=0)
+
+
+@IGNORE_PROBABILITY
+@pytest.mark.parametrize("search", [
+    GridSearchCV(SVC_PROBA, SVC_GRID, cv=3),
+    KDPPSearch(SVC_PROBA, SVC_GRID, n_iter=3, cv=3, random_state=0),
+])
+def test_best_predicts_as_the_searchs_best_estimator(search, breast_cancer):
+    """SVC(probability=True) predicts by its decision function, on which the argmax of its
+    Platt probabilities disagrees for some rows: "best" is the selected model, its predict."""
+    X_train, X_test, y_train, y_test = breast_cancer
+    ensemble = EnsembleClassifier(search, method="best").fit(X_train, y_train)
+    best = ensemble.search_.best_estimator_
+    grid = GridSearchCV(SVC_PROBA, SVC_GRID, cv=3).fit(X_train, y_train)
+    assert ensemble.members_.tolist() == [ensemble.search_.best_index_]
+    np.testing.assert_array_equal(ensemble.predict(X_test), best.predict(X_test))
+    np.testing.assert_array_equal(ensemble.predict(X_test), grid.predict(X_test))
+    assert ensemble.score(X_test, y_test) == grid.score(X_test, y_test)
+    np.testing.assert_array_equal(ensemble.predict_proba(X_test), best.predict_proba(X_test))
+    np.testing.assert_array_equal(ensemble.decision_function(X_test),
+                                  best.decision_function(X_test))
+    assert ensemble.set_params(voting="hard").fit(X_train, y_train).predict(X_test).tolist() == (
+        best.predict(X_test).tolist())
+
+
+@IGNORE_PROBABILITY
+def test_hard_voting_counts_the_members_predicted_classes(breast_cancer):
+    X_train, X_test, y_train, _ = breast_cancer
+    search = GridSearchCV(SVC_PROBA, {"svc__C": [0.03, 0.1, 0.3, 1.0, 3.0, 10.0]}, cv=3)
+    hard = EnsembleClassifier(search, method="greedy", voting="hard", n_rounds=10).fit(
+        X_train, y_train)
+    assert len(hard.members_) > 1
+    votes = sum(w * np.eye(2)[m.predict(X_test)] for w, m in zip(hard.weights_, hard.estimators_))
+    np.testing.assert_allclose(hard.predict_proba(X_test), votes)
+    assert not hasattr(hard, "decision_function")  # several members: no one's scores
 
 
 def test_predictions_are_the_weighted_members(data):

@@ -15,7 +15,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, SGDClassifier, SGDRegressor
 from sklearn.model_selection import StratifiedKFold
 from sklearn.neural_network import MLPClassifier
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
@@ -362,6 +362,63 @@ def test_a_value_no_model_can_be_continued_with_is_refused_before_any_training(
     with pytest.raises(ValueError, match=match):
         MutantUCBSearch(MLPClassifier(), space, subtrain_kind=kind, budget=20,
                         max_subtrains=5).fit(X, Y)
+
+
+def test_a_searched_pipeline_step_takes_its_parameters_as_the_template_step_would():
+    """``{"clf": [SGD], "clf__alpha": ...}`` over a pipeline whose clf is LogisticRegression
+    searches exactly as over one whose clf already is that SGD: the nested values are set on
+    the step the configuration puts there, not on the template's (which has no alpha)."""
+    space = {"clf": [SGD], "clf__alpha": [1e-4, 1e-3, 1e-2]}
+    kwargs = dict(subtrain_kind="max_iter", budget=12, max_subtrains=3, cv=CV3, random_state=0)
+    searched = MutantUCBSearch(Pipeline([("scale", StandardScaler()),
+                                         ("clf", LogisticRegression())]), space, **kwargs).fit(X, Y)
+    template = MutantUCBSearch(Pipeline([("scale", StandardScaler()), ("clf", SGD)]), space,
+                               **kwargs).fit(X, Y)
+    assert all(isinstance(p["clf"], SGDClassifier) for p in searched.all_cv_results_["params"])
+    for key in ("mean_test_score", "n_resources", "parent_id"):
+        np.testing.assert_array_equal(searched.all_cv_results_[key],
+                                      template.all_cv_results_[key])
+    assert ([p["clf__alpha"] for p in searched.all_cv_results_["params"]]
+            == [p["clf__alpha"] for p in template.all_cv_results_["params"]])
+    assert searched.best_params_["clf__alpha"] == template.best_params_["clf__alpha"]
+    np.testing.assert_array_equal(searched.predict(X), template.predict(X))
+    assert isinstance(searched.best_estimator_[-1], SGDClassifier)
+    assert space["clf"][0].get_params() == SGD.get_params()  # the value itself is left as given
+
+
+@pytest.mark.parametrize("space, random_state, match", [
+    ({"clf": [SGD], "clf__alpha": [1e-4, 1e-3], "clf__C": [1.0]}, 0,
+     r"Invalid parameter 'C' for estimator SGDClassifier"),
+    # The initial draws of seed 3 miss the second branch, which is checked all the same.
+    ([{"clf": [SGD], "clf__alpha": [1e-4, 1e-3]}, {"clf": [SGD], "clf__C": [1.0]}], 3,
+     r"param_distributions gives clf__C=1.0, which the estimator cannot take with "
+     r"clf=SGDClassifier\(.*\): Invalid parameter 'C' for estimator SGDClassifier"),
+])
+def test_a_parameter_the_searched_step_does_not_have_fails_before_any_training(
+        space, random_state, match, monkeypatch):
+    monkeypatch.setattr(Subtrainer, "first", _no_training)
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
+    with pytest.raises(ValueError, match=match):
+        MutantUCBSearch(pipe, space, subtrain_kind="max_iter", budget=12, max_subtrains=3,
+                        n_initial=2, random_state=random_state).fit(X, Y)
+
+
+@pytest.mark.parametrize("template, space, match", [
+    (SGD, {"clf": [MLPClassifier()], "clf__solver": ["adam", "lbfgs"]},
+     r"param_distributions gives clf__solver='lbfgs', with which MLPClassifier cannot "
+     r"continue training by subtrain_kind='partial_fit'"),
+    # The kind that every value supports is one the template's step does not: passing it
+    # alone would be refused.
+    (LogisticRegression(), {"clf": [RandomForestClassifier()], "clf__max_depth": [2, 4]},
+     r"with which RandomForestClassifier cannot continue training by subtrain_kind='max_iter'"
+     r".*give the estimator a last step that continues by subtrain_kind='n_estimators'"),
+])
+def test_a_value_the_searched_step_cannot_be_continued_with_is_refused_naming_the_step(
+        template, space, match, monkeypatch):
+    monkeypatch.setattr(Subtrainer, "first", _no_training)
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", template)])
+    with pytest.raises(ValueError, match=match):
+        MutantUCBSearch(pipe, space, budget=12, max_subtrains=3).fit(X, Y)
 
 
 def test_resource_is_the_deprecated_name_of_subtrain_kind():

@@ -195,18 +195,19 @@ def predicting(func, args, kwargs, X, test, classes, keep_model):
     return out
 
 
-def fold_predictions(model, X, classes):
+def fold_predictions(model, X, classes, dtype=np.float32):
     """`model`'s predictions of `X`: class probabilities over `classes`, or values.
 
     A classifier's ``predict_proba`` columns follow its own ``classes_``;
     they are placed under `classes` (a class its fold lacked gets 0). A
     classifier without ``predict_proba`` gives one-hot vectors of its
-    ``predict``. With `classes` None, ``predict``'s values.
+    ``predict``. With `classes` None, ``predict``'s values. Stored as
+    `dtype` (float32 where they are kept, float64 where they are served).
     """
     if classes is None:
-        values = np.asarray(model.predict(X), dtype=np.float32)
+        values = np.asarray(model.predict(X), dtype=dtype)
         return values.reshape(len(values), -1)
-    out = np.zeros((_num_samples(X), len(classes)), dtype=np.float32)
+    out = np.zeros((_num_samples(X), len(classes)), dtype=dtype)
     if hasattr(model, "predict_proba"):
         columns = np.searchsorted(classes, model.classes_)
         out[:, columns] = model.predict_proba(X)

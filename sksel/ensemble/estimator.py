@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from sklearn.metrics import accuracy_score, check_scoring
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils import get_tags, indexable
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._compat import Interval, StrOptions, _fit_context
@@ -38,6 +39,13 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
       auto-sklearn builds it: `n_rounds` rounds each adding the candidate
       that makes the ensemble's score best; weights are shares of rounds.
     - ``"best"``: the search's selected candidate alone, for comparison.
+
+    An ensemble of one refitted member (always with ``"best"``, and where
+    ``"dpp"`` or ``"greedy"`` keep one) predicts as that member does: its
+    ``predict``, ``predict_proba`` and ``decision_function``, so that
+    ``"best"`` scores as the search's ``best_estimator_`` (an
+    ``SVC(probability=True)`` predicts by its decision function, not by the
+    argmax of its Platt probabilities).
 
     `fit` runs a clone of `search` with its predictions kept, then chooses;
     :meth:`from_search` builds the ensemble from a search already fitted
@@ -80,7 +88,9 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         have kept them: ``keep_fold_models=True``).
     voting : {"soft", "hard"}, default="soft"
         Average the members' weighted class probabilities, or take the
-        weighted vote of their predicted classes.
+        weighted vote of their predicted classes (a refitted member's
+        ``predict``; with ``refit=False``, the class of largest average
+        probability of its fold models).
     scoring : str, callable or None, default=None
         What the rounds maximise on the out-of-fold predictions; None: the
         search's (its refit metric).
@@ -299,6 +309,7 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """The members' class probabilities, averaged with their weights.
 
         With ``voting="hard"``, the weighted share of the members' votes.
+        An ensemble of one refitted member gives that member's.
 
         Parameters
         ----------
@@ -312,9 +323,10 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "estimators_")
         total = 0.0
         for i, weight in enumerate(self.weights_):
-            p = self._member_probabilities(i, X)
             if self.voting == "hard":
-                p = np.eye(len(self.classes_))[np.argmax(p, axis=1)]
+                p = self._member_classes(i, X)[:, None] == self.classes_[None, :]
+            else:
+                p = self._member_probabilities(i, X)
             total = total + weight * p
         return np.asarray(total, dtype=float)
 
@@ -322,10 +334,18 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """Member `i`'s class probabilities of `X` (the average of its fold models')."""
         member = self.estimators_[i]
         models = member if isinstance(member, list) else [member]
-        return np.mean([fold_predictions(model, X, self.classes_) for model in models], axis=0)
+        return np.mean([fold_predictions(model, X, self.classes_, dtype=float) for model in models],
+                       axis=0)
+
+    def _member_classes(self, i, X):
+        """Member `i`'s classes of `X`: its ``predict``, or its fold models' largest average."""
+        member = self.estimators_[i]
+        if isinstance(member, list):
+            return self.classes_[np.argmax(self._member_probabilities(i, X), axis=1)]
+        return np.asarray(member.predict(X))
 
     def predict(self, X):
-        """The class of largest weighted probability (or vote).
+        """The class of largest weighted probability (or vote); a sole member's ``predict``.
 
         Parameters
         ----------
@@ -336,8 +356,36 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         -------
         y : ndarray of shape (n_samples,)
         """
+        check_is_fitted(self, "estimators_")
+        sole = self._sole_member()
+        if sole is not None:
+            return sole.predict(X)
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+    @available_if(lambda self: _sole_member_has(self, "decision_function"))
+    def decision_function(self, X):
+        """The sole member's ``decision_function`` (``method="best"``, ``refit=True``).
+
+        Only an ensemble of one refitted member has it, whose scores these are.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        check_is_fitted(self, "estimators_")
+        return self._sole_member().decision_function(X)
+
+    def _sole_member(self):
+        """The fitted estimator of an ensemble of one refitted member; None otherwise."""
+        if len(self.estimators_) == 1 and not isinstance(self.estimators_[0], list):
+            return self.estimators_[0]
+        return None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -352,6 +400,20 @@ class EnsembleClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 # ------------------------------------------------------------------- helpers
 def _is_sksel(search):
     return hasattr(search, "keep_predictions")
+
+
+def _sole_member_has(ensemble, name):
+    """Whether `ensemble` delegates method `name` to its sole member.
+
+    Fitted: whether it has one refitted member with that method. Not fitted
+    yet: whether ``method="best"`` with ``refit`` will, as far as the
+    search's estimator tells.
+    """
+    if hasattr(ensemble, "estimators_"):
+        sole = ensemble._sole_member()
+        return sole is not None and hasattr(sole, name)
+    return (ensemble.method == "best" and ensemble.refit
+            and hasattr(_first_estimator(ensemble.search), name))
 
 
 def _first_estimator(search):

@@ -4,6 +4,7 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 :class:`~sksel.training.continued.ContinuedTrainer`.
 """
 
+import itertools
 import numbers
 import os
 import warnings
@@ -518,32 +519,69 @@ class MutantUCBSearch(BaseSelectionSearch):
             )
 
     def _check_values_continue(self):
-        """Refuse a list value of `param_distributions` with which no model can be continued.
+        """Refuse a list value of `param_distributions` that no model can be set or continued with.
 
-        Such as ``solver="lbfgs"`` of an MLP sub-trained by ``partial_fit``,
-        which only the stochastic solvers have: every model drawn with it
-        would fail its first sub-train.
+        A value is set as a configuration sets it, on the steps that the
+        configuration puts above it (``clf__alpha`` on each estimator that
+        ``clf`` takes): one it cannot be set on is refused, naming it, and so
+        is one with which none of them can be continued, such as
+        ``solver="lbfgs"`` of an MLP sub-trained by ``partial_fit``, which
+        only the stochastic solvers have: every model drawn with it would fail
+        its first sub-train.
         """
-        last = _last_step(self.estimator)[0]
         for space in _spaces(self.param_distributions):
             for name, values in space.items():
                 if hasattr(values, "rvs"):
                     continue
                 for value in values:
-                    if not _supports(_last_step(clone(self.estimator).set_params(
-                            **{name: value}))[0], self.subtrain_kind_):
-                        raise ValueError(self._cannot_continue(name, value, last))
+                    lasts = self._last_steps_with(space, name, value)
+                    if not any(_supports(last, self.subtrain_kind_) for last in lasts):
+                        raise ValueError(self._cannot_continue(name, value, lasts))
 
-    def _cannot_continue(self, name, value, last):
+    def _last_steps_with(self, space, name, value):
+        """The last steps of the models that branch `space` builds with ``name=value``.
+
+        One for each combination of the list values of the parameters above
+        `name` (``clf`` above ``clf__alpha``), which a configuration sets
+        before it; the estimator itself where none is searched.
+        """
+        above = [key for key, values in space.items()
+                 if name.startswith(f"{key}__") and not hasattr(values, "rvs")]
+        lasts = []
+        for combination in itertools.product(*(space[key] for key in above)):
+            params = clone({**dict(zip(above, combination)), name: value}, safe=False)
+            try:
+                model = clone(self.estimator).set_params(**params)
+            except ValueError as error:
+                steps = ", ".join(f"{key}={params[key]!r}" for key in above)
+                raise ValueError(
+                    f"param_distributions gives {name}={value!r}, which the estimator cannot "
+                    f"take{f' with {steps}' if steps else ''}: {error}"
+                ) from error
+            lasts.append(_last_step(model)[0])
+        return lasts
+
+    def _cannot_continue(self, name, value, lasts):
         """Why `name=value` of `param_distributions` is refused, and what to do."""
         kinds = [kind for kind in SUBTRAIN_KINDS if all(
-            _supports(_last_step(clone(self.estimator).set_params(**{key: v}))[0], kind)
+            any(_supports(last, kind) for last in self._last_steps_with(space, key, v))
             for space in _spaces(self.param_distributions) for key, values in space.items()
             if not hasattr(values, "rvs") for v in values)]
-        instead = (f", or pass subtrain_kind={kinds[0]!r}, which every value supports"
-                   if kinds else "")
+        # subtrain_kind must suit the estimator's own last step as well, even where the
+        # space replaces it.
+        template = _last_step(self.estimator)[0]
+        passable = [kind for kind in kinds if _supports(template, kind)]
+        if passable:
+            instead = f", or pass subtrain_kind={passable[0]!r}, which every value supports"
+        elif kinds:
+            instead = (f", or give the estimator a last step that continues by "
+                       f"subtrain_kind={kinds[0]!r}, as every value does "
+                       f"({type(template).__name__} does not), and pass that kind")
+        else:
+            instead = ""
+        names = " or ".join(dict.fromkeys(type(last).__name__ for last in lasts))
         return (
-            f"param_distributions gives {name}={value!r}, with which {type(last).__name__} "
+            f"param_distributions gives {name}={value!r}, with which {names} "
             f"cannot continue training by subtrain_kind={self.subtrain_kind_!r}: every model "
             f"drawn with it would fail its first sub-train. Remove the value{instead}."
         )

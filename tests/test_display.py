@@ -224,6 +224,9 @@ def test_the_resource_axis_is_logarithmic_where_resources_grow_geometrically(res
         left, middle, right = display.ax_.transData.transform(
             [[x, 0.8] for x in LOOKS[::2] + LOOKS[-1:]])[:, 0]
         assert (middle - left) / (right - left) > 0.6
+        # Labelled at the looks, not at powers of ten (none between 711 and 19,200).
+        assert [t.get_text() for t in display.ax_.get_xticklabels()] == [
+            "711", "2133", "6400", "19200"]
 
 
 def test_the_resource_axis_scale_can_be_chosen(daub, mutant):

@@ -358,11 +358,8 @@ class SearchCurvesDisplay:
             others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
         self.origin_lines_ = None if self.origins is None else self._plot_origins(ax, origin_kw)
-        from matplotlib.ticker import MaxNLocator
-
         ax.set_xscale(xscale)
-        if xscale == "linear" and np.all(resources == np.round(resources)):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        _resource_ticks(ax, xscale, resources)
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
         what = f"learning curves of {len(ids)} candidates"
@@ -455,6 +452,23 @@ class SearchCurvesDisplay:
                 label = "went on from its parent" if not lines else None
                 lines += ax.plot([origin[0], x[0]], [origin[1], y[0]], label=label, **kw)
         return lines
+
+
+def _resource_ticks(ax, xscale, resources):
+    """Ticks of the resource axis: whole numbers; on a log axis, the resources themselves.
+
+    A log axis with up to ten distinct resources has a labelled tick at
+    each (``711``, ``2133``, ...) and no labels between them, which would
+    run into each other over less than a decade.
+    """
+    from matplotlib.ticker import MaxNLocator, NullFormatter
+
+    distinct = np.unique(resources)
+    if xscale == "log" and distinct.size <= 10:
+        ax.set_xticks(distinct, [f"{value:g}" for value in distinct])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    elif xscale == "linear" and np.all(resources == np.round(resources)):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _continues_parents(results):

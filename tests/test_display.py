@@ -7,9 +7,10 @@ import pytest
 from _common import uncapped_daub
 from scipy.stats import loguniform
 from sklearn.base import clone
-from sklearn.datasets import load_digits, load_iris
+from sklearn.datasets import load_digits, load_iris, make_classification
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -73,6 +74,16 @@ def gpucb():
     grid = {"C": np.logspace(-4, 2, 13).tolist()}
     return GPUCBSelector(LogisticRegression(max_iter=1000), grid, n_iter=5, cv=3,
                          random_state=0).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def gpucb_looks():
+    # Looks on 71 rows before all 1,920 of a fold; GaussianNB's race ends after 1 of 5 folds.
+    X, y = make_classification(n_samples=2400, n_features=10, n_informative=4, flip_y=0.1,
+                               random_state=0)
+    learners = [LogisticRegression(), GaussianNB(), DecisionTreeClassifier(random_state=0),
+                KNeighborsClassifier(), DecisionTreeClassifier(max_depth=3, random_state=0)]
+    return GPUCBSelector(learners, cv=5, looks=True, random_state=0).fit(X, y)
 
 
 def _used(results):
@@ -269,6 +280,21 @@ def test_the_legend_says_on_how_many_folds_partial_points_were_scored():
     every_fold = _curves(LOOKS, n_folds=[[5] * 4] * 2, n_splits=5).plot()
     assert every_fold.partial_markers_ == [None, None]
     assert "folds" not in " ".join(t.get_text() for t in every_fold.ax_.get_legend().get_texts())
+
+
+def test_a_raced_gpucb_evaluation_is_hollow_on_its_curve(gpucb_looks):
+    display = SearchCurvesDisplay.from_search(gpucb_looks)
+    results = gpucb_looks.all_cv_results_
+    raced = np.flatnonzero(results["first_look"])
+    assert raced.size and (results["n_folds_run"][raced] == 1).all()  # what the fixture gives
+    ids = list(display.candidate_ids)
+    for i in raced:
+        hollow = display.partial_markers_[ids.index(results["candidate_id"][i])]
+        assert hollow.get_xdata().tolist() == [results["n_resources"][i]]
+        np.testing.assert_allclose(hollow.get_ydata(), np.nanmean(
+            [results[f"split{k}_test_score"][i] for k in range(5)]))
+    assert sum(m is not None for m in display.partial_markers_) == raced.size
+    assert display.ax_.get_legend().get_texts()[-1].get_text() == "scored on 1 of 5 folds"
 
 
 @pytest.mark.parametrize("name, title", [
@@ -557,6 +583,24 @@ def test_posterior_points_are_the_policy_numbers(gpucb):
     labels = [t.get_text() for t in display.ax_.get_yticklabels()]
     assert labels == [f"#{c} LogisticRegression(C={gpucb.candidates_[c]['C']:.3g})"
                       for c in order]
+
+
+def test_posterior_stars_of_looks_are_hollow(gpucb, gpucb_looks):
+    display = PosteriorDisplay.from_search(gpucb_looks)
+    results = gpucb_looks.cv_results_
+    looks = results["look"] | (results["n_folds_run"] < gpucb_looks.n_splits_)
+    assert looks.any() and not looks.all()  # what the fixture gives
+    faces = [matplotlib.colors.to_hex(f) for f in display.evaluated_.get_facecolors()]
+    assert faces == ["#ffffff" if look else matplotlib.colors.to_hex("tab:red")
+                     for look in looks]
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels == ["evaluated", "a look: fewer rows or folds", "prior", "posterior"]
+    # A search without looks draws every star filled, under one entry.
+    plain = PosteriorDisplay.from_search(gpucb)
+    assert {matplotlib.colors.to_hex(f) for f in plain.evaluated_.get_facecolors()} == {
+        matplotlib.colors.to_hex("tab:red")}
+    assert [t.get_text() for t in plain.ax_.get_legend().get_texts()] == [
+        "evaluated", "prior", "posterior"]
 
 
 def test_prior_is_what_the_posterior_conditions_on(gpucb):
@@ -861,7 +905,6 @@ def test_top_k_groups_the_others(daub):
 
 # ------------------------------------------- readable with 5, 25, 100 candidates
 from matplotlib.transforms import Bbox  # noqa: E402
-from sklearn.datasets import make_classification  # noqa: E402
 
 RULE = re.compile(r"#(\d+)( \(from #(\d+)\))? (SGDClassifier|DecisionTreeClassifier|"
                   r"LogisticRegression)\(\w+=")

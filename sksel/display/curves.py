@@ -38,16 +38,16 @@ class SearchCurvesDisplay:
     best ranked candidates are drawn in colour and named in the legend,
     right of the axes, the selected one highlighted; the others are grey,
     one legend entry for all of them. A point scored on fewer folds than
-    the others (a race's first folds, DAUB's single fold below the full
-    size) is hollow, and the legend says on how many (``scored on 1 of 5
-    folds``). The resource axis is logarithmic where the resources grow
-    geometrically (DAUB's sizes, GP-UCB's looks, a halving search's rungs),
-    linear otherwise (`xscale`); the title names the search. Names too long
-    to read (over 48
-    characters) lose what the named candidates share, the estimator and the
-    parameters set alike, which the legend's title gives, headed ``top 10 of
-    38:`` where a grey curve does not share it; each keeps its id and the
-    parameters that differ.
+    the cross-validation has (a race's first folds, DAUB's single fold
+    below the full size) is hollow, and the legend says on how many
+    (``scored on 1 of 5 folds``). The resource axis is logarithmic where
+    the resources grow geometrically (DAUB's sizes, GP-UCB's looks, a
+    halving search's rungs), linear otherwise (`xscale`); the title names
+    the search. Names too long to read (over 48 characters) lose what the
+    named candidates share, the estimator and the parameters set alike,
+    which the legend's title gives, headed ``top 10 of 38:`` where a grey
+    curve does not share it; each keeps its id and the parameters that
+    differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation. A Mutant-UCB model that went on
@@ -362,7 +362,7 @@ class SearchCurvesDisplay:
         _resource_ticks(ax, xscale, resources)
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
-        what = f"learning curves of {len(ids)} candidates"
+        what = f"learning curves of {len(ids)} candidate{'s' * (len(ids) != 1)}"
         ax.set_title(f"{self.search_name}: {what}" if self.search_name else what.capitalize(),
                      fontsize="medium")
         if isinstance(ylim, str) and ylim == "auto":

@@ -388,15 +388,24 @@ def test_the_generic_displays(fitted):
     folds = np.isfinite(np.stack([every[f"split{k}_test_score"]
                                   for k in range(search.n_splits_)])).sum(axis=0)
     all_ids = np.unique(every["candidate_id"])
-    spent = np.array([(resource * folds)[every["candidate_id"] == c].sum() for c in all_ids])
+    unused = np.asarray(every["speculative"], dtype=bool)
+    spent, speculative = (np.array([(resource * folds)[(every["candidate_id"] == c) & rows].sum()
+                                    for c in all_ids]) for rows in (~unused, unused))
     try:
         allocation = AllocationDisplay.from_search(search)
     except ValueError as refused:
         assert "every bar would be GridSearchCV's" in str(refused)
-        assert len(np.unique(spent)) == 1 and len(all_ids) == len(every["candidate_id"])
+        assert len(np.unique(spent + speculative)) == 1
+        assert len(all_ids) == len(every["candidate_id"])
     else:
         assert len(allocation.bars_) == len(all_ids)
         np.testing.assert_array_equal(allocation.spent, spent)
+        # Speculative work the search never used is drawn apart, after what it used.
+        np.testing.assert_array_equal(allocation.speculative, speculative)
+        if unused.any():
+            np.testing.assert_array_equal(
+                [bar.get_x() for bar in allocation.speculative_bars_],
+                [bar.get_width() for bar in allocation.bars_])
 
 
 def _lines(text):

@@ -7,9 +7,10 @@ import pytest
 from _common import uncapped_daub
 from scipy.stats import loguniform
 from sklearn.base import clone
-from sklearn.datasets import load_digits, load_iris
+from sklearn.datasets import load_digits, load_iris, make_classification
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -73,6 +74,16 @@ def gpucb():
     grid = {"C": np.logspace(-4, 2, 13).tolist()}
     return GPUCBSelector(LogisticRegression(max_iter=1000), grid, n_iter=5, cv=3,
                          random_state=0).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def gpucb_looks():
+    # Looks on 71 rows before all 1,920 of a fold; GaussianNB's race ends after 1 of 5 folds.
+    X, y = make_classification(n_samples=2400, n_features=10, n_informative=4, flip_y=0.1,
+                               random_state=0)
+    learners = [LogisticRegression(), GaussianNB(), DecisionTreeClassifier(random_state=0),
+                KNeighborsClassifier(), DecisionTreeClassifier(max_depth=3, random_state=0)]
+    return GPUCBSelector(learners, cv=5, looks=True, random_state=0).fit(X, y)
 
 
 def _used(results):
@@ -199,6 +210,103 @@ def test_curves_on_given_axes(daub):
     assert display.ax_ is ax
 
 
+LOOKS = [711, 2133, 6400, 19200]  # GP-UCB's looks on 30,000 rows, then all the rows of a fold
+
+
+def _curves(resources, n_folds=None, n_splits=None):
+    """A display of two candidates over `resources`, the second selected."""
+    scores = [np.linspace(0.7, 0.8, len(resources)), np.linspace(0.72, 0.85, len(resources))]
+    folds = {} if n_folds is None else {"n_folds": n_folds, "n_splits": n_splits}
+    return SearchCurvesDisplay(candidate_ids=[0, 1], resources=[resources] * 2, scores=scores,
+                               selected=1, **folds)
+
+
+@pytest.mark.parametrize("resources, scale", [
+    (LOOKS, "log"),
+    ([100, 200, 400, 800, 1198], "log"),  # DAUB's doubling sizes, the last all the rows
+    ([1, 2, 3, 4, 5, 6], "linear"),  # sub-trains
+    ([71, 1920], "linear"),  # two resources lie at the two ends of either axis
+])
+def test_the_resource_axis_is_logarithmic_where_resources_grow_geometrically(resources, scale):
+    display = _curves(resources).plot()
+    assert display.ax_.get_xscale() == scale
+    if resources == LOOKS:
+        # A linear axis would bunch the looks in its first third: 711 to 6,400 of 19,200.
+        left, middle, right = display.ax_.transData.transform(
+            [[x, 0.8] for x in LOOKS[::2] + LOOKS[-1:]])[:, 0]
+        assert (middle - left) / (right - left) > 0.6
+        # Labelled at the looks, not at powers of ten (none between 711 and 19,200).
+        assert [t.get_text() for t in display.ax_.get_xticklabels()] == [
+            "711", "2133", "6400", "19200"]
+
+
+def test_the_resource_axis_scale_can_be_chosen(daub, mutant):
+    assert SearchCurvesDisplay.from_search(daub).ax_.get_xscale() == "log"
+    assert SearchCurvesDisplay.from_search(mutant).ax_.get_xscale() == "linear"
+    assert SearchCurvesDisplay.from_search(daub, xscale="linear").ax_.get_xscale() == "linear"
+    assert SearchCurvesDisplay.from_search(mutant, xscale="log").ax_.get_xscale() == "log"
+    with pytest.raises(ValueError, match="xscale must be None .* got xscale='symlog'"):
+        _curves(LOOKS).plot(xscale="symlog")
+
+
+def test_points_scored_on_fewer_folds_are_hollow(daub):
+    display = SearchCurvesDisplay.from_search(daub)
+    results = daub.all_cv_results_
+    used = _used(results)
+    folds = _folds_run(daub, results)
+    # Below N, DAUB scores on one of the three folds; at N, on all of them.
+    assert set(folds[used]) == {1, 3}
+    for c, line, hollow in zip(display.candidate_ids, display.lines_, display.partial_markers_):
+        rows = used & (results["candidate_id"] == c)
+        partial = folds[rows] < daub.n_splits_
+        np.testing.assert_array_equal(hollow.get_xdata(), results["n_resources"][rows][partial])
+        assert hollow.get_linestyle() == "None"
+        assert matplotlib.colors.to_hex(hollow.get_markerfacecolor()) == "#ffffff"
+        assert hollow.get_markeredgecolor() == line.get_color()
+        # The curve's own, filled, markers are at the points scored on every fold only.
+        assert list(line.get_markevery()) == list(np.flatnonzero(~partial))
+        assert line.get_markerfacecolor() == line.get_color()
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels[-1] == "scored on 1 of 3 folds"
+    handle = display.ax_.get_legend().legend_handles[-1]
+    assert matplotlib.colors.to_hex(handle.get_markerfacecolor()) == "#ffffff"
+
+
+def test_the_legend_says_on_how_many_folds_partial_points_were_scored():
+    # A GP-UCB race: one candidate out after 2 of 5 folds, another after 3.
+    display = _curves(LOOKS, n_folds=[[5, 5, 5, 2], [5, 5, 5, 3]], n_splits=5).plot()
+    assert [m.get_xdata().tolist() for m in display.partial_markers_] == [[19200], [19200]]
+    assert display.ax_.get_legend().get_texts()[-1].get_text() == "scored on 2 to 3 of 5 folds"
+    every_fold = _curves(LOOKS, n_folds=[[5] * 4] * 2, n_splits=5).plot()
+    assert every_fold.partial_markers_ == [None, None]
+    assert "folds" not in " ".join(t.get_text() for t in every_fold.ax_.get_legend().get_texts())
+
+
+def test_a_raced_gpucb_evaluation_is_hollow_on_its_curve(gpucb_looks):
+    display = SearchCurvesDisplay.from_search(gpucb_looks)
+    results = gpucb_looks.all_cv_results_
+    raced = np.flatnonzero(results["first_look"])
+    assert raced.size and (results["n_folds_run"][raced] == 1).all()  # what the fixture gives
+    ids = list(display.candidate_ids)
+    for i in raced:
+        hollow = display.partial_markers_[ids.index(results["candidate_id"][i])]
+        assert hollow.get_xdata().tolist() == [results["n_resources"][i]]
+        np.testing.assert_allclose(hollow.get_ydata(), np.nanmean(
+            [results[f"split{k}_test_score"][i] for k in range(5)]))
+    assert sum(m is not None for m in display.partial_markers_) == raced.size
+    assert display.ax_.get_legend().get_texts()[-1].get_text() == "scored on 1 of 5 folds"
+
+
+@pytest.mark.parametrize("name, title", [
+    ("daub", "DAUBSearch: learning curves of 3 candidates"),
+    ("halving", "HalvingGridSearchCV: learning curves of 10 candidates"),
+])
+def test_curves_are_titled_with_the_search_and_what_they_draw(name, title, request):
+    display = SearchCurvesDisplay.from_search(request.getfixturevalue(name))
+    assert display.ax_.get_title() == title
+    assert _curves(LOOKS).plot().ax_.get_title() == "Learning curves of 2 candidates"
+
+
 # ---------------------------------------------------------------- allocation
 def test_allocation_bars_are_the_spends_sorted(daub):
     display = AllocationDisplay.from_search(daub)
@@ -240,6 +348,68 @@ def test_allocation_of_gpucb_counts_every_candidate_for_the_grid(gpucb):
     display = AllocationDisplay.from_search(gpucb)
     assert len(display.bars_) == 5
     assert display.n_grid_candidates == 13
+
+
+def _with_unused_full_fit(search, candidate):
+    """A copy of `search` whose ``all_cv_results_`` ends with an unused speculative row.
+
+    The row evaluates `candidate` on all the rows of every fold, as a free
+    worker's speculative pick does, and is marked ``speculative`` as the
+    searches mark an evaluation they never used.
+    """
+    results = search.all_cv_results_
+    last = np.flatnonzero(results["candidate_id"] == candidate)[-1]
+    every = {k: (list(v) + [v[last]] if k == "params" else np.append(np.asarray(v), v[last]))
+             for k, v in results.items()}
+    every["n_resources"][-1] = search.sizes_[-1]
+    for i in range(search.n_splits_):
+        every[f"split{i}_test_score"][-1] = 0.9
+    every["n_folds_run"][-1] = search.n_splits_
+    every["speculative"][-1] = True
+    copied = clone(search)
+    copied.__dict__.update({**search.__dict__, "all_cv_results_": every})
+    return copied
+
+
+def test_allocation_draws_unused_speculative_work_apart(daub):
+    # A learner whose curve stops below N, whose full fit ran for a free worker, unused.
+    stopped = next(c for c in np.unique(daub.cv_results_["candidate_id"])
+                   if daub.cv_results_["n_resources"][daub.cv_results_["candidate_id"] == c][0]
+                   < daub.sizes_[-1])
+    search = _with_unused_full_fit(daub, stopped)
+    used = AllocationDisplay.from_search(daub).spent
+    display = AllocationDisplay.from_search(search)
+    ids = list(display.candidate_ids)
+    np.testing.assert_array_equal(display.spent, used)  # what the curves draw
+    unused = np.zeros(len(ids))
+    unused[ids.index(stopped)] = daub.sizes_[-1] * daub.n_splits_
+    np.testing.assert_array_equal(display.speculative, unused)
+    # The bars, highest first by all that was spent: the used part, then the unused hatched.
+    order = np.argsort(-(used + unused), kind="stable")
+    assert [b.get_width() for b in display.bars_] == list(used[order])
+    assert [b.get_width() for b in display.speculative_bars_] == list(unused[order])
+    assert [b.get_x() for b in display.speculative_bars_] == list(used[order])
+    row = list(order).index(ids.index(stopped))
+    bar, hatched = display.bars_[row], display.speculative_bars_[row]
+    assert hatched.get_y() == bar.get_y()
+    assert hatched.get_hatch() and not bar.get_hatch()
+    assert hatched.get_facecolor() != bar.get_facecolor()
+    legend = display.ax_.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["used", "speculative, never used"]
+    total = (used + unused).sum()
+    assert " ".join(display.ax_.get_title().split()).startswith(f"Total {total:g}:")
+    assert f"hatched: {unused.sum():g} unused" in display.ax_.get_title()
+    # Its learning curve still stops where the search left it.
+    curves = SearchCurvesDisplay.from_search(search)
+    assert curves.lines_[ids.index(stopped)].get_xdata().max() < daub.sizes_[-1]
+
+
+def test_allocation_without_speculative_work_has_no_hatched_bars(daub):
+    display = AllocationDisplay.from_search(daub)
+    assert not daub.all_cv_results_["speculative"].any()
+    assert display.speculative_bars_ is None
+    assert display.ax_.get_legend() is None
+    assert "hatched" not in display.ax_.get_title()
 
 
 # ---------------------------------------------------------------- best score
@@ -413,6 +583,24 @@ def test_posterior_points_are_the_policy_numbers(gpucb):
     labels = [t.get_text() for t in display.ax_.get_yticklabels()]
     assert labels == [f"#{c} LogisticRegression(C={gpucb.candidates_[c]['C']:.3g})"
                       for c in order]
+
+
+def test_posterior_stars_of_looks_are_hollow(gpucb, gpucb_looks):
+    display = PosteriorDisplay.from_search(gpucb_looks)
+    results = gpucb_looks.cv_results_
+    looks = results["look"] | (results["n_folds_run"] < gpucb_looks.n_splits_)
+    assert looks.any() and not looks.all()  # what the fixture gives
+    faces = [matplotlib.colors.to_hex(f) for f in display.evaluated_.get_facecolors()]
+    assert faces == ["#ffffff" if look else matplotlib.colors.to_hex("tab:red")
+                     for look in looks]
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels == ["evaluated", "a look: fewer rows or folds", "prior", "posterior"]
+    # A search without looks draws every star filled, under one entry.
+    plain = PosteriorDisplay.from_search(gpucb)
+    assert {matplotlib.colors.to_hex(f) for f in plain.evaluated_.get_facecolors()} == {
+        matplotlib.colors.to_hex("tab:red")}
+    assert [t.get_text() for t in plain.ax_.get_legend().get_texts()] == [
+        "evaluated", "prior", "posterior"]
 
 
 def test_prior_is_what_the_posterior_conditions_on(gpucb):
@@ -717,7 +905,6 @@ def test_top_k_groups_the_others(daub):
 
 # ------------------------------------------- readable with 5, 25, 100 candidates
 from matplotlib.transforms import Bbox  # noqa: E402
-from sklearn.datasets import make_classification  # noqa: E402
 
 RULE = re.compile(r"#(\d+)( \(from #(\d+)\))? (SGDClassifier|DecisionTreeClassifier|"
                   r"LogisticRegression)\(\w+=")

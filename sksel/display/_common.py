@@ -426,3 +426,38 @@ def _resource_added(search, results):
 
 def _spans_decades(values):
     return bool(values.size and np.all(values > 0) and values.max() / values.min() > 100)
+
+
+def _grows_geometrically(values):
+    """Whether positive `values` read better on a log axis: they grow as a geometric ladder.
+
+    That is, their two closest distinct values are further apart, as a share
+    of the axis from the least to the largest, on a log axis than on a
+    linear one: 711, 2,133, 6,400 and 19,200 rows (a third of the log axis
+    against 8% of the linear one), DAUB's 100, 200, 400, 800 and 1,198 (16%
+    against 9%); not sub-trains 1, 2, ..., 6 (10% against 20%). Fewer than
+    three values read alike on both.
+    """
+    values = np.unique(values)
+    if values.size < 3 or values[0] <= 0:
+        return False
+    linear = np.diff(values).min() / (values[-1] - values[0])
+    log = np.diff(np.log(values)).min() / np.log(values[-1] / values[0])
+    return bool(log > linear)
+
+
+def _checked_xscale(xscale, values):
+    """The scale of a resource axis: `xscale`, or for None the one `values` read best on."""
+    if xscale is None:
+        return "log" if _grows_geometrically(values) else "linear"
+    if xscale not in ("linear", "log"):
+        raise ValueError(f"xscale must be None (chosen from the resources), 'linear' or "
+                         f"'log'; got xscale={xscale!r}.")
+    return xscale
+
+
+def _folds_words(n_folds, n_splits):
+    """``"scored on 1 of 5 folds"``, or ``"1 to 3 of 5"``, for the `n_folds` of partial points."""
+    low, high = int(np.min(n_folds)), int(np.max(n_folds))
+    some = str(low) if low == high else f"{low} to {high}"
+    return f"scored on {some} of {n_splits} folds"

@@ -8,6 +8,7 @@ from ._common import (
     _allocation_like_grid,
     _checked_search,
     _folds_run,
+    _legend_outside,
     _name,
     _names,
     _one_resource,
@@ -27,7 +28,11 @@ class AllocationDisplay:
     each ran on (training rows for :class:`~sksel.DAUBSearch`, sub-trains
     for :class:`~sksel.MutantUCBSearch`, which continue a model: each
     sub-train counts once; samples or the `resource` parameter for
-    scikit-learn's halving searches). The `top_k` highest get a bar each;
+    scikit-learn's halving searches). Speculative work the search never
+    used (an evaluation started for a free worker and not picked after all)
+    is drawn apart, hatched at the end of the candidate's bar, with its own
+    legend entry: it was spent, but it is not on the candidate's curve.
+    The `top_k` highest get a bar each;
     the others share one grey bar, at their mean. Names too long to read
     lose what the named candidates share, which the y-axis label gives (as
     :class:`SearchCurvesDisplay`'s legend does, headed ``the 20 that spent
@@ -45,7 +50,12 @@ class AllocationDisplay:
         The candidates.
 
     spent : array-like of shape (n_candidates,)
-        The resource spent on each candidate.
+        The resource spent on each candidate by the evaluations the search
+        used.
+
+    speculative : array-like of shape (n_candidates,), default=None
+        The resource spent on each candidate by speculative evaluations the
+        search never used, drawn hatched after `spent`. None: none.
 
     grid_spent : float
         GridSearchCV's spending on one candidate.
@@ -71,8 +81,14 @@ class AllocationDisplay:
     Attributes
     ----------
     bars_ : matplotlib BarContainer
-        The bars, highest first; with more than `top_k` candidates, the last
-        is the others' mean.
+        The bars of the work used, in the order of the whole bars (used and
+        speculative), highest first; with more than `top_k` candidates, the
+        last is the others' mean.
+
+    speculative_bars_ : matplotlib BarContainer or None
+        The hatched bars of the unused speculative work, each after its bar
+        of `bars_` (of zero width for a candidate without); None where
+        nothing was speculative.
 
     grid_line_ : matplotlib Line2D
         GridSearchCV's spending on one candidate.
@@ -99,9 +115,11 @@ class AllocationDisplay:
     """
 
     def __init__(self, *, candidate_ids, spent, grid_spent, n_grid_candidates,
-                 baseline="GridSearchCV", resource_name="Resource", names=None):
+                 speculative=None, baseline="GridSearchCV", resource_name="Resource",
+                 names=None):
         self.candidate_ids = candidate_ids
         self.spent = spent
+        self.speculative = speculative
         self.grid_spent = grid_spent
         self.n_grid_candidates = n_grid_candidates
         self.baseline = baseline
@@ -112,11 +130,14 @@ class AllocationDisplay:
     def from_search(cls, search, *, names=None, ax=None, **kwargs):
         """Plot the resource a fitted search spent per candidate.
 
-        Every row of ``all_cv_results_``, speculative ones included, costs
-        its ``n_resources`` (for a :class:`~sksel.MutantUCBSearch`, the
-        sub-trains added since the model's previous row) times the folds it
-        ran on, those whose test score is not NaN; a scikit-learn halving
-        search's rows are those of its ``cv_results_``, each trained anew.
+        Every row of ``all_cv_results_`` costs its ``n_resources`` (for a
+        :class:`~sksel.MutantUCBSearch`, the sub-trains added since the
+        model's previous row) times the folds it ran on, those whose test
+        score is not NaN; the rows with ``speculative`` True, evaluations
+        the search started for a free worker and never used, are the
+        `speculative` work, the others `spent`. A scikit-learn halving
+        search's rows are those of its ``cv_results_``, each trained anew,
+        none speculative.
         GridSearchCV spends the largest resource (``sizes_[-1]`` for DAUB,
         ``max_subtrains`` for Mutant-UCB, ``max_resources_`` for a halving
         search, ``n_resources`` otherwise) on all ``n_splits_`` folds of
@@ -169,12 +190,14 @@ class AllocationDisplay:
             raise ValueError(_allocation_like_grid(cls, search, reason))
         ids = results["candidate_id"]
         cost = _resource_added(record, results) * _folds_run(record, results)
+        unused = np.asarray(results["speculative"], dtype=bool)
         candidate_ids = np.unique(ids)
         info = record._display_info()
         n_grid = len(getattr(record, "candidates_", candidate_ids))
         display = cls(
             candidate_ids=candidate_ids,
-            spent=np.array([cost[ids == c].sum() for c in candidate_ids]),
+            spent=np.array([cost[(ids == c) & ~unused].sum() for c in candidate_ids]),
+            speculative=np.array([cost[(ids == c) & unused].sum() for c in candidate_ids]),
             grid_spent=info.full_resource * record.n_splits_,
             n_grid_candidates=n_grid,
             baseline=info.baseline.format(n=n_grid),
@@ -182,11 +205,11 @@ class AllocationDisplay:
             names=_names(record, candidate_ids, names),
         )
         if reason is not None and display.n_grid_candidates == len(candidate_ids) and np.all(
-                display.spent == display.grid_spent):
+                display.spent + display.speculative == display.grid_spent):
             raise ValueError(_allocation_like_grid(cls, search, reason))
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, top_k=20, bar_kw=None, grid_kw=None):
+    def plot(self, ax=None, *, top_k=20, bar_kw=None, speculative_kw=None, grid_kw=None):
         """Plot the bars.
 
         Parameters
@@ -201,6 +224,9 @@ class AllocationDisplay:
         bar_kw : dict, default=None
             Keyword arguments of ``ax.barh``.
 
+        speculative_kw : dict, default=None
+            Keyword arguments of ``ax.barh`` for the unused speculative work.
+
         grid_kw : dict, default=None
             Keyword arguments of ``ax.axvline`` for GridSearchCV's spending.
 
@@ -210,10 +236,13 @@ class AllocationDisplay:
         """
         ax = _start_plot(self, ax, _NAMED_FIGSIZE)
         spent = np.asarray(self.spent, dtype=float)
-        order = np.argsort(-spent, kind="stable")
+        unused = (np.zeros_like(spent) if self.speculative is None
+                  else np.asarray(self.speculative, dtype=float))
+        order = np.argsort(-(spent + unused), kind="stable")
         shown = _top_k(order, top_k)
         rest = order[len(shown):]
         widths = list(spent[shown]) + ([spent[rest].mean()] if len(rest) else [])
+        hatched = list(unused[shown]) + ([unused[rest].mean()] if len(rest) else [])
         header, labels = _shortened(
             [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in shown],
             [_name(self.names, self.candidate_ids, self.candidate_ids[i]) for i in rest],
@@ -221,7 +250,15 @@ class AllocationDisplay:
         labels += [f"{len(rest)} others, mean"] if len(rest) else []
         colours = ["tab:blue"] * len(shown) + ["tab:gray"] * bool(len(rest))
         positions = np.arange(len(widths))
-        self.bars_ = ax.barh(positions, widths, **{"color": colours, **(bar_kw or {})})
+        self.bars_ = ax.barh(positions, widths, **{"color": colours, "label": "used",
+                                                   **(bar_kw or {})})
+        self.speculative_bars_ = None
+        if unused.any():
+            self.speculative_bars_ = ax.barh(
+                positions, hatched, left=widths,
+                **{"color": "white", "edgecolor": colours, "hatch": "///", "linewidth": 0.8,
+                   "label": "speculative, never used", **(speculative_kw or {})})
+            _legend_outside(ax, handles=[self.bars_, self.speculative_bars_])
         self.grid_line_ = ax.axvline(
             self.grid_spent,
             **{"linestyle": "--", "color": "black", "label": "fully trained, per candidate",
@@ -232,7 +269,9 @@ class AllocationDisplay:
         ax.set_ylabel(_wrapped_header(header and f"Candidate: {header}") or "Candidate")
         ax.set_xlabel(f"{self.resource_name.split(' per fold')[0]}, summed over folds")
         grid_total = self.grid_spent * self.n_grid_candidates
-        ax.set_title(f"Total {spent.sum():g}: {spent.sum() / grid_total:.0%} of the "
+        total = spent.sum() + unused.sum()
+        wasted = f", hatched: {unused.sum():g} unused" if unused.any() else ""
+        ax.set_title(f"Total {total:g}: {total / grid_total:.0%} of the "
                      f"{grid_total:g} that\n{self.baseline} spends\n(dashed: "
-                     f"{self.grid_spent:g} per candidate)", fontsize="medium")
+                     f"{self.grid_spent:g} per candidate{wasted})", fontsize="medium")
         return self

@@ -7,7 +7,10 @@ from ._common import (
     _NAMED_FIGSIZE,
     _USE_BEST_SCORE,
     _checked_search,
+    _checked_xscale,
     _colours,
+    _folds_run,
+    _folds_words,
     _legend_outside,
     _mean_scores,
     _name,
@@ -17,7 +20,6 @@ from ._common import (
     _score_name,
     _selected,
     _shortened,
-    _spans_decades,
     _start_plot,
     _top_k,
     _used_rows,
@@ -35,11 +37,17 @@ class SearchCurvesDisplay:
     :class:`~sklearn.model_selection.HalvingRandomSearchCV`). The `top_k`
     best ranked candidates are drawn in colour and named in the legend,
     right of the axes, the selected one highlighted; the others are grey,
-    one legend entry for all of them. Names too long to read (over 48
-    characters) lose what the named candidates share, the estimator and the
-    parameters set alike, which the legend's title gives, headed ``top 10 of
-    38:`` where a grey curve does not share it; each keeps its id and the
-    parameters that differ.
+    one legend entry for all of them. A point scored on fewer folds than
+    the cross-validation has (a race's first folds, DAUB's single fold
+    below the full size) is hollow, and the legend says on how many
+    (``scored on 1 of 5 folds``). The resource axis is logarithmic where
+    the resources grow geometrically (DAUB's sizes, GP-UCB's looks, a
+    halving search's rungs), linear otherwise (`xscale`); the title names
+    the search. Names too long to read (over 48 characters) lose what the
+    named candidates share, the estimator and the parameters set alike,
+    which the legend's title gives, headed ``top 10 of 38:`` where a grey
+    curve does not share it; each keeps its id and the parameters that
+    differ.
     For DAUB, a dashed line goes from the last point of every candidate that
     did not reach the full size to its projected upper bound at that size,
     the bound that decided its allocation. A Mutant-UCB model that went on
@@ -84,6 +92,18 @@ class SearchCurvesDisplay:
         on), joined to its first point by a dotted line, or None for one
         trained from scratch. None draws no join.
 
+    n_folds : list of ndarray, default=None
+        The folds each point's score is a mean over, as `scores`; a point
+        on fewer than `n_splits` is drawn hollow. None draws every point
+        filled.
+
+    n_splits : int, default=None
+        The folds of the cross-validation; needed with `n_folds`.
+
+    search_name : str, default=None
+        Name of the search, for the title (``DAUBSearch: learning curves
+        of 12 candidates``); None leaves it out.
+
     resource_name : str, default="Resource"
         Label of the x-axis.
 
@@ -108,6 +128,11 @@ class SearchCurvesDisplay:
 
     origin_lines_ : list of matplotlib Line2D or None
         The dotted joins to the origins drawn, or None without `origins`.
+
+    partial_markers_ : list of (matplotlib Line2D or None) or None
+        For each candidate, in the order of `candidate_ids`, the hollow
+        markers of its points scored on fewer than `n_splits` folds, or
+        None where it has none; None without `n_folds`.
 
     ax_ : matplotlib Axes
         Axes with the curves.
@@ -136,8 +161,8 @@ class SearchCurvesDisplay:
     """
 
     def __init__(self, *, candidate_ids, resources, scores, selected, ranks=None, bounds=None,
-                 max_resource=None, origins=None, resource_name="Resource", score_name="Score",
-                 names=None):
+                 max_resource=None, origins=None, n_folds=None, n_splits=None,
+                 search_name=None, resource_name="Resource", score_name="Score", names=None):
         self.candidate_ids = candidate_ids
         self.resources = resources
         self.scores = scores
@@ -146,6 +171,9 @@ class SearchCurvesDisplay:
         self.bounds = bounds
         self.max_resource = max_resource
         self.origins = origins
+        self.n_folds = n_folds
+        self.n_splits = n_splits
+        self.search_name = search_name
         self.resource_name = resource_name
         self.score_name = score_name
         self.names = names
@@ -165,14 +193,23 @@ class SearchCurvesDisplay:
         search whose results have ``parent_id`` and ``n_resources_total``
         (:class:`~sksel.MutantUCBSearch`), the resources are
         ``n_resources_total`` and a model that inherited sub-trains has its
-        parent's row at that many as its origin.
+        parent's row at that many as its origin. A row's scores are a mean
+        over the folds whose ``split<i>_test_<metric>`` is not NaN: those of
+        ``n_folds_run`` (a race that ended after its first folds, DAUB's one
+        fold below ``sizes_[-1]``), less any whose fit failed; a row with
+        fewer than ``n_splits_`` is drawn hollow.
 
         Parameters
         ----------
-        search : DAUBSearch, MutantUCBSearch, HalvingGridSearchCV or HalvingRandomSearchCV
-            A fitted search that evaluated candidates at several resources.
+        search : DAUBSearch, MutantUCBSearch, GPUCBSelector or a halving search
+            A fitted search that evaluated candidates at several resources
+            (a :class:`~sksel.GPUCBSelector` that made looks on subsamples,
+            scikit-learn's
+            :class:`~sklearn.model_selection.HalvingGridSearchCV` and
+            :class:`~sklearn.model_selection.HalvingRandomSearchCV` too).
             One that evaluated every candidate at one resource
-            (:class:`~sksel.KDPPSearch`, :class:`~sksel.GPUCBSelector`,
+            (:class:`~sksel.KDPPSearch`, a :class:`~sksel.GPUCBSelector`
+            without looks,
             :class:`~sklearn.model_selection.GridSearchCV`,
             :class:`~sklearn.model_selection.RandomizedSearchCV`) has no
             curves: it is refused.
@@ -214,6 +251,7 @@ class SearchCurvesDisplay:
         ids = results["candidate_id"]
         candidate_ids = np.unique(ids)
         scores = _mean_scores(record, results)
+        folds = _folds_run(record, results)
         info = record._display_info()
         resources, origins, resource_name = results["n_resources"], None, info.resource_name
         if _continues_parents(results):
@@ -229,12 +267,14 @@ class SearchCurvesDisplay:
             resources=[resources[ids == c] for c in candidate_ids],
             scores=[scores[ids == c] for c in candidate_ids],
             selected=_selected(record), ranks=_ranks(record, candidate_ids), bounds=bounds,
-            max_resource=max_resource, origins=origins, resource_name=resource_name,
+            max_resource=max_resource, origins=origins,
+            n_folds=[folds[ids == c] for c in candidate_ids], n_splits=record.n_splits_,
+            search_name=type(search).__name__, resource_name=resource_name,
             score_name=_score_name(search), names=_names(record, candidate_ids, names),
         )
         return display.plot(ax=ax, **kwargs)
 
-    def plot(self, ax=None, *, top_k=10, log_scale="auto", ylim="auto", line_kw=None,
+    def plot(self, ax=None, *, top_k=10, xscale=None, ylim="auto", line_kw=None,
              selected_kw=None, bound_kw=None, origin_kw=None):
         """Plot the curves.
 
@@ -248,9 +288,14 @@ class SearchCurvesDisplay:
             selected one included; the others are drawn in grey under one
             legend entry. Beyond ten, colours repeat.
 
-        log_scale : "auto" or bool, default="auto"
-            Log scale on the resource axis; ``"auto"`` puts it on a log scale
-            when the resources span more than two decades (DAUB's sizes).
+        xscale : {None, "linear", "log"}, default=None
+            Scale of the resource axis. None chooses from the resources drawn:
+            logarithmic where they are spread more evenly on it, the two
+            closest of three or more further apart as a share of the axis
+            than on a linear one (sizes that grow geometrically: DAUB's,
+            GP-UCB's looks on a 27th, a ninth and a third of the rows, a
+            halving search's rungs), linear otherwise (Mutant-UCB's
+            sub-trains 1, 2, 3, ...).
 
         ylim : "auto", None or tuple of float, default="auto"
             Limits of the score axis. ``"auto"`` frames the named curves:
@@ -286,6 +331,8 @@ class SearchCurvesDisplay:
         selected_kw = {**line_kw, "color": "tab:red", "linewidth": 2.5, "zorder": 3,
                        **(selected_kw or {})}
         ids = list(self.candidate_ids)
+        resources = np.concatenate([np.asarray(x, dtype=float) for x in self.resources])
+        xscale = _checked_xscale(xscale, resources)
         named = _top_k(self._order(), top_k)
         runners_up = [c for c in named if c != self.selected]
         styles = {c: {**line_kw, "color": colour, "zorder": 2}
@@ -296,6 +343,9 @@ class SearchCurvesDisplay:
             for c, x, y in zip(ids, self.resources, self.scores)
         ]
         self.selected_line_ = self.lines_[ids.index(self.selected)]
+        self.partial_markers_, partial = None, []
+        if self.n_folds is not None:
+            self.partial_markers_, partial = self._plot_partial_points(ax)
         unnamed = [c for c in ids if c not in named]
         header, labels = _shortened([_name(self.names, ids, c) for c in named],
                                     [_name(self.names, ids, c) for c in unnamed],
@@ -308,21 +358,19 @@ class SearchCurvesDisplay:
             others[0].set_label(f"{len(others)} others")
         self.bound_lines_ = None if self.bounds is None else self._plot_bounds(ax, bound_kw)
         self.origin_lines_ = None if self.origins is None else self._plot_origins(ax, origin_kw)
-        from matplotlib.ticker import MaxNLocator
-
-        resources = np.concatenate([np.asarray(x, dtype=float) for x in self.resources])
-        if log_scale is True or log_scale == "auto" and _spans_decades(resources):
-            ax.set_xscale("log")
-        elif np.all(resources == np.round(resources)):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xscale(xscale)
+        _resource_ticks(ax, xscale, resources)
         ax.set_xlabel(self.resource_name)
         ax.set_ylabel(self.score_name)
+        what = f"learning curves of {len(ids)} candidate{'s' * (len(ids) != 1)}"
+        ax.set_title(f"{self.search_name}: {what}" if self.search_name else what.capitalize(),
+                     fontsize="medium")
         if isinstance(ylim, str) and ylim == "auto":
             ylim = self._framing(named)
         if ylim is not None:
             ax.set_ylim(ylim)
         handles = [self.lines_[ids.index(c)] for c in named] + others[:1] + (
-            self.bound_lines_ or [])[:1] + (self.origin_lines_ or [])[:1]
+            self.bound_lines_ or [])[:1] + (self.origin_lines_ or [])[:1] + partial
         _legend_outside(ax, handles=handles, title=_wrapped_header(header),
                         alignment="left")
         return self
@@ -336,6 +384,36 @@ class SearchCurvesDisplay:
             last = {c: -np.nan_to_num(y[-1], nan=-np.inf) for c, y in zip(ids, self.scores)}
             key = last.get
         return sorted(ids, key=lambda c: (c != self.selected, key(c)))
+
+    def _plot_partial_points(self, ax):
+        """Hollow markers over each curve's points scored on fewer than `n_splits` folds.
+
+        The curve keeps its filled markers at the other points only. Returns
+        the markers of each candidate (None where it has none) and the
+        legend's handle for them (a list of one, or empty).
+        """
+        markers, folds = [], []
+        for line, x, y, n in zip(self.lines_, self.resources, self.scores, self.n_folds):
+            n = np.asarray(n)
+            partial = (n < self.n_splits) & np.isfinite(np.asarray(y, dtype=float))
+            if not partial.any():
+                markers.append(None)
+                continue
+            line.set_markevery(list(np.flatnonzero(~partial)))
+            folds.append(n[partial])
+            markers += ax.plot(
+                np.asarray(x)[partial], np.asarray(y)[partial], linestyle="none",
+                marker=line.get_marker(), markersize=line.get_markersize(),
+                markeredgecolor=line.get_color(), markerfacecolor="white",
+                alpha=line.get_alpha(), zorder=line.get_zorder())
+        if not folds:
+            return markers, []
+        from matplotlib.lines import Line2D
+
+        handle = Line2D([], [], linestyle="none", marker="o", markeredgecolor="black",
+                        markerfacecolor="white",
+                        label=_folds_words(np.concatenate(folds), self.n_splits))
+        return markers, [handle]
 
     def _plot_bounds(self, ax, bound_kw):
         """The dashed line from each curve's last point to its bound at `max_resource`."""
@@ -374,6 +452,23 @@ class SearchCurvesDisplay:
                 label = "went on from its parent" if not lines else None
                 lines += ax.plot([origin[0], x[0]], [origin[1], y[0]], label=label, **kw)
         return lines
+
+
+def _resource_ticks(ax, xscale, resources):
+    """Ticks of the resource axis: whole numbers; on a log axis, the resources themselves.
+
+    A log axis with up to ten distinct resources has a labelled tick at
+    each (``711``, ``2133``, ...) and no labels between them, which would
+    run into each other over less than a decade.
+    """
+    from matplotlib.ticker import MaxNLocator, NullFormatter
+
+    distinct = np.unique(resources)
+    if xscale == "log" and distinct.size <= 10:
+        ax.set_xticks(distinct, [f"{value:g}" for value in distinct])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    elif xscale == "linear" and np.all(resources == np.round(resources)):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _continues_parents(results):

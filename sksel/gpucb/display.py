@@ -6,6 +6,7 @@ from .._compat import check_matplotlib_support
 from ..display._common import (
     _NAMED_FIGSIZE,
     _checked_search,
+    _folds_run,
     _legend_outside,
     _mean_scores,
     _name,
@@ -25,7 +26,10 @@ class PosteriorDisplay:
 
     A row per candidate, named on its left, the highest posterior mean on
     top: the prior just above the row, the posterior just below, a star at
-    the score of an evaluated candidate. The `top_k` highest posterior means
+    the score of an evaluated candidate, hollow where that score is a look
+    (on a subsample of the rows, or a mean over fewer folds than the
+    cross-validation has: a race's first folds). The `top_k` highest
+    posterior means
     are drawn; the y-axis label says how many others are not, and what the
     names share where they are too long to read (as
     :class:`SearchCurvesDisplay`'s legend does).
@@ -46,6 +50,10 @@ class PosteriorDisplay:
 
     scores : array-like of shape (n_evaluated,)
         Their mean test scores.
+
+    looks : array-like of bool of shape (n_evaluated,), default=None
+        Whether each score is a look, drawn hollow: on a subsample of the
+        rows or a mean over fewer folds than the others. None: none is.
 
     score_name : str, default="Score"
         Label of the x-axis.
@@ -69,7 +77,8 @@ class PosteriorDisplay:
         The posterior, drawn just below each candidate's row.
 
     evaluated_ : matplotlib PathCollection
-        The scores of the evaluated candidates drawn, on their rows.
+        The scores of the evaluated candidates drawn, on their rows, in the
+        order of `evaluated`; a look's face is white.
 
     ax_ : matplotlib Axes
         Axes with the posterior.
@@ -90,13 +99,14 @@ class PosteriorDisplay:
     """
 
     def __init__(self, *, prior_mean, prior_std, posterior_mean, posterior_std, evaluated,
-                 scores, score_name="Score", names=None):
+                 scores, looks=None, score_name="Score", names=None):
         self.prior_mean = prior_mean
         self.prior_std = prior_std
         self.posterior_mean = posterior_mean
         self.posterior_std = posterior_std
         self.evaluated = evaluated
         self.scores = scores
+        self.looks = looks
         self.score_name = score_name
         self.names = names
 
@@ -107,7 +117,9 @@ class PosteriorDisplay:
         The prior is ``policy_.prior()`` (with ``prior="kernel"``, fitted to
         the scores observed), the posterior ``posterior_mean_`` and
         ``posterior_std_``, the evaluated candidates and scores those of
-        ``cv_results_``.
+        ``cv_results_``: a row with ``look`` True (on a subsample) or
+        scored on fewer than ``n_splits_`` folds (``first_look``, a race's)
+        is a look.
 
         Parameters
         ----------
@@ -139,11 +151,13 @@ class PosteriorDisplay:
         check_matplotlib_support(f"{cls.__name__}.from_search")
         results = _checked_search(search, cls, attribute="posterior_mean_",
                                   draws=_DRAWS_POSTERIOR).cv_results_
+        subsample = np.asarray(results.get("look", False), dtype=bool)
         prior_mean, prior_std = search.policy_.prior()
         display = cls(
             prior_mean=prior_mean, prior_std=prior_std,
             posterior_mean=search.posterior_mean_, posterior_std=search.posterior_std_,
             evaluated=results["candidate_id"], scores=_mean_scores(search, results),
+            looks=subsample | (_folds_run(search, results) < search.n_splits_),
             score_name=_score_name(search),
             names=_names(search, np.arange(len(prior_mean)), names),
         )
@@ -180,10 +194,22 @@ class PosteriorDisplay:
             posterior_mean[shown], rows + offset, xerr=np.asarray(self.posterior_std)[shown],
             fmt="o", color="tab:blue", label="posterior")
         row_of = {c: r for r, c in enumerate(shown)}
-        evaluated = [(score, row_of[c]) for c, score in zip(self.evaluated, self.scores)
-                     if c in row_of]
-        self.evaluated_ = ax.scatter(*np.reshape(evaluated, (-1, 2)).T, marker="*", s=120,
-                                     color="tab:red", zorder=3, label="evaluated")
+        looks = np.zeros(len(self.evaluated), bool) if self.looks is None else self.looks
+        evaluated = [(score, row_of[c], look) for c, score, look
+                     in zip(self.evaluated, self.scores, looks) if c in row_of]
+        x, y, look = np.reshape(evaluated, (-1, 3)).T
+        self.evaluated_ = ax.scatter(
+            x, y, marker="*", s=120, edgecolors="tab:red", zorder=3, label="evaluated",
+            facecolors=["white" if is_look else "tab:red" for is_look in look])
+        handles = None
+        if look.any():
+            from matplotlib.lines import Line2D
+
+            star = {"linestyle": "none", "marker": "*", "markersize": 11, "color": "tab:red"}
+            handles = [Line2D([], [], **star, label="evaluated"),
+                       Line2D([], [], **star, markerfacecolor="white",
+                              label="a look: fewer rows or folds"),
+                       self.prior_errorbar_, self.posterior_errorbar_]
         ids = range(len(posterior_mean))
         header, labels = _shortened([_name(self.names, ids, c) for c in shown])
         ax.set_yticks(rows, labels, fontsize="small")
@@ -193,5 +219,5 @@ class PosteriorDisplay:
             f" ({hidden} lower not shown)" if hidden else "") + (
             f"\n{_wrapped_header(header)}" if header else ""))
         ax.set_xlabel(self.score_name)
-        _legend_outside(ax)
+        _legend_outside(ax, handles=handles)
         return self

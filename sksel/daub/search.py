@@ -555,8 +555,15 @@ class DAUBSearch(BaseSelectionSearch):
             )
 
     def _progress_budget(self, n_candidates):
+        """No planned count: the bar and the status lines count without a total or time left.
+
+        The search stops once a candidate reaches N, mostly far below the most
+        it could run, and its last evaluations (on N) take the longest: a
+        total would leave the bar short of its end, and a time left from the
+        mean evaluation so far would promise too little.
+        """
         n_max = n_candidates * len(self.sizes_)
-        return n_max, False, (
+        return None, False, (
             f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
             f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
 

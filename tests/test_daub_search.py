@@ -667,6 +667,40 @@ def test_nan_in_y():
     _bad_input(DAUBSearch(CountingRegressor(), {"alpha": [1, 2]}, cv=3), X, y, r"\by\b")
 
 
+def test_daub_parameters_set_at_risk_above_zero_warn_before_training(clf_data):
+    """At the default risk the rungs ignore b, r and l (and DAUB's other knobs): a warning
+    names each one set and risk=0, where they apply, before any fit."""
+    X, y = clf_data
+    search = DAUBSearch(CountingClassifier(), {"C": [1, 2]}, cv=3, l=8, b=25, r=2,
+                        jump=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        _bad_input(search, X, y, r"^r=2, b=25, l=8, jump=1\.0 tune DAUB's upper bounds, "
+                   r"which the search uses with risk=0 .* at risk=0\.1 the rungs ignore them",
+                   exc=UserWarning)
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(risk=0, b=25, r=2),
+                                    dict(risk=0.1, bound="train", b=25, r=2)])
+def test_daub_parameters_used_or_left_at_their_defaults_do_not_warn(clf_data, kwargs):
+    X, y = clf_data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        DAUBSearch([GaussianNB(), LogisticRegression()], cv=3, random_state=0,
+                   **kwargs).fit(X, y)
+
+
+def test_l_above_the_sizes_below_n_at_risk_zero_warns_and_is_lowered(clf_data):
+    """risk=0 with 6 sizes (5 below N) and l=8: the slopes use the 5 points, with a warning."""
+    X, y = clf_data
+    search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=3, risk=0, l=8, b=8, r=2,
+                        random_state=0)
+    with pytest.warns(UserWarning, match=r"l=8 is more than the 5 subsample sizes below"):
+        search.fit(X, y)
+    assert len(search.sizes_) == 6
+    assert search.policy_.l == 5 and search.policy_.warm_up == 5
+
+
 # ------------------------------------------------------------------- failures
 
 

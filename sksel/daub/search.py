@@ -1,5 +1,6 @@
 """DAUBSearch: the search estimator of DAUB's policy over training rows (see :mod:`sksel.daub`)."""
 
+import inspect
 import math
 import numbers
 import warnings
@@ -22,6 +23,8 @@ _LARGE = 10_000
 _ETA = 3
 #: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
 _BUDGET = 1.1
+#: The parameters of DAUB's bounds only: the rungs of ``risk > 0`` ignore them.
+_DAUB_ONLY = ("r", "b", "l", "bound", "cost", "projection", "stop", "jump")
 
 
 class DAUBSearch(BaseSelectionSearch):
@@ -57,7 +60,9 @@ class DAUBSearch(BaseSelectionSearch):
     seconds with ``cost="time"``) goes to them at once, so the search costs
     at most about 1.1 times training every learner once (the paper's
     ``bound="train"`` has no such cap). The parameters `r` to `jump`
-    below tune it and do nothing with ``risk > 0``.
+    below tune it and do nothing where the rungs run (``risk > 0`` with
+    scores in [0, 1]): ``fit`` warns of those set away from their defaults
+    there, before any training.
 
     Read more in the :ref:`User Guide <daub>`.
 
@@ -505,6 +510,7 @@ class DAUBSearch(BaseSelectionSearch):
         rungs = (self.risk > 0 and self.bound != "train"
                  and self._unit_scored_classifier(n_classes))
         if rungs:
+            self._warn_if_daub_parameters_set()
             self._set_rung_sizes(n_total, len(candidates), n_classes)
         else:
             self._set_daub_sizes(n_total, len(candidates), n_classes)
@@ -536,6 +542,21 @@ class DAUBSearch(BaseSelectionSearch):
             folds_ratio=len(splits) / min(folds or len(splits), len(splits)),
         )
         return self.policy_, trainer
+
+    def _warn_if_daub_parameters_set(self):
+        """Warn, before any training, of DAUB's parameters set where the rungs ignore them."""
+        defaults = {name: param.default for name, param in
+                    inspect.signature(DAUBSearch.__init__).parameters.items()}
+        ignored = [f"{name}={getattr(self, name)!r}" for name in _DAUB_ONLY
+                   if getattr(self, name) != defaults[name]]
+        if ignored:
+            warnings.warn(
+                f"{', '.join(ignored)} tune DAUB's upper bounds, which the search uses with "
+                f"risk=0 (and for regressors, other scores, or bound='train'); at "
+                f"risk={self.risk:g} the rungs ignore them. Pass risk=0 to use them, or leave "
+                "them at their defaults.",
+                UserWarning,
+            )
 
     def _set_daub_sizes(self, n_total, n_candidates, n_classes):
         """DAUB's sizes (``risk=0``): multiples of `b` growing by `r`, with their warnings."""

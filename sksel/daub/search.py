@@ -258,13 +258,19 @@ class DAUBSearch(BaseSelectionSearch):
 
     error_score : 'raise' or numeric, default=np.nan
         Score of a fit that fails, with a warning; with 'raise' the error is
-        raised. An evaluation with a failed fold is a failed evaluation. Below
-        the full size it leaves a hole in the candidate's learning curve and
-        the candidate goes on to the next size (a candidate with fewer than
-        two scores has no bound yet, so it gets larger subsamples until it
-        has); at the full size it is retried once on the same folds, and a
-        candidate that fails there twice is given up. A failed candidate is
-        never selected.
+        raised. An evaluation with a failed fold is a failed evaluation. A
+        candidate whose evaluation failed on every fold it ran (the one fold
+        of a subsample, by default) gets no more rows, as a grid search
+        trains a failing candidate no more: a learner that cannot fit small
+        subsamples (``PCA(n_components=60)`` on 50 rows) is lost, so give
+        it a larger `b` (``risk=0``) or more rows. One that failed on some
+        folds only leaves, below the full size, a hole in its learning curve
+        and goes on to the next size; at the full size it is retried once on
+        the same folds, and given up when it fails there twice. A failed
+        candidate is never selected; where every candidate trained on the
+        full size failed there, the fit raises scikit-learn's summary of
+        those failed fits (``ValueError: All the ... fits failed``) before
+        any refit.
 
     return_train_score : bool, default=False
         Include training scores in ``cv_results_``.
@@ -500,6 +506,8 @@ class DAUBSearch(BaseSelectionSearch):
         self.jump = jump
         self.subsample_folds = subsample_folds
         self.race_folds = race_folds
+
+    _selects_at_largest_resource = True
 
     def _display_info(self):
         bounds = None if isinstance(self.policy_, RungPolicy) else self.policy_.upper_bound

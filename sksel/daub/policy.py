@@ -309,9 +309,10 @@ class DAUBPolicy(SequentialPolicy):
             The candidate cannot go on (its worker died twice): it gets no
             more data.
         fold_scores : list of float, default=None
-            Validation score of each fold run, in fold order (read at N with
-            ``race=True``; fewer than all folds when :meth:`enough_folds`
-            ended the race).
+            Validation score of each fold run, in fold order, NaN for a fold
+            whose fit failed (read at N with ``race=True``; fewer than all
+            folds when :meth:`enough_folds` ended the race; and where the
+            evaluation failed, to tell whether every fold did: see Notes).
         """
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)

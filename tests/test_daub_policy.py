@@ -487,7 +487,7 @@ def test_starved_learners_never_come_back():
 # --------------------------------------------------------------------- failures
 
 
-def test_failure_below_n_leaves_a_hole_and_the_candidate_goes_on():
+def test_failure_on_some_folds_below_n_leaves_a_hole_and_the_candidate_goes_on():
     sizes = [100, 200, 300, 500, 800]
     policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
     curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.9 + n / 10_000,
@@ -495,9 +495,9 @@ def test_failure_below_n_leaves_a_hole_and_the_candidate_goes_on():
     while not policy.done:
         ((c, n),) = policy.ask()
         if c == 1 and n == 200:
-            policy.tell(c, n, 0.5, failed=True)
+            policy.tell(c, n, 0.5, failed=True, fold_scores=[0.9, np.nan])
         elif c == 1 and n == 300:
-            policy.tell(c, n, np.nan)  # NaN counts as a failure
+            policy.tell(c, n, np.nan, fold_scores=[np.nan, 0.9])  # NaN counts as a failure
         else:
             policy.tell(c, n, curves[c](n))
     # Learner 1 keeps one score (at 100): no bound, so it gets every next
@@ -507,17 +507,24 @@ def test_failure_below_n_leaves_a_hole_and_the_candidate_goes_on():
     assert policy.upper_bound(1) == curves[1](800)
 
 
-def test_candidate_failing_on_small_subsamples_is_tried_on_all_rows():
-    """A learner that cannot fit below 300 rows (PCA(n_components=300))."""
+@pytest.mark.parametrize("fold_scores", [None, [np.nan], [np.nan, np.nan]])
+def test_failure_on_every_fold_gives_the_candidate_up(fold_scores):
+    """A learner that cannot fit (a string column, a wrong parameter) is not tried again
+    on more rows: its failure on every fold of 100 rows ends it."""
     sizes = [100, 200, 300, 500, 800]
-    policy = DAUBPolicy(2, sizes, stop="strict", bound="slope")
-    curves = {0: lambda n: 0.7 + n / 10_000, 1: lambda n: 0.9 if n >= 300 else np.nan}
-    run_sequential(policy, curves)
-    assert [n for c, n in policy.history_ if c == 1] == sizes
-    assert policy.best_ == 1
+    policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
+    curves = {0: lambda n: 0.7 + n / 10_000, 2: lambda n: 0.8 + n / 10_000}
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        if c == 1:
+            policy.tell(c, n, np.nan, failed=True, fold_scores=fold_scores)
+        else:
+            policy.tell(c, n, curves[c](n))
+    assert [n for c, n in policy.history_ if c == 1] == [100]
+    assert policy.best_ == 2
 
 
-def test_failure_at_n_is_retried_once_then_given_up():
+def test_failure_at_n_on_some_folds_is_retried_once_then_given_up():
     sizes = [100, 200, 400]
     fails_at_n = {0: 0, 1: 1, 2: 2}  # how many of its evaluations at N fail
     policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
@@ -526,7 +533,10 @@ def test_failure_at_n_is_retried_once_then_given_up():
         ((c, n),) = policy.ask()
         if n == 400:
             seen[c] += 1
-            policy.tell(c, n, 0.9 + c / 100, failed=seen[c] <= fails_at_n[c])
+            failed = seen[c] <= fails_at_n[c]
+            score = 0.9 + c / 100
+            policy.tell(c, n, score, failed=failed,
+                        fold_scores=[score, np.nan if failed else score])
         else:
             policy.tell(c, n, 0.5 + n / 1000 + c / 10)
     assert [policy.history_.count((c, 400)) for c in range(3)] == [0, 2, 2]
@@ -558,9 +568,9 @@ def test_all_failed(stop, n_asked):
         for c, n in actions:
             policy.tell(c, n, np.nan if c % 2 else 0.5, failed=c % 2 == 0)
     assert policy.best_ is None
-    # Every candidate walks up to N, where it fails twice.
+    # Every candidate fails on every fold of its first size (no fold_scores told): the end.
     for c in range(4):
-        assert [n for k, n in policy.decisions_ if k == c] == sizes + [400]
+        assert [n for k, n in policy.decisions_ if k == c] == sizes[:1]
     if n_asked == 1:
         assert policy.history_ == policy.decisions_
     assert policy.ask() == []

@@ -192,7 +192,9 @@ def test_a_failed_learner_is_never_selected_and_the_rest_go_on():
     policy = RungPolicy(4, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
     simulate(policy, lambda c, s: np.nan if c == 3 else 0.6 + 0.01 * c)
     assert policy.best_ == 2
-    assert (3, 180) in policy.history_  # kept without a score, retried at N, then given up
+    # Failed on every fold of the first rung: given up there, no larger rung.
+    assert [n for c, n in policy.history_ if c == 3] == [20]
+    assert 3 not in policy.dropped_  # given up for its failure, not dropped by the rule
 
 
 @pytest.fixture(scope="module")

@@ -667,6 +667,40 @@ def test_nan_in_y():
     _bad_input(DAUBSearch(CountingRegressor(), {"alpha": [1, 2]}, cv=3), X, y, r"\by\b")
 
 
+def test_daub_parameters_set_at_risk_above_zero_warn_before_training(clf_data):
+    """At the default risk the rungs ignore b, r and l (and DAUB's other knobs): a warning
+    names each one set and risk=0, where they apply, before any fit."""
+    X, y = clf_data
+    search = DAUBSearch(CountingClassifier(), {"C": [1, 2]}, cv=3, l=8, b=25, r=2,
+                        jump=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        _bad_input(search, X, y, r"^r=2, b=25, l=8, jump=1\.0 tune DAUB's upper bounds, "
+                   r"which the search uses with risk=0 .* at risk=0\.1 the rungs ignore them",
+                   exc=UserWarning)
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(risk=0, b=25, r=2),
+                                    dict(risk=0.1, bound="train", b=25, r=2)])
+def test_daub_parameters_used_or_left_at_their_defaults_do_not_warn(clf_data, kwargs):
+    X, y = clf_data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        DAUBSearch([GaussianNB(), LogisticRegression()], cv=3, random_state=0,
+                   **kwargs).fit(X, y)
+
+
+def test_l_above_the_sizes_below_n_at_risk_zero_warns_and_is_lowered(clf_data):
+    """risk=0 with 6 sizes (5 below N) and l=8: the slopes use the 5 points, with a warning."""
+    X, y = clf_data
+    search = DAUBSearch([GaussianNB(), LogisticRegression()], cv=3, risk=0, l=8, b=8, r=2,
+                        random_state=0)
+    with pytest.warns(UserWarning, match=r"l=8 is more than the 5 subsample sizes below"):
+        search.fit(X, y)
+    assert len(search.sizes_) == 6
+    assert search.policy_.l == 5 and search.policy_.warm_up == 5
+
+
 # ------------------------------------------------------------------- failures
 
 
@@ -680,10 +714,10 @@ def test_failing_learner_becomes_error_score(clf_data):
     res = search.cv_results_
     failed = res["candidate_id"].tolist().index(0)
     assert np.isnan(res["mean_test_score"][failed])
-    # No score, no bound: every size, then once more at N before it is given up.
+    # Failed on every fold of its first size: given up there, as a grid search would.
     sizes = search.sizes_
-    assert [n for c, n in search.policy_.history_ if c == 0] == sizes + sizes[-1:]
-    assert res["n_resources"][failed] == sizes[-1]
+    assert [n for c, n in search.policy_.history_ if c == 0] == sizes[:1]
+    assert res["n_resources"][failed] == sizes[0]
     assert res["rank_test_score"][failed] == 3
     assert not isinstance(search.best_estimator_, FailingClassifier)
     assert search.best_index_ != failed
@@ -703,6 +737,108 @@ def test_all_learners_failing(clf_data):
         search.fit(X, y)
     assert "FailingClassifier one cannot fit" in str(info.value)
     assert "FailingClassifier two cannot fit" in str(info.value)
+
+
+class _CountedFits:
+    """Counts its fits, and the rows of each, in a class attribute (``n_jobs=1``: one process)."""
+
+    fitted_rows = []
+
+    def fit(self, X, y):
+        _CountedFits.fitted_rows.append(len(X))
+        return super().fit(X, y)
+
+
+class CountedLogisticRegression(_CountedFits, LogisticRegression):
+    pass
+
+
+class CountedGaussianNB(_CountedFits, GaussianNB):
+    pass
+
+
+class CountedDecisionTree(_CountedFits, DecisionTreeClassifier):
+    pass
+
+
+def _summary_and_errors(error):
+    """sklearn's summary line of failed fits, and the set of error lines it quotes."""
+    text = str(error)
+    summary = re.search(r"All the (\d+) fits failed\.", text)
+    return summary, set(re.findall(r"^\w+Error: .*$", text, flags=re.MULTILINE))
+
+
+def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf_data):
+    """A DataFrame with a string column: each learner fails on the one fold of its first
+    subsample and is tried no more (36 fits on main, 15 for GridSearchCV); the error is
+    GridSearchCV's summary of the failed fits, with the same errors, before any refit."""
+    pd = pytest.importorskip("pandas")
+    X, y = clf_data
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    frame["city"] = "Oslo"
+    learners = [CountedLogisticRegression(), CountedGaussianNB(),
+                CountedDecisionTree(random_state=0)]
+    _CountedFits.fitted_rows = []
+    with pytest.raises(ValueError) as daub, warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        DAUBSearch(learners, cv=5, n_jobs=1, random_state=0).fit(frame, y)
+    daub_fits = len(_CountedFits.fitted_rows)
+    assert daub_fits == len(learners)
+    assert max(_CountedFits.fitted_rows) < len(y) * 4 // 5  # never on N, never refitted
+
+    _CountedFits.fitted_rows = []
+    with pytest.raises(ValueError) as grid:
+        GridSearchCV(Pipeline([("clf", learners[0])]), {"clf": learners}, cv=5).fit(frame, y)
+    assert len(_CountedFits.fitted_rows) == 5 * len(learners) > daub_fits
+    (daub_summary, daub_errors), (grid_summary, grid_errors) = map(
+        _summary_and_errors, (daub.value, grid.value))
+    assert int(daub_summary.group(1)) == daub_fits
+    assert int(grid_summary.group(1)) == 5 * len(learners)
+    assert daub_errors == grid_errors and daub_errors
+
+
+class FailsOnWholeFolds(ClassifierMixin, BaseEstimator):
+    """A decision tree that raises on `rows` rows or more: on whole training folds of 200."""
+
+    fits_on_all_rows = 0
+
+    def __init__(self, max_depth=1, rows=150):
+        self.max_depth = max_depth
+        self.rows = rows
+
+    def fit(self, X, y):
+        if len(X) >= 300:
+            type(self).fits_on_all_rows += 1
+        if len(X) >= self.rows:
+            raise MemoryError(f"cannot fit {len(X)} rows")
+        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+def test_every_learner_failing_on_whole_folds_raises_the_summary_before_any_refit(clf_data):
+    """The learners fit the subsamples and fail on whole training folds: those that reach
+    them fail there, the others were dropped on subsamples, so none is selected. The error
+    is sklearn's summary of the failed fits on whole folds, raised before any refit (on
+    main: a refit of a learner dropped on a subsample, and "could not refit any
+    candidate")."""
+    X, y = clf_data
+    learners = [FailsOnWholeFolds(max_depth=d) for d in (1, 2, 3, 4, 6, 8)]
+    FailsOnWholeFolds.fits_on_all_rows = 0
+    search = DAUBSearch(learners, cv=CV3, random_state=0)
+    with pytest.raises(ValueError, match=r"every candidate evaluated at the largest resource "
+                       r"\(200\) failed there") as info, warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        search.fit(X, y)
+    summary, errors = _summary_and_errors(info.value)
+    n_at_n = sum(n == 200 for _, n in search.policy_.decisions_)
+    assert 0 < n_at_n < len(learners)  # some learners were dropped on subsamples
+    assert int(summary.group(1)) == 3 * n_at_n
+    assert errors == {"MemoryError: cannot fit 200 rows"}
+    assert FailsOnWholeFolds.fits_on_all_rows == 0
 
 
 # ------------------------------------------------------------------ execution

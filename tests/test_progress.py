@@ -22,7 +22,7 @@ from sksel.spaces import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
-LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+)/<=(\d+) (#(\d+) .+?)\s+resource=(\d+)\s+score=(\S+)"
+LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+) (#(\d+) .+?)\s+resource=(\d+)\s+score=(\S+)"
                   r"\s+folds=[123]/3\s+bound=(\S+)(?:\s+ahead)?\s+\(\d+\.\ds\)(?:  \[.*\])?$")
 
 
@@ -67,22 +67,31 @@ def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
         rf"#\d LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     # Plain status lines between them: the first evaluation, then every few seconds.
-    assert all(re.match(r"\[DAUBSearch\] \d+/<=\d+ evaluations, \d+\.\ds"
-                        r"(?:, at most about \d+s left)?, best 0\.\d{4} "
+    assert all(re.match(r"\[DAUBSearch\] \d+ evaluations, \d+\.\ds, best 0\.\d{4} "
                         r"#\d LogisticRegression\(C=", line) for line in lines[1:-1])
     assert len(lines) >= 3
 
 
-def test_verbose_one_tqdm_bar(data, capsys):
+def _tqdm_states(err):
+    """The states a tqdm bar drew on `err`, the last one last."""
+    return [state.strip() for state in re.split(r"[\r\n]", err) if state.strip()]
+
+
+def test_verbose_one_tqdm_bar_ends_at_the_evaluations_made_with_no_time_left(data, capsys):
+    """DAUB stops once a learner reaches N, far below the most it could run: the bar counts
+    without a total, so that it ends at the evaluations made, and shows no time left."""
     pytest.importorskip("tqdm")
     search = _daub(1).fit(*data)
     captured = capsys.readouterr()
     n_evals = len(search.all_cv_results_["params"])
     # The bar is on stderr; stdout has the header and the final line only.
     assert len(captured.out.splitlines()) == 2
-    # Counted against the most the search may run, which it says.
-    assert f"| {n_evals}/{4 * len(search.sizes_)} " in captured.err
-    assert "(at most)" in captured.err and "best 0." in captured.err
+    # The most it could run is in the header, not the bar's total.
+    assert f"at most {4 * len(search.sizes_)} evaluations" in captured.out
+    states = _tqdm_states(captured.err)
+    assert re.match(rf"DAUBSearch: {n_evals}eval \[\d\d:\d\d, .*best 0\.", states[-1])
+    # No percentage, no total and no estimate of the time left (tqdm's "<mm:ss").
+    assert not any(re.search(r"%|/\d+ |<\d\d:\d\d|at most", state) for state in states)
 
 
 def test_verbose_two_one_line_per_evaluation(data, capsys):
@@ -96,8 +105,8 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
     for k, line in enumerate(lines, 1):
         match = LINE.match(line)
         assert match, line
-        done, n_max, name, candidate, n, score, bound = match.groups()
-        assert int(done) == k and int(n_max) == 4 * len(search.sizes_)
+        done, name, candidate, n, score, bound = match.groups()
+        assert int(done) == k
         # The line's id is the row's candidate_id, and its name is the row's candidate_name.
         row = rows[int(candidate), int(n)]
         assert name == f"#{candidate} LogisticRegression(C={C_GRID['C'][int(candidate)]:.3g})"
@@ -117,7 +126,7 @@ def test_bound_printed_is_the_same_whatever_n_jobs(data, capsys):
     for n_jobs in (1, 2):
         _daub(2, n_jobs=n_jobs).fit(*data)
         matches = [LINE.match(line) for line in _lines(capsys)[1:-1]]
-        printed[n_jobs] = {(m.group(4), m.group(5)): m.group(7) for m in matches}
+        printed[n_jobs] = {(m.group(3), m.group(4)): m.group(6) for m in matches}
     assert printed[1].keys() <= printed[2].keys()  # n_jobs=2 ran every one n_jobs=1 ran
     assert "pending" not in printed[1].values()
     known = {k: v for k, v in printed[2].items() if k in printed[1] and v != "pending"}
@@ -350,7 +359,7 @@ def test_verbose_two_lines_and_results_rows_name_candidates_alike(data, capsys, 
     row_name = {(int(c), int(n)): name for c, n, name in zip(
         results["candidate_id"], results["n_resources"], results["candidate_name"])}
     parents = results.get("parent_id", np.full(len(results["params"]), -1))
-    printed = [re.search(r"\] +\d+/\S+ (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +"
+    printed = [re.search(r"\] +\d+(?:/\S+)? (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +"
                          r"(?:resource=(\d+) +)?score=", line) for line in _lines(capsys)[1:-1]]
     assert len(printed) == len(results["params"]) and all(printed)
     for match in printed:
@@ -377,11 +386,11 @@ def test_verbose_two_bound_says_none_where_the_curve_sets_no_bound(data, capsys)
     lines = [LINE.match(line) for line in _lines(capsys)[1:-1]]
     policy = search.policy_
     for match in lines:
-        candidate, n, bound = int(match.group(4)), int(match.group(5)), match.group(7)
+        candidate, n, bound = int(match.group(3)), int(match.group(4)), match.group(6)
         at_use = policy.bound_at(candidate, n)
         assert bound == ("none" if at_use >= policy.max_score else f"{at_use:.4f}")
-    assert any(m.group(7) == "none" for m in lines) and not any(
-        m.group(7) == f"{policy.max_score:.4f}" for m in lines)
+    assert any(m.group(6) == "none" for m in lines) and not any(
+        m.group(6) == f"{policy.max_score:.4f}" for m in lines)
 
 
 def test_verbose_two_marks_results_the_search_has_not_reached(data, capsys):
@@ -420,13 +429,17 @@ def test_verbose_two_gpucb_lines_show_no_resource_and_mark_first_looks(data, cap
         assert f"folds={looks[name]}/3" in line
 
 
-def test_verbose_one_status_lines_count_against_the_most_and_estimate_the_time_left(
+def test_verbose_one_status_lines_count_the_evaluations_made_with_no_time_left(
         data, capsys, no_tqdm, monkeypatch):
+    """Without tqdm, the status lines count DAUB's evaluations without a total and promise
+    no time left (the mean evaluation so far says little of the last ones, on N)."""
     monkeypatch.setattr("sksel._core.progress._STATUS_EVERY_S", 0.0)
     search = _daub(1).fit(*data)
-    n_max = 4 * len(search.sizes_)
-    status = _lines(capsys)[1:-1]
-    assert len(status) == len(search.all_cv_results_["params"])
+    lines = _lines(capsys)
+    status = lines[1:-1]
+    n_evals = len(search.all_cv_results_["params"])
+    assert len(status) == n_evals
     for k, line in enumerate(status, 1):
-        assert re.match(rf"\[DAUBSearch\] {k}/<={n_max} evaluations, \d+\.\ds, at most about "
-                        r"\d+s left, best ", line)
+        assert re.match(rf"\[DAUBSearch\] {k} evaluations, \d+\.\ds, best ", line)
+        assert "left" not in line
+    assert lines[-1].startswith(f"[DAUBSearch] done: {n_evals} evaluations in ")

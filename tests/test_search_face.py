@@ -235,8 +235,9 @@ def test_every_refit_failing_raises_and_keeps_the_results(clf_data):
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
     """10% of fits raise. GridSearchCV loses a candidate when one of its 5
-    folds fails (41%); DAUB retries a failure at N once and steps over one
-    below N, so over 20 seeds it loses fewer and always selects a candidate."""
+    folds fails (41%); DAUB retries once a failure at N on some of the folds, and gives
+    up a candidate whose subsample (one fold) failed, so over 20 seeds it loses fewer
+    and always selects a candidate."""
     X, y = make_classification(n_samples=400, n_features=10, n_informative=5,
                                random_state=0)
     candidates = [RandomlyFailing(max_depth=d) for d in range(1, 11)]
@@ -256,14 +257,19 @@ def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_candidate_that_cannot_fit_small_subsamples_goes_on():
-    # PCA(n_components=60) cannot fit the first subsample (50 rows).
+def test_candidate_that_cannot_fit_small_subsamples_is_given_up_unless_b_lets_it_fit():
+    # PCA(n_components=60) cannot fit the first subsample (50 rows): it fails on every fold
+    # of that size and, as a candidate that cannot fit, is tried no more; from b=60 it fits.
     X, y = load_digits(return_X_y=True)
     candidates = [make_pipeline(StandardScaler(), PCA(n_components=k, random_state=0),
                                 LogisticRegression(max_iter=300)) for k in (5, 60)]
     with pytest.warns(FitFailedWarning, match="n_components=60"), uncapped_daub():
         search = DAUBSearch(candidates, b=50, cv=0.25, random_state=0, risk=0).fit(X, y)
     assert search.sizes_[0] == 50
+    assert [n for c, n in search.policy_.history_ if c == 1] == [50]
+    assert search.cv_results_["candidate_id"][search.best_index_] == 0
+    with uncapped_daub():
+        search = DAUBSearch(candidates, b=60, cv=0.25, random_state=0, risk=0).fit(X, y)
     assert search.best_index_ == 1
     assert search.cv_results_["n_resources"][1] == search.sizes_[-1]
     grid = GridSearchCV(make_pipeline(StandardScaler(), PCA(random_state=0),

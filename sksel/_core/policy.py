@@ -13,8 +13,9 @@ are in. A policy has:
 
 ``ask(n_actions=1, speculative=True) -> list of actions``
     Up to `n_actions` actions to start now, each handed out once (an action
-    told failed may be handed out again, a retry: DAUB retries a failure at
-    the full size once; the results hold both evaluations). An empty
+    told failed may be handed out again, a retry: DAUB retries once a
+    failure at the full size on some of the splits; the results hold both
+    evaluations). An empty
     list means nothing can start until a running action is told, or, when
     ``done``, that the search is over. With ``speculative=False``, only
     actions whose results the policy will use: the engine asks so once its
@@ -25,7 +26,8 @@ are in. A policy has:
     training score (when the search computes it), the seconds its fits took
     (summed over the splits), whether a split failed, and whether the engine
     gave the action up (its worker died twice). A policy that races the
-    folds (below) is also told ``fold_scores``, the score of each split run.
+    folds (below) is also told ``fold_scores``, the score of each split run
+    (NaN where its fit failed, whatever `error_score`).
 ``done``
     Whether the search is over; fits still running are then abandoned.
 ``history_``

@@ -9,7 +9,9 @@ split: one row of ``all_cv_results_``. :class:`Progress` prints
   install sksel[progress]``; ``tqdm.auto`` draws it in a terminal or in
   Jupyter), otherwise a plain status line every few seconds; both count
   against the evaluations planned (at most that many, where the search may
-  stop early) and estimate the time left;
+  stop early) and estimate the time left; where the search plans no count
+  (DAUB's, which stops once a candidate reaches N), they count without a
+  total and give no time left;
 - at ``verbose >= 2``, one line per finished evaluation instead of the bar,
   in the order they finish: the candidate's name (:class:`~sksel._core.naming.CandidateNames`,
   the ``candidate_name`` of its rows in ``cv_results_``), its resource
@@ -196,7 +198,8 @@ class Progress(Listener):
         tqdm = _tqdm() if self.verbose == 1 else None
         if tqdm is not None:
             # Where the search may stop early, the total is at most that many.
-            desc = self.search if self.exact else f"{self.search} (at most)"
+            desc = self.search if self.exact or self.planned is None else (
+                f"{self.search} (at most)")
             self._bar = tqdm(total=self.planned, desc=desc, unit="eval", file=self.file,
                              dynamic_ncols=True)
         elif self.verbose >= 2:

@@ -51,6 +51,7 @@ from .policy import Policy
 from .predictions import PredictionKeeper, store_for
 from .progress import Progress
 from .results import (
+    _check_scored_at_largest_resource,
     _check_some_candidate_scored,
     _last_per_candidate,
     _leaders_at_shared_resource,
@@ -79,6 +80,11 @@ class BaseSelectionSearch(BaseSearchCV):
     #: ``{old: new}`` names of parameters renamed under a deprecation: a
     #: checkpoint recorded under the old name resumes under the new one.
     _renamed_parameters = MappingProxyType({})
+
+    #: Whether the search, run to its end, selects among the candidates
+    #: evaluated at :meth:`_largest_resource` only: where every one of them
+    #: failed there, the fit raises the summary of those failed fits.
+    _selects_at_largest_resource = False
 
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
@@ -494,6 +500,10 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.refit or not self.multimetric_:
             if not callable(self.refit):
                 _check_some_candidate_scored(results[f"mean_test_{refit_metric}"], last)
+                if self._selects_at_largest_resource and self.stop_reason_ == "done":
+                    _check_scored_at_largest_resource(
+                        results[f"mean_test_{refit_metric}"], results["n_resources"], last,
+                        self._largest_resource(), type(self).__name__)
             self._select(int(self._select_best_index(self.refit, refit_metric, results)),
                          refit_metric)
 

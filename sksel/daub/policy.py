@@ -208,12 +208,14 @@ class DAUBPolicy(SequentialPolicy):
 
     Notes
     -----
-    A failed evaluation (``failed=True`` or a non-finite score) below N is a
+    A failed evaluation (``failed=True`` or a non-finite score) on every
+    fold it ran (every ``fold_scores`` NaN, or no ``fold_scores`` told) gives
+    the candidate up: a fit that fails on every fold mostly fails again, on
+    more rows too. One that failed on some of its folds only is, below N, a
     hole in the learning curve: the candidate keeps its place and its next
-    step is the next size. A candidate without two scores has no bound
-    (``+inf``), so one that fails on small subsamples is given larger ones,
-    up to N. A failed evaluation at N is retried once; the candidate is given
-    up only when it fails at N twice, or when told ``give_up=True``.
+    step is the next size; at N it is retried once, and the candidate is
+    given up when it fails at N twice. A candidate told ``give_up=True`` is
+    given up at once.
 
     Examples
     --------
@@ -307,9 +309,10 @@ class DAUBPolicy(SequentialPolicy):
             The candidate cannot go on (its worker died twice): it gets no
             more data.
         fold_scores : list of float, default=None
-            Validation score of each fold run, in fold order (read at N with
-            ``race=True``; fewer than all folds when :meth:`enough_folds`
-            ended the race).
+            Validation score of each fold run, in fold order, NaN for a fold
+            whose fit failed (read at N with ``race=True``; fewer than all
+            folds when :meth:`enough_folds` ended the race; and where the
+            evaluation failed, to tell whether every fold did: see Notes).
         """
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)
@@ -412,7 +415,8 @@ class DAUBPolicy(SequentialPolicy):
         if failed:
             if size == self.n_total:
                 self._failures_at_n[candidate] += 1
-            if give_up or self._failures_at_n[candidate] >= 2:
+            if (give_up or _every_fold_failed(fold_scores)
+                    or self._failures_at_n[candidate] >= 2):
                 self._failed.add(candidate)
                 self._active.discard(candidate)
             return
@@ -655,3 +659,8 @@ class DAUBPolicy(SequentialPolicy):
     def _timed_sizes(self, candidate, sizes):
         """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
         return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
+
+
+def _every_fold_failed(fold_scores):
+    """Whether an evaluation failed on every fold it ran: `fold_scores` None or all NaN."""
+    return fold_scores is None or not np.isfinite(np.asarray(fold_scores, dtype=float)).any()

@@ -160,7 +160,8 @@ class RungPolicy(DAUBPolicy):
     def _next_of_rung(self):
         """The first learner alive at this rung whose result the run has not used, or None.
 
-        At N, a learner that failed once is trained again (DAUB's retry).
+        At N, a learner that failed on some of its folds is trained again
+        (DAUB's retry).
         """
         for candidate in self._alive_at_rung:
             if candidate not in self._active:

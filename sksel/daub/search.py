@@ -1,5 +1,6 @@
 """DAUBSearch: the search estimator of DAUB's policy over training rows (see :mod:`sksel.daub`)."""
 
+import inspect
 import math
 import numbers
 import warnings
@@ -22,6 +23,8 @@ _LARGE = 10_000
 _ETA = 3
 #: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
 _BUDGET = 1.1
+#: The parameters of DAUB's bounds only: the rungs of ``risk > 0`` ignore them.
+_DAUB_ONLY = ("r", "b", "l", "bound", "cost", "projection", "stop", "jump")
 
 
 class DAUBSearch(BaseSelectionSearch):
@@ -57,7 +60,9 @@ class DAUBSearch(BaseSelectionSearch):
     seconds with ``cost="time"``) goes to them at once, so the search costs
     at most about 1.1 times training every learner once (the paper's
     ``bound="train"`` has no such cap). The parameters `r` to `jump`
-    below tune it and do nothing with ``risk > 0``.
+    below tune it and do nothing where the rungs run (``risk > 0`` with
+    scores in [0, 1]): ``fit`` warns of those set away from their defaults
+    there, before any training.
 
     Read more in the :ref:`User Guide <daub>`.
 
@@ -253,13 +258,19 @@ class DAUBSearch(BaseSelectionSearch):
 
     error_score : 'raise' or numeric, default=np.nan
         Score of a fit that fails, with a warning; with 'raise' the error is
-        raised. An evaluation with a failed fold is a failed evaluation. Below
-        the full size it leaves a hole in the candidate's learning curve and
-        the candidate goes on to the next size (a candidate with fewer than
-        two scores has no bound yet, so it gets larger subsamples until it
-        has); at the full size it is retried once on the same folds, and a
-        candidate that fails there twice is given up. A failed candidate is
-        never selected.
+        raised. An evaluation with a failed fold is a failed evaluation. A
+        candidate whose evaluation failed on every fold it ran (the one fold
+        of a subsample, by default) gets no more rows, as a grid search
+        trains a failing candidate no more: a learner that cannot fit small
+        subsamples (``PCA(n_components=60)`` on 50 rows) is lost, so give
+        it a larger `b` (``risk=0``) or more rows. One that failed on some
+        folds only leaves, below the full size, a hole in its learning curve
+        and goes on to the next size; at the full size it is retried once on
+        the same folds, and given up when it fails there twice. A failed
+        candidate is never selected; where every candidate trained on the
+        full size failed there, the fit raises scikit-learn's summary of
+        those failed fits (``ValueError: All the ... fits failed``) before
+        any refit.
 
     return_train_score : bool, default=False
         Include training scores in ``cv_results_``.
@@ -496,6 +507,8 @@ class DAUBSearch(BaseSelectionSearch):
         self.subsample_folds = subsample_folds
         self.race_folds = race_folds
 
+    _selects_at_largest_resource = True
+
     def _display_info(self):
         bounds = None if isinstance(self.policy_, RungPolicy) else self.policy_.upper_bound
         return DisplayInfo("Training rows per fold", self.sizes_[-1], bounds=bounds)
@@ -505,6 +518,7 @@ class DAUBSearch(BaseSelectionSearch):
         rungs = (self.risk > 0 and self.bound != "train"
                  and self._unit_scored_classifier(n_classes))
         if rungs:
+            self._warn_if_daub_parameters_set()
             self._set_rung_sizes(n_total, len(candidates), n_classes)
         else:
             self._set_daub_sizes(n_total, len(candidates), n_classes)
@@ -537,6 +551,21 @@ class DAUBSearch(BaseSelectionSearch):
         )
         return self.policy_, trainer
 
+    def _warn_if_daub_parameters_set(self):
+        """Warn, before any training, of DAUB's parameters set where the rungs ignore them."""
+        defaults = {name: param.default for name, param in
+                    inspect.signature(DAUBSearch.__init__).parameters.items()}
+        ignored = [f"{name}={getattr(self, name)!r}" for name in _DAUB_ONLY
+                   if getattr(self, name) != defaults[name]]
+        if ignored:
+            warnings.warn(
+                f"{', '.join(ignored)} tune DAUB's upper bounds, which the search uses with "
+                f"risk=0 (and for regressors, other scores, or bound='train'); at "
+                f"risk={self.risk:g} the rungs ignore them. Pass risk=0 to use them, or leave "
+                "them at their defaults.",
+                UserWarning,
+            )
+
     def _set_daub_sizes(self, n_total, n_candidates, n_classes):
         """DAUB's sizes (``risk=0``): multiples of `b` growing by `r`, with their warnings."""
         b = self._granularity(n_total, n_classes)
@@ -555,8 +584,15 @@ class DAUBSearch(BaseSelectionSearch):
             )
 
     def _progress_budget(self, n_candidates):
+        """No planned count: the bar and the status lines count without a total or time left.
+
+        The search stops once a candidate reaches N, mostly far below the most
+        it could run, and its last evaluations (on N) take the longest: a
+        total would leave the bar short of its end, and a time left from the
+        mean evaluation so far would promise too little.
+        """
         n_max = n_candidates * len(self.sizes_)
-        return n_max, False, (
+        return None, False, (
             f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
             f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
 

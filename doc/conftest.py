@@ -8,7 +8,8 @@ missing; figures are drawn with matplotlib's Agg backend, off screen.
 import pytest
 
 # Sphinx's configuration and helpers, and what the build writes, are not tests.
-collect_ignore = ["conf.py", "_ext", "_build", "auto_examples", "generated"]
+collect_ignore = ["conf.py", "_ext", "_build", "auto_examples", "generated",
+                  "sg_execution_times.rst"]
 
 #: The optional packages (extras of pyproject.toml) each page's examples import.
 _NEEDS = {

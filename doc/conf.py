@@ -113,6 +113,8 @@ _REF = re.compile(r":ref:`([^`<]+?)\s*<([^`>]+)>`|:ref:`([^`<]+?)`")
 
 
 def _plain_foreign_roles(app, what, name, obj, options, lines):
+    if name == "sksel.glossary":  # the glossary page itself: its terms are this site's
+        return
     def term(m):
         return f"*{m.group(1).strip()}*"
 

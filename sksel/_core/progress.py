@@ -39,7 +39,8 @@ _STATUS_EVERY_S = 5.0
 #: The glossary's term of each column a ``verbose=2`` line may add.
 _TERMS = {"bound": "bound", "first look": "first look", "look": "look on a subsample",
           "ahead": "speculative evaluation"}
-_GLOSSARY = "the glossary of sksel's documentation (doc/glossary.rst)"
+#: Where a ``verbose=2`` line sends its reader: installed with sksel, unlike doc/.
+_GLOSSARY = 'the glossary, help("sksel.glossary")'
 
 
 def _tqdm():

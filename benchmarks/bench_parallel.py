@@ -52,9 +52,22 @@ Each search is fitted once per backend (``--backends``, under
 ``--dask`` adds a row per search on a ``dask.distributed.LocalCluster`` of 4
 single-threaded worker processes (``parallel_config(backend="dask")``, w=4).
 
+``--timeline`` has every training note, in the process that runs it, when it
+starts and ends, and adds the workers' timeline to each row:
+
+- ``span``: the training seconds of all the workers, used or not, over
+  ``w * wall`` of the whole ``fit`` (what runs before the first task and after
+  the last result included, the refit left out);
+- ``gap ms``: the median and mean milliseconds between a training's end and
+  the next one's start in the same process (the work around every task:
+  scoring, moving the task and its result, the search's process deciding and
+  dispatching, workers waiting for a decision);
+- ``first``, ``tail``: seconds from the start of ``fit`` to the first
+  training's start, and from the last training's end to the end of ``fit``.
+
     python -m benchmarks bench_parallel [--searches daub gpucb ...]
         [--workers 1 2 8] [--backends threading loky] [--dask]
-        [--seconds 0.5] [--per-row] [--budget 400] [--state-mb 4]
+        [--seconds 0.5] [--per-row] [--budget 400] [--state-mb 4] [--timeline]
 
 The default run (0.5 s, w = 1, 2, 8, both backends) takes about 50 minutes
 on 2 cores (estimated from ``--seconds 0.05``: 45 to 60), three quarters of it
@@ -64,9 +77,13 @@ minutes; ``--seconds 0.05 --dask`` about 7.
 """
 
 import argparse
+import glob
+import os
+import shutil
+import tempfile
 import time
 import warnings
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from functools import partial
 
 import numpy as np
@@ -100,6 +117,20 @@ def predictions(X, accuracy):
 FOLD_ROWS = 1333
 
 
+#: The environment variable naming the folder where trainings note their start and end.
+TIMELINE_FOLDER = "SKSEL_BENCH_TIMELINE"
+
+
+def sleep_noted(seconds):
+    """Sleep `seconds`; note the start and end in this process's file, with ``--timeline``."""
+    start = time.time()
+    time.sleep(seconds)
+    folder = os.environ.get(TIMELINE_FOLDER)
+    if folder:
+        with open(os.path.join(folder, f"{os.getpid()}.txt"), "a") as notes:
+            notes.write(f"{start!r} {time.time()!r}\n")
+
+
 class SleepingClassifier(ClassifierMixin, BaseEstimator):
     """A classifier whose fit sleeps `seconds` and whose accuracy is set by `quality`.
 
@@ -113,7 +144,7 @@ class SleepingClassifier(ClassifierMixin, BaseEstimator):
         self.per_row = per_row
 
     def fit(self, X, y):
-        time.sleep(self.seconds * (len(X) / FOLD_ROWS if self.per_row else 1.0))
+        sleep_noted(self.seconds * (len(X) / FOLD_ROWS if self.per_row else 1.0))
         self.classes_ = np.unique(y)
         self.state_ = np.ones(self.state_mb << 20, dtype=np.uint8)
         self.n_rows_ = len(X)
@@ -142,7 +173,7 @@ class SleepingIncrementalClassifier(SleepingClassifier):
         return self
 
     def partial_fit(self, X, y, classes=None):
-        time.sleep(self.seconds)
+        sleep_noted(self.seconds)
         if not hasattr(self, "state_"):
             self.classes_ = np.unique(y) if classes is None else np.asarray(classes)
             self.state_ = np.ones(self.state_mb << 20, dtype=np.uint8)
@@ -222,11 +253,39 @@ def _load_sksel():
 
 
 def fit_wall(search, backend, X, y):
-    """Wall seconds of ``search.fit`` under `backend` on warm workers, its refit left out."""
+    """``(start, wall)`` of ``search.fit`` under `backend` on warm workers, its refit left out.
+
+    `start` is the clock (``time.time``) when the fit began; `wall` its seconds.
+    """
     with parallel_config(backend=backend):
         warm_workers(search.n_jobs)
+        clear_timeline()
+        start = time.time()
         wall = timed_fit(search, X, y).wall
-    return wall - getattr(search, "refit_time_", 0.0)
+    return start, wall - getattr(search, "refit_time_", 0.0)
+
+
+def clear_timeline():
+    """Forget the trainings noted so far (``--timeline``)."""
+    for path in glob.glob(os.path.join(os.environ.get(TIMELINE_FOLDER, ""), "*.txt")):
+        os.remove(path)
+
+
+def timeline(start, wall, n_workers):
+    """``(span, median gap, mean gap, first, tail)`` of the trainings noted since `start`.
+
+    See the module docstring (``--timeline``); None where nothing was noted.
+    """
+    folder = os.environ.get(TIMELINE_FOLDER)
+    per_process = [np.loadtxt(path, ndmin=2) for path in glob.glob(os.path.join(folder, "*.txt"))]
+    if not per_process:
+        return None
+    per_process = [notes[np.argsort(notes[:, 0])] for notes in per_process]
+    every = np.concatenate(per_process)
+    gaps = np.concatenate([notes[1:, 0] - notes[:-1, 1] for notes in per_process])
+    span = float(np.sum(every[:, 1] - every[:, 0])) / (n_workers * wall)
+    median, mean = (1000 * np.median(gaps), 1000 * np.mean(gaps)) if len(gaps) else (0.0, 0.0)
+    return span, median, mean, every[:, 0].min() - start, start + wall - every[:, 1].max()
 
 
 def training_seconds(results, n_splits):
@@ -245,26 +304,36 @@ def selected_quality(search):
 
 
 def measure(make, backend, n_workers, X, y):
-    """``(wall, busy, wasted, quality)`` of one fit of the search `make` builds."""
+    """``(wall, busy, wasted, quality, timeline)`` of one fit of the search `make` builds.
+
+    `timeline` is :func:`timeline`'s, or None without ``--timeline``.
+    """
     search = make().set_params(n_jobs=n_workers)
-    wall = fit_wall(search, backend, X, y)
+    start, wall = fit_wall(search, backend, X, y)
     used, wasted = training_seconds(search.all_cv_results_, search.n_splits_)
     capacity = n_workers * wall
-    return wall, used / capacity, wasted / capacity, selected_quality(search)
+    noted = timeline(start, wall, n_workers) if os.environ.get(TIMELINE_FOLDER) else None
+    return wall, used / capacity, wasted / capacity, selected_quality(search), noted
 
 
 # -------------------------------------------------------------------------- table
 HEADER = (f"{'search':<12}{'backend':>10}{'w':>4}{'wall s':>9}{'busy':>7}{'wasted':>8}"
           f"{'speedup':>9}{'quality':>9}{'same':>6}")
+#: The columns ``--timeline`` adds.
+TIMELINE_HEADER = f"{'span':>7}{'gap ms':>13}{'first':>7}{'tail':>7}"
 
 
 def row(name, backend, n_workers, measured, serial):
     """One line of the table; `serial` is the w=1 ``(wall, quality)`` to compare with, or None."""
-    wall, busy, wasted, quality = measured
+    wall, busy, wasted, quality, noted = measured
     speedup = f"{serial[0] / wall:.2f}" if serial else "-"
     same = "-" if serial is None else "yes" if quality == serial[1] else "NO"
-    return (f"{name:<12}{backend:>10}{n_workers:>4}{wall:>9.2f}{busy:>7.2f}{wasted:>8.2f}"
+    line = (f"{name:<12}{backend:>10}{n_workers:>4}{wall:>9.2f}{busy:>7.2f}{wasted:>8.2f}"
             f"{speedup:>9}{quality:>9.4f}{same:>6}")
+    if noted is not None:
+        span, median, mean, first, tail = noted
+        line += f"{span:>7.2f}{f'{median:.1f}/{mean:.1f}':>13}{first:>7.2f}{tail:>7.2f}"
+    return line
 
 
 def settings(args, stack):
@@ -312,17 +381,34 @@ def main(argv=None):
     parser.add_argument("--budget", type=int, default=400, help="MutantUCBSearch's budget")
     parser.add_argument("--state-mb", type=int, default=4,
                         help="megabytes of learned state of a fitted candidate")
+    parser.add_argument("--timeline", action="store_true",
+                        help="note every training's start and end in its process; add the "
+                             "workers' timeline (span, gap ms median/mean, first, tail)")
     args = parser.parse_args(argv)
     # joblib's note that the speculative fits still running were cancelled at the end.
     warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed")
     X, y = data()
     with ExitStack() as stack:
+        if args.timeline:  # before any worker starts, so that every worker sees it
+            folder = tempfile.mkdtemp(prefix="sksel-timeline-")
+            stack.callback(shutil.rmtree, folder, True)
+            stack.enter_context(_environ(TIMELINE_FOLDER, folder))
         pairs = settings(args, stack)
         per = f" on {FOLD_ROWS} rows, in proportion below" if args.per_row else ""
         print(f"sleep {args.seconds} s per training{per}; {len(X)} rows, cv=3", flush=True)
-        print(HEADER, flush=True)
+        print(HEADER + (TIMELINE_HEADER if args.timeline else ""), flush=True)
         for name in args.searches:
             run_search(name, args, pairs, X, y)
+
+
+@contextmanager
+def _environ(name, value):
+    """Set the environment variable `name` to `value` in the block."""
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        os.environ.pop(name, None)
 
 
 if __name__ == "__main__":

@@ -442,3 +442,51 @@ def test_a_race_leaves_the_queued_tasks_of_its_action_unrun(tmp_path, n_jobs):
         # Handed to joblib ahead of those reported: two per worker, and one
         # more for a task that finished before this process read it.
         assert started[:2] == [0, 1] and len(started) <= len(raced) + 2 * n_jobs + 1
+
+
+# ------------------------------------------------------------------ idle tasks
+class _OneAtATimePolicy(_FixedPolicy):
+    """Hands out its next action only once the one before is told, as sequential decisions do."""
+
+    def ask(self, n_actions=1, speculative=True):
+        if len(self.told) < self._n_actions - len(self._todo):
+            return []
+        return super().ask(1, speculative)
+
+
+def _timed_sleep(seconds):
+    start = time.perf_counter()
+    time.sleep(seconds)
+    return {"fit_time": time.perf_counter() - start, "score_time": 0.0}
+
+
+def test_a_worker_waiting_for_a_decision_idles_a_small_share_of_a_fit(monkeypatch):
+    """Idle tasks back off to a twentieth of a task's seconds, not to a fixed 80 ms.
+
+    The task that a decision gives waits behind the idle tasks handed out
+    before it: with fits of 0.2 s, idle tasks of 80 ms idled the workers
+    for up to 40% of a fit at every decision.
+    """
+    from sksel._core import engine as engine_module
+
+    sleeps = []
+
+    def idle(seconds):
+        sleeps.append(seconds)
+        time.sleep(seconds)
+
+    monkeypatch.setattr(engine_module, "_idle", idle)
+    policy = _OneAtATimePolicy([(f"a{k}", 1) for k in range(4)])
+    outputs = []
+
+    def collect(action, outs):
+        outputs.extend(outs)
+        policy.told.append(action)
+
+    with parallel_config(backend="threading"):
+        Engine(lambda action: [(_timed_sleep, (0.2,), {})], collect, _failed_output,
+               n_jobs=4).run(policy)
+    assert len(outputs) == 4
+    assert len(sleeps) > 8  # the three other workers waited at every decision
+    fit_seconds = min(out["fit_time"] for out in outputs)
+    assert max(sleeps) <= 0.2 * fit_seconds

@@ -79,8 +79,9 @@ from .._compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
 from .devices import on_own_gpu
 
-#: An idle task's first sleep, doubled for each idle task in a row up to the longest.
-_IDLE_SECONDS, _IDLE_LONGEST = 0.005, 0.08
+#: An idle task's first sleep, doubled for each idle task in a row up to the longest, and
+#: to at most a share of the tasks' mean seconds (see `Engine._longest_idle`).
+_IDLE_SECONDS, _IDLE_LONGEST, _IDLE_SHARE = 0.005, 0.08, 0.05
 #: The output slot of a task that a race left unrun.
 _SKIPPED = object()
 
@@ -283,6 +284,7 @@ class Engine:
         self._queue = deque()
         self._running = {}
         self._n_done = 0
+        self._task_seconds = ()  # (sum, count) of the tasks' fit and score seconds so far
         self.stop_reason_ = "done"
         self._n_workers = effective_n_jobs(self.n_jobs)
         backend, _ = get_active_backend()
@@ -386,9 +388,11 @@ class Engine:
         """Tasks for joblib; an idle task while the policy waits for results.
 
         Idle tasks in a row sleep twice as long as the one before, up to
-        `_IDLE_LONGEST`: each one costs this process a dispatch, which a
-        worker waiting for a long fit would otherwise repeat every few
-        milliseconds.
+        :meth:`_longest_idle`: each one costs this process a dispatch, which
+        a worker waiting for a long fit would otherwise repeat every few
+        milliseconds; and the task that the policy then gives waits behind
+        the idle tasks already handed to joblib, which for short fits would
+        idle the workers longer than the dispatches saved.
         """
         idle = _IDLE_SECONDS
         while not self._finished and not self._out_of_time() and not self._interrupted:
@@ -397,7 +401,29 @@ class Engine:
                 yield _for_joblib(self._queue.popleft())
             else:
                 yield delayed(_idle)(idle)
-                idle = min(2 * idle, _IDLE_LONGEST)
+                idle = min(2 * idle, self._longest_idle())
+
+    def _longest_idle(self):
+        """The longest sleep of an idle task: `_IDLE_SHARE` of a task's mean seconds.
+
+        A task's seconds are its output's ``fit_time`` and ``score_time``;
+        before any output holds them, the seconds since the run started
+        (the first tasks are still running). Within `_IDLE_SECONDS` and
+        `_IDLE_LONGEST`.
+        """
+        if self._task_seconds:
+            typical = self._task_seconds[0] / self._task_seconds[1]
+        else:
+            typical = time.perf_counter() - self._start
+        return min(_IDLE_LONGEST, max(_IDLE_SECONDS, _IDLE_SHARE * typical))
+
+    def _note_task_seconds(self, output):
+        """Count the fit and score seconds of a task's `output` (a dict that has them)."""
+        if not isinstance(output, dict) or "fit_time" not in output:
+            return
+        seconds = output["fit_time"] + output.get("score_time", 0.0)
+        total, count = self._task_seconds or (0.0, 0)
+        self._task_seconds = (total + seconds, count + 1)
 
     def _run_with_state_on_workers(self, schedule):
         """Run on dask through `schedule`, two tasks per worker in flight."""
@@ -532,6 +558,7 @@ class Engine:
 
     def _receive(self, key, output):
         self._stop_if_interrupted()  # the fit that returned `output` may have caught it
+        self._note_task_seconds(output)
         action, i = key
         outputs = self._running.get(action)
         if outputs is None or outputs[i] is _SKIPPED:

@@ -1,10 +1,14 @@
 """GP-UCB's looks on subsamples: the observation a look stands for, drops, the selector's rows."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import norm
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
@@ -179,3 +183,62 @@ def test_looks_auto_leaves_small_data_alone():
     X, y = _data()
     search = _selector().set_params(looks="auto").fit(X[:600], y[:600])
     assert search.n_looks_ == 0 and "look" not in search.cv_results_
+
+
+# ------------------------------------------------------------------- the progress
+class _FewRowsOnly(ClassifierMixin, BaseEstimator):
+    """Gaussian naive Bayes on a look's few rows, the majority class on all the rows: its looks
+    score above every full evaluation, its own full evaluation below."""
+
+    def __init__(self, rows=700):
+        self.rows = rows
+
+    def fit(self, X, y):
+        self.model_ = (GaussianNB() if len(X) <= self.rows else DummyClassifier()).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def _progress_lines(capsys):
+    return [line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("[GPUCBSelector]")]
+
+
+def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(capsys):
+    X, y = _data()
+    search = _selector(verbose=2, risk=1e-6).fit(X, y)  # runs until all are done or dropped
+    lines = _progress_lines(capsys)
+    dropped = len(search.policy_.dropped_)
+    assert dropped and search.n_looks_ and search.n_iter_ + dropped == 5
+    counts = [int(re.match(r"\[GPUCBSelector\] +(\d+)/<=5 ", line).group(1))
+              for line in lines[1:-1]]
+    assert len(counts) == len(search.all_cv_results_["params"])
+    assert counts == sorted(counts) and counts[-1] == search.n_iter_
+    assert "looks on a subsample (74, 222, 666 rows) counted apart" in lines[0]
+    assert lines[-1].startswith(f"[GPUCBSelector] done: {search.n_iter_} evaluations "
+                                f"({search.n_looks_} looks on a subsample) in ")
+    assert (f"(stopped: every candidate evaluated or dropped: {search.n_iter_} evaluated, "
+            f"{dropped} dropped by looks)") in lines[-1]
+
+
+def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypatch):
+    monkeypatch.setattr("sksel._core.progress._STATUS_EVERY_S", 0.0)
+    monkeypatch.setattr("sksel._core.progress._tqdm", lambda: None)
+    learners = _learners()
+    learners[2] = _FewRowsOnly()
+    X, y = _data()
+    search = _selector(verbose=1).set_params(estimator=learners).fit(X, y)
+    results = pd.DataFrame(search.all_cv_results_)
+    full = results[~results["look"] & ~results["first_look"]]
+    # A look of #2 scored above the leader's full evaluation, #0, the best one before #1's.
+    assert results.loc[results["look"] & (results["candidate_id"] == 2),
+                       "mean_test_score"].max() > full.loc[full["candidate_id"] == 0,
+                                                           "mean_test_score"].item()
+    shown = {(int(c), round(s, 4)) for c, s in zip(full["candidate_id"], full["mean_test_score"])}
+    bests = [re.search(r"best (\d\.\d+) #(\d+) ", line).groups()
+             for line in _progress_lines(capsys)[1:-1]]
+    assert bests and all((int(c), float(s)) in shown for s, c in bests)
+    assert float(bests[-1][0]) == round(search.best_score_, 4)

@@ -439,6 +439,25 @@ class GPUCBPolicy(SequentialPolicy):
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
 
+    def standing(self):
+        """``(n_evaluations, best, others)``: where the sequential run stands, for its progress.
+
+        Its evaluations at `resource` (:attr:`n_evaluations_`, what counts
+        against `n_iter`), the best of them as ``(score, candidate,
+        resource)`` (:attr:`best_`, the one a search would select) or None,
+        and the other evaluations told, in words: the looks on a subsample
+        the run used, and the evaluations told that it has not used
+        (speculative ones; ``""`` where there are none).
+        """
+        leader = self.best_
+        best = None if leader is None else (self._observed[leader], leader, self.resource)
+        n_looks = sum(len(scores) for scores in self._look_scores.values())
+        others = [f"{n} {one if n == 1 else many}" for n, one, many in (
+            (n_looks, "look on a subsample", "looks on a subsample"),
+            (len(self._told), "speculative evaluation not used",
+             "speculative evaluations not used")) if n]
+        return self.n_evaluations_, best, ", ".join(others)
+
     def describe(self, candidate, resource):
         """``{"first look": True}`` for a progress line of a first look, ``{"look": "<n>
         rows"}`` for a look on a subsample, else None."""
@@ -463,6 +482,9 @@ class GPUCBPolicy(SequentialPolicy):
         if not self.done:
             return None
         left, n = self._available(), self.n_evaluations_
+        if not left and self.dropped_:
+            return (f"every candidate evaluated or dropped: {n} evaluated, "
+                    f"{len(self.dropped_)} dropped by looks")
         if not left:
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:

@@ -542,9 +542,16 @@ class GPUCBSelector(BaseSelectionSearch):
         n_iter = self.policy_.n_iter
         if self.policy_.tol is None:
             return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
+        looks = self.policy_.looks
+        apart = (f"; looks on a subsample ({', '.join(map(str, looks))} rows) counted apart"
+                 if looks else "")
         return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
                                f"answer is known (tol={self.policy_.tol:g}, "
-                               f"risk={self.policy_.risk:g})")
+                               f"risk={self.policy_.risk:g}){apart}")
+
+    def _progress_standing(self, policy):
+        """Full evaluations count against `n_iter`; looks and unused speculative ones apart."""
+        return policy.standing
 
     def _prior(self, candidates):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""

@@ -119,6 +119,27 @@ def test_the_same_looks_and_decisions_for_any_number_of_workers():
     assert runs[0].decisions_ == runs[1].decisions_ == runs[2].decisions_
 
 
+@pytest.mark.parametrize("look_cost, look_share, ladders", [
+    # Rows only, on every fold: 0.037, 0.111, 0.333 of a full evaluation.
+    (None, 0.5, [LOOKS, LOOKS]),
+    (None, 0.4, [LOOKS[:2], LOOKS[:2]]),
+    # Candidate 0's fit is all overhead (the cheapest cost): each look costs a full evaluation
+    # on one fold of five, 0.2; candidate 1's overhead is a tenth: 0.027, 0.042, 0.087.
+    ([1.0, 10.0], 0.5, [LOOKS[:2], LOOKS]),
+    ([1.0, 10.0], 0.1, [(), LOOKS[:2]]),
+])
+def test_a_candidate_looks_while_its_looks_cost_at_most_look_share(look_cost, look_share,
+                                                                   ladders):
+    folds = {} if look_cost is None else {"look_folds": 1, "n_folds": 5}
+    policy = _policy([0.8, 0.7], sd=0.1, look_cost=look_cost, look_share=look_share, **folds)
+    for candidate, ladder in enumerate(ladders):
+        assert policy._ladder(candidate) == ladder
+        prices = (np.array(LOOKS) / N if look_cost is None else 0.2 * np.minimum(
+            np.array(LOOKS) / N + min(look_cost) / look_cost[candidate], 1.0))
+        assert policy._look_ratio(candidate) == pytest.approx(prices[:len(ladder)].sum())
+        assert policy._look_ratio(candidate) <= look_share
+
+
 # ----------------------------------------------------------------- the selector
 def _data():
     return make_classification(n_samples=3000, n_features=20, n_informative=6, random_state=0)
@@ -130,6 +151,13 @@ def _learners():
         max_depth=3, random_state=0)]
 
 
+@pytest.fixture
+def every_look(monkeypatch):
+    """Looks priced by their rows only, as a learner whose fits cost in proportion to them: on
+    one fold of three, the three sizes cost 0.16 of a full evaluation."""
+    monkeypatch.setattr(GPUCBSelector, "_look_cost", lambda self, n_total: None)
+
+
 def _selector(**kw):
     mean = np.array([0.85, 0.70, 0.70, 0.70, 0.70])
     return GPUCBSelector(_learners(), prior=(mean, np.diag(np.full(5, 0.15**2))),
@@ -137,7 +165,8 @@ def _selector(**kw):
                          looks=True, **kw)
 
 
-def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_grid_search():
+def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_grid_search(
+        every_look):
     X, y = _data()
     search = _selector().fit(X, y)
     results = pd.DataFrame(search.all_cv_results_)
@@ -167,6 +196,21 @@ def test_selector_looks_are_the_same_for_any_n_jobs():
     for key in ("candidate_id", "n_resources", "look", "mean_test_score"):
         np.testing.assert_array_equal(one.cv_results_[key], two.cv_results_[key])
     assert one.best_index_ == two.best_index_
+
+
+def test_selector_looks_cost_at_most_half_a_full_evaluation_even_if_rows_cost_nothing():
+    """Looks on one fold, while their fits number at most half a full evaluation's: even
+    where a fit costs the same whatever its rows, no candidate's looks cost more than half
+    the evaluation they may spare."""
+    X, y = _data()
+    search = _selector(risk=1e-6).set_params(
+        cv=StratifiedKFold(5, shuffle=True, random_state=0)).fit(X, y)
+    results = pd.DataFrame(search.all_cv_results_)
+    looks = results[results["look"]]
+    assert len(looks) and (looks["n_folds_run"] == 1).all()
+    assert (looks.groupby("candidate_id")["n_folds_run"].sum() <= 5 / 2).all()
+    full = results[~results["look"] & ~results["first_look"]]
+    assert (full["n_folds_run"] == 5).all()
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -207,7 +251,8 @@ def _progress_lines(capsys):
             if line.startswith("[GPUCBSelector]")]
 
 
-def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(capsys):
+def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(capsys,
+                                                                               every_look):
     X, y = _data()
     search = _selector(verbose=2, risk=1e-6).fit(X, y)  # runs until all are done or dropped
     lines = _progress_lines(capsys)
@@ -224,7 +269,8 @@ def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(c
             f"{dropped} dropped by looks)") in lines[-1]
 
 
-def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypatch):
+def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypatch,
+                                                                every_look):
     monkeypatch.setattr("sksel._core.progress._STATUS_EVERY_S", 0.0)
     monkeypatch.setattr("sksel._core.progress._tqdm", lambda: None)
     learners = _learners()

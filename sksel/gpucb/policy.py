@@ -135,12 +135,14 @@ class GPUCBPolicy(SequentialPolicy):
         decisions stay those of one worker. Needs `tol`, a positive `risk`
         and ``n_folds >= 2``.
     n_folds : int, default=None
-        The folds of an evaluation, with `race`.
+        The folds of an evaluation, with `race` and `look_folds`.
     looks : sequence of int, default=()
         Rows of the looks on subsamples, a ladder (sorted, duplicates
         dropped): before a candidate is evaluated at `resource`, it may be
-        evaluated at each of these (a subsample of every training fold,
-        scored on the same validation folds), the smallest first. Only with
+        evaluated at each of these (a subsample of the training folds,
+        scored on the same validation folds; on the first `look_folds` of
+        them), the smallest first, as long as its looks' cost stays within
+        `look_share` of its full evaluation's (see below). Only with
         `gap_model`, `tol` and a positive `risk`, and not `asynchronous`.
         After each look, `gap_model` gives the law of the candidate's final
         gap to the leader ``b`` (the best candidate evaluated in full, which
@@ -156,9 +158,15 @@ class GPUCBPolicy(SequentialPolicy):
         evaluation. A candidate not looked at yet starts the ladder only
         where that pays in expectation: where the probability that the
         looks drop it (:meth:`_dropped_by_look`) exceeds their cost relative
-        to its full evaluation (``sum(looks) / resource``, plus, with
-        `look_cost`, ``len(looks) * min(look_cost) / look_cost(k)`` for the
-        overhead of a fit, the cheapest candidate's cost standing for it).
+        to its full evaluation. A look at ``n`` rows is priced, relative to
+        the full evaluation, ``look_folds / n_folds * min(1, n / resource +
+        o(k))``: a fit costs an overhead plus a part linear in its rows, the
+        overhead ``o(k) = min(look_cost) / look_cost(k)`` (the cheapest
+        candidate's cost standing for it; 0 without `look_cost`). A
+        candidate's looks are the smallest sizes whose prices sum to at most
+        `look_share`: a candidate looked at, then evaluated in full, costs at
+        most ``1 + look_share`` full evaluations, and one dropped at most
+        `look_share`.
         With `cost`, a candidate's cost in the choice of the next evaluation
         is that of its looks plus its full evaluation's times the
         probability that the looks do not drop it. The decisions depend on
@@ -176,6 +184,12 @@ class GPUCBPolicy(SequentialPolicy):
     look_cost : array-like of shape (K,), default=None
         Relative fit costs that price the looks (see `looks`); None prices
         them by their rows only.
+    look_folds : int, default=None
+        The folds a look is made on, the first `look_folds` of `n_folds`
+        (the price of a look, see `looks`); None: every fold.
+    look_share : float, default=0.5
+        The most a candidate's looks may cost, as a share of its full
+        evaluation's cost (see `looks`).
 
     Attributes
     ----------
@@ -220,13 +234,14 @@ class GPUCBPolicy(SequentialPolicy):
     races_folds = True
     _LOOKAHEAD_RUNS = 8
     _LOOKAHEAD_DEPTH = 3
-    _SPECULATE_SHARE = 0.25
+    _SPECULATE_SHARE = 0.5
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
                  asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
-                 n_validation=None, look_threshold=0.05, look_cost=None):
+                 n_validation=None, look_threshold=0.05, look_cost=None, look_folds=None,
+                 look_share=0.5):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -257,11 +272,13 @@ class GPUCBPolicy(SequentialPolicy):
         self.n_validation = n_validation
         self.look_threshold = look_threshold
         self.look_cost = None if look_cost is None else _checked_cost(look_cost, len(self.mean))
+        self.look_folds = look_folds
+        self.look_share = look_share
         self._look_sd = _tail_matched_sd(gap_model.residuals) if self.looks else None
         self._look_scores = {}  # candidate -> {size: its score at `size` rows}
         self._look_obs = {}  # candidate without a full evaluation -> (observation, variance)
         self.dropped_ = set()
-        self._bar_cache = (None, None)
+        self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
         self._likely = None
         super().__init__()
         self._advance()
@@ -591,9 +608,31 @@ class GPUCBPolicy(SequentialPolicy):
                             sizes, self.resource, self.n_validation)
 
     def _next_look(self, candidate):
-        """The smallest look size `candidate` has no look at, or None."""
+        """The smallest size of `candidate`'s looks (:meth:`_ladder`) it has no look at, or
+        None."""
         done = self._look_scores.get(candidate, {})
-        return next((n for n in self.looks if n not in done), None)
+        return next((n for n in self._ladder(candidate) if n not in done), None)
+
+    def _ladder(self, candidate):
+        """The sizes of `candidate`'s looks: the smallest whose prices sum to at most
+        `look_share` of its full evaluation's (see `looks`)."""
+        prices = np.cumsum(self._look_prices(candidate))
+        return self.looks[:int(np.searchsorted(prices, self.look_share * (1 + 1e-12),
+                                               side="right"))]
+
+    def _look_prices(self, candidate):
+        """The expected cost of each look of `looks` over `candidate`'s full evaluation's.
+
+        ``look_folds / n_folds * min(1, n / resource + o(k))``: an overhead
+        plus a part linear in the rows, the overhead ``o(k) = min(look_cost)
+        / look_cost(k)``, the cheapest candidate's cost standing for it (0
+        without `look_cost`).
+        """
+        folds = 1.0 if not (self.look_folds and self.n_folds) else min(
+            self.look_folds / self.n_folds, 1.0)
+        overhead = 0.0 if self.look_cost is None else (self.look_cost.min()
+                                                       / self.look_cost[candidate])
+        return folds * np.minimum(np.array(self.looks) / self.resource + overhead, 1.0)
 
     def _next_step(self, candidate):
         """The action that evaluates `candidate` next: its next look where it climbs the
@@ -625,17 +664,9 @@ class GPUCBPolicy(SequentialPolicy):
         return self._dropped_by_look(candidate) > self._look_ratio(candidate)
 
     def _look_ratio(self, candidate):
-        """The expected cost of `candidate`'s looks over its full evaluation's.
-
-        A fit's cost is taken as an overhead plus a part linear in the rows:
-        ``sum(looks) / resource + len(looks) * min(look_cost) / look_cost(k)``,
-        the cheapest candidate's cost standing for the overhead (at most 1);
-        without `look_cost`, the linear part only.
-        """
-        ratio = sum(self.looks) / self.resource
-        if self.look_cost is not None:
-            ratio += len(self.looks) * self.look_cost.min() / self.look_cost[candidate]
-        return min(ratio, 1.0)
+        """The expected cost of `candidate`'s looks over its full evaluation's: the sum of
+        the prices of its ladder (:meth:`_look_prices`), at most `look_share`."""
+        return float(np.sum(self._look_prices(candidate)[:len(self._ladder(candidate))]))
 
     def _dropped_by_look(self, candidate):
         """The probability that `candidate`'s looks drop it, before they are made.
@@ -649,17 +680,17 @@ class GPUCBPolicy(SequentialPolicy):
         v))``, ``v`` the variance of a look's observation.
         """
         leader = self.best_
-        bar, var = self._drop_bar(leader)
+        bar, var = self._drop_bar(leader, self._ladder(candidate)[-1])
         mean, cov = self._posterior_cov([leader, candidate])
         var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
         return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
 
-    def _drop_bar(self, leader):
-        """``(m*, v)`` of a last look against `leader` (see :meth:`_dropped_by_look`)."""
-        size = self.looks[-1]
+    def _drop_bar(self, leader, size):
+        """``(m*, v)`` of a last look at `size` rows against `leader` (see
+        :meth:`_dropped_by_look`)."""
         leader_score = self._look_scores.get(leader, {}).get(size, self._observed[leader])
-        key = (leader, leader_score)
-        if self._bar_cache[0] != key:
+        key = (leader, leader_score, size)
+        if key not in self._bar_cache:
             low, high = -1.0, self.tol + 1.0
             for _ in range(40):  # bisection: the probability grows with the look gap
                 gap = (low + high) / 2
@@ -671,8 +702,8 @@ class GPUCBPolicy(SequentialPolicy):
                 else:
                     high = gap
             mean, scale = self.gap_model.mean_scale(features)
-            self._bar_cache = (key, (float(mean[0]), float(scale[0] * self._look_sd) ** 2))
-        return self._bar_cache[1]
+            self._bar_cache[key] = (float(mean[0]), float(scale[0] * self._look_sd) ** 2)
+        return self._bar_cache[key]
 
     def _step_cost(self, candidate):
         """The expected cost of evaluating `candidate`, relative: with a look first, the look's

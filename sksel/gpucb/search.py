@@ -6,6 +6,7 @@ Its policy is :class:`~sksel.gpucb.policy.GPUCBPolicy`; its prior comes from
 """
 
 import numbers
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -38,6 +39,14 @@ _LOOK_DIVISORS = (27, 9, 3)
 #: A look drops a candidate whose final gap to the leader exceeds `tol` with a probability
 #: below this (the gap model's), chosen on LCDB's tune half (benchmarks/bench_gpucb_looks.py).
 _LOOK_THRESHOLD = 0.05
+#: A look trains on the first fold only: its fits cost a fifth of a 5-fold evaluation's even
+#: where a fit costs about the same whatever its rows (an overhead: scoring, a fixed number of
+#: iterations), which looks on every fold could not keep below the evaluation they replace.
+_LOOK_FOLDS = 1
+#: The most a candidate's looks may cost, as a share of its full evaluation's, priced before
+#: they are made (:class:`GPUCBPolicy`, `look_share`): it stops looking where the next look
+#: would take it above.
+_LOOK_SHARE = 0.5
 #: The fewest rows of a look: smaller subsamples are not looked at.
 _SMALLEST_LOOK = 30
 #: ``looks="auto"`` looks only where the training folds hold this many rows: on LCDB's tune
@@ -494,13 +503,15 @@ class GPUCBSelector(BaseSelectionSearch):
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
             looks=looks, gap_model=shipped_model() if looks else None,
-            n_validation=sum(len(test) for _, test in splits),
-            look_threshold=_LOOK_THRESHOLD, look_cost=self._look_cost() if looks else None,
+            n_validation=sum(len(test) for _, test in splits[:_LOOK_FOLDS]),
+            look_threshold=_LOOK_THRESHOLD,
+            look_cost=self._look_cost(len(candidates)) if looks else None,
+            look_folds=_LOOK_FOLDS, look_share=_LOOK_SHARE,
         )
         if not looks:
             return self.policy_, FoldsTrainer(splits)
         return self.policy_, _LooksTrainer(splits, y, [*looks, full], stratify=True,
-                                           random_state=rng)
+                                           random_state=rng, n_folds_below_max=_LOOK_FOLDS)
 
     def _look_sizes(self, full, tol, n_classes):
         """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
@@ -520,12 +531,14 @@ class GPUCBSelector(BaseSelectionSearch):
             return []
         return sizes
 
-    def _look_cost(self):
-        """Relative fit costs that price the looks: the prior's (`cost`'s source), or None."""
+    def _look_cost(self, n_total):
+        """Relative fit costs that price the looks: the prior's (`cost`'s source), or, without
+        fit times, equal costs: every fit's overhead taken as a whole fit's, whatever its
+        rows."""
         if self.cost_ is not None:
             return self.cost_
         times = _shipped_times(self.prior)
-        return None if times is None else cost_prior_from_times(times)
+        return np.ones(n_total) if times is None else cost_prior_from_times(times)
 
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
@@ -557,6 +570,7 @@ class GPUCBSelector(BaseSelectionSearch):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""
         n_total = len(candidates)
         if isinstance(self.prior, str) and self.prior == "kernel":
+            self._warn_if_the_kernel_shares_nothing(candidates)
             return np.zeros(n_total), kernel_prior(candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
             return (*_check_mean_cov(*self.prior, n_total), False, None)
@@ -573,6 +587,31 @@ class GPUCBSelector(BaseSelectionSearch):
             )
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
+
+    def _warn_if_the_kernel_shares_nothing(self, candidates):
+        """Warn where ``prior="kernel"`` cannot tell the candidates apart before evaluating them.
+
+        Candidates that differ only by an estimator (a list of learners) are
+        one-hot to the kernel: every pair is alike, so a score tells nothing
+        of which other candidate is better, and with ``n_iter="auto"`` the
+        search may evaluate about all of them, looks and speculative work on
+        top.
+        """
+        names = {tuple(params) for params in candidates}
+        if self.n_iter != "auto" or len(candidates) < 2 or len(names) != 1 or len(
+                next(iter(names))) != 1 or not all(
+                hasattr(value, "fit") for params in candidates for value in params.values()):
+            return
+        warnings.warn(
+            f"{type(self).__name__}: prior='kernel' (the default) shares nothing between "
+            f"the {len(candidates)} candidates, which differ only by their estimator: one "
+            "evaluation tells nothing about which other is better, so the search can cost as "
+            "much as cross-validating every candidate (GridSearchCV), or more. Pass a prior "
+            "from earlier datasets (prior=<their scores> or prior=[earlier searches' "
+            "cv_results_]; prior='lcdb' or 'default' with the candidates of "
+            "sksel.gpucb.portfolio), or use DAUBSearch, which drops learners on subsamples.",
+            UserWarning, stacklevel=8,
+        )
 
     def _cost(self, candidates):
         """``(relative prior costs or None, earlier fit times or None)``.

@@ -41,8 +41,10 @@ class GPUCBPolicy(SequentialPolicy):
     look, or the full evaluation) of the candidates the sequential run is
     likeliest to pick next, found by simulating it a few picks ahead with
     the scores it waits for drawn from its posterior, and only those that
-    at least a quarter of the simulated runs pick (a worker idles rather
-    than run what is likely wasted). A speculative result is used only when the
+    at least half the simulated runs pick: a worker idles rather than run a
+    step whose expected waste, its cost times the probability that the run
+    never asks for it, exceeds what it is expected to save, its cost times
+    the probability that the run asks for it. A speculative result is used only when the
     sequential run picks that step. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
@@ -792,7 +794,7 @@ class GPUCBPolicy(SequentialPolicy):
         `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
         is used as it is), the prior as fitted now. The candidates at least
-        a quarter of the simulated runs pick (`_SPECULATE_SHARE`), ranked by
+        half the simulated runs pick (`_SPECULATE_SHARE`), ranked by
         how many pick them, then by how soon. Computed once per told result.
         """
         if self._likely is None:

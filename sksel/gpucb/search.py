@@ -115,7 +115,10 @@ class GPUCBSelector(BaseSelectionSearch):
           datasets;
         - ``"kernel"``: no history; the covariance is a kernel over the
           candidates' featurized configurations (``kernel``), scaled, and the
-          mean constant, both fitted to the scores as they come.
+          mean constant, both fitted to the scores as they come. Candidates
+          that differ only by their estimator (a list of learners) are all
+          alike to it: with ``n_iter="auto"`` the search then warns that it
+          can cost as much as cross-validating every candidate, or more.
 
     n_iter : "auto" or int, default="auto"
         How many candidates are evaluated:
@@ -249,10 +252,13 @@ class GPUCBSelector(BaseSelectionSearch):
 
     looks : bool or "auto", default="auto"
         Before a candidate is cross-validated on all the rows, look at it on
-        subsamples: train it on stratified subsamples of every training
+        subsamples: train it on stratified subsamples of the first training
         fold, a 27th, a ninth and a third (halving's rungs; those of at least
-        30 rows), score each on
-        the usual validation folds, and after each ask the model of learning
+        30 rows) while its looks cost at most half its full evaluation
+        (priced before they are made: a fit's cost an overhead plus a part
+        linear in its rows, the overhead taken from the prior's fit costs, or
+        as a whole fit's without them), score each on
+        that fold's validation rows, and after each ask the model of learning
         curves that :class:`~sksel.DAUBSearch` drops learners by
         (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded
         curves) how likely the candidate is to end more than `tol` above the
@@ -275,8 +281,10 @@ class GPUCBSelector(BaseSelectionSearch):
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
-        1``). The progress `verbose` prints counts evaluations against
-        `n_iter` (with ``"auto"``, against `max_iter`).
+        1``). The progress `verbose` prints counts evaluations on all the
+        rows against `n_iter` (with ``"auto"``, against `max_iter`); its
+        best is the best of them; looks on a subsample and speculative
+        evaluations not used are counted apart, on its last line.
 
     return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`.

@@ -44,8 +44,8 @@ class GPUCBPolicy(SequentialPolicy):
     at least half the simulated runs pick: a worker idles rather than run a
     step whose expected waste, its cost times the probability that the run
     never asks for it, exceeds what it is expected to save, its cost times
-    the probability that the run asks for it. A speculative result is used only when the
-    sequential run picks that step. With ``asynchronous=True`` every
+    the probability that the run asks for it. A speculative result is used
+    only when the sequential run picks that step. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
     evaluations running, and a result is used as soon as it is told. No
@@ -673,9 +673,10 @@ class GPUCBPolicy(SequentialPolicy):
     def _dropped_by_look(self, candidate):
         """The probability that `candidate`'s looks drop it, before they are made.
 
-        Taken as that of its last look, the largest: a look drops a candidate
-        when the gap model's mean of its final gap to the leader falls below
-        ``m*``, the mean at the look gap where the model's probability of a
+        Taken as that of its last look, the largest of its ladder
+        (:meth:`_ladder`): a look drops a candidate when the gap model's mean
+        of its final gap to the leader falls below ``m*``, the mean at the
+        look gap where the model's probability of a
         gap above `tol` is `look_threshold`. Before the look, that mean is
         taken as the posterior's gap ``d = f(k) - f(b)`` plus the model's
         error there: the probability is ``Phi((m* - E d) / sqrt(Var d +

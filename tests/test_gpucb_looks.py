@@ -122,11 +122,11 @@ def test_the_same_looks_and_decisions_for_any_number_of_workers():
 @pytest.mark.parametrize("look_cost, look_share, ladders", [
     # Rows only, on every fold: 0.037, 0.111, 0.333 of a full evaluation.
     (None, 0.5, [LOOKS, LOOKS]),
-    (None, 0.4, [LOOKS[:2], LOOKS[:2]]),
+    (None, 0.4, [LOOKS[2:], LOOKS[2:]]),  # the largest first: 0.333, then 0.111 is too much
     # Candidate 0's fit is all overhead (the cheapest cost): each look costs a full evaluation
     # on one fold of five, 0.2; candidate 1's overhead is a tenth: 0.027, 0.042, 0.087.
-    ([1.0, 10.0], 0.5, [LOOKS[:2], LOOKS]),
-    ([1.0, 10.0], 0.1, [(), LOOKS[:2]]),
+    ([1.0, 10.0], 0.5, [LOOKS[1:], LOOKS]),
+    ([1.0, 10.0], 0.1, [(), LOOKS[2:]]),
 ])
 def test_a_candidate_looks_while_its_looks_cost_at_most_look_share(look_cost, look_share,
                                                                    ladders):
@@ -136,7 +136,8 @@ def test_a_candidate_looks_while_its_looks_cost_at_most_look_share(look_cost, lo
         assert policy._ladder(candidate) == ladder
         prices = (np.array(LOOKS) / N if look_cost is None else 0.2 * np.minimum(
             np.array(LOOKS) / N + min(look_cost) / look_cost[candidate], 1.0))
-        assert policy._look_ratio(candidate) == pytest.approx(prices[:len(ladder)].sum())
+        assert policy._look_ratio(candidate) == pytest.approx(
+            sum(price for n, price in zip(LOOKS, prices) if n in ladder))
         assert policy._look_ratio(candidate) <= look_share
 
 

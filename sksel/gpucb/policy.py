@@ -143,8 +143,8 @@ class GPUCBPolicy(SequentialPolicy):
         dropped): before a candidate is evaluated at `resource`, it may be
         evaluated at each of these (a subsample of the training folds,
         scored on the same validation folds; on the first `look_folds` of
-        them), the smallest first, as long as its looks' cost stays within
-        `look_share` of its full evaluation's (see below). Only with
+        them), the smallest first, those whose cost stays within `look_share`
+        of its full evaluation's (see below). Only with
         `gap_model`, `tol` and a positive `risk`, and not `asynchronous`.
         After each look, `gap_model` gives the law of the candidate's final
         gap to the leader ``b`` (the best candidate evaluated in full, which
@@ -165,9 +165,11 @@ class GPUCBPolicy(SequentialPolicy):
         o(k))``: a fit costs an overhead plus a part linear in its rows, the
         overhead ``o(k) = min(look_cost) / look_cost(k)`` (the cheapest
         candidate's cost standing for it; 0 without `look_cost`). A
-        candidate's looks are the smallest sizes whose prices sum to at most
-        `look_share`: a candidate looked at, then evaluated in full, costs at
-        most ``1 + look_share`` full evaluations, and one dropped at most
+        candidate's looks are the largest sizes whose prices sum to at most
+        `look_share` (where a fit is mostly overhead, a larger look tells
+        more of the full score for about the same price), climbed smallest
+        first: a candidate looked at, then evaluated in full, costs at most
+        ``1 + look_share`` full evaluations, and one dropped at most
         `look_share`.
         With `cost`, a candidate's cost in the choice of the next evaluation
         is that of its looks plus its full evaluation's times the
@@ -616,11 +618,12 @@ class GPUCBPolicy(SequentialPolicy):
         return next((n for n in self._ladder(candidate) if n not in done), None)
 
     def _ladder(self, candidate):
-        """The sizes of `candidate`'s looks: the smallest whose prices sum to at most
-        `look_share` of its full evaluation's (see `looks`)."""
-        prices = np.cumsum(self._look_prices(candidate))
-        return self.looks[:int(np.searchsorted(prices, self.look_share * (1 + 1e-12),
-                                               side="right"))]
+        """The sizes of `candidate`'s looks, increasing: the largest whose prices sum to at
+        most `look_share` of its full evaluation's (see `looks`)."""
+        prices = self._look_prices(candidate)[::-1]
+        n_kept = int(np.searchsorted(np.cumsum(prices), self.look_share * (1 + 1e-12),
+                                     side="right"))
+        return self.looks[len(self.looks) - n_kept:]
 
     def _look_prices(self, candidate):
         """The expected cost of each look of `looks` over `candidate`'s full evaluation's.
@@ -668,7 +671,8 @@ class GPUCBPolicy(SequentialPolicy):
     def _look_ratio(self, candidate):
         """The expected cost of `candidate`'s looks over its full evaluation's: the sum of
         the prices of its ladder (:meth:`_look_prices`), at most `look_share`."""
-        return float(np.sum(self._look_prices(candidate)[:len(self._ladder(candidate))]))
+        n_kept = len(self._ladder(candidate))
+        return float(np.sum(self._look_prices(candidate)[len(self.looks) - n_kept:]))
 
     def _dropped_by_look(self, candidate):
         """The probability that `candidate`'s looks drop it, before they are made.

@@ -44,8 +44,7 @@ _LOOK_THRESHOLD = 0.05
 #: iterations), which looks on every fold could not keep below the evaluation they replace.
 _LOOK_FOLDS = 1
 #: The most a candidate's looks may cost, as a share of its full evaluation's, priced before
-#: they are made (:class:`GPUCBPolicy`, `look_share`): it stops looking where the next look
-#: would take it above.
+#: they are made (:class:`GPUCBPolicy`, `look_share`): its looks are the largest sizes within.
 _LOOK_SHARE = 0.5
 #: The fewest rows of a look: smaller subsamples are not looked at.
 _SMALLEST_LOOK = 30
@@ -254,10 +253,10 @@ class GPUCBSelector(BaseSelectionSearch):
         Before a candidate is cross-validated on all the rows, look at it on
         subsamples: train it on stratified subsamples of the first training
         fold, a 27th, a ninth and a third (halving's rungs; those of at least
-        30 rows) while its looks cost at most half its full evaluation
-        (priced before they are made: a fit's cost an overhead plus a part
-        linear in its rows, the overhead taken from the prior's fit costs, or
-        as a whole fit's without them), score each on
+        30 rows), the largest of them whose cost is at most half its full
+        evaluation's (priced before they are made: a fit's cost an overhead
+        plus a part linear in its rows, the overhead taken from the prior's
+        fit costs, or as a whole fit's without them), score each on
         that fold's validation rows, and after each ask the model of learning
         curves that :class:`~sksel.DAUBSearch` drops learners by
         (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded

@@ -723,7 +723,7 @@ def test_speculative_picks_are_the_sequential_runs_likely_next_picks(score_of_0,
     # branches at least a quarter of the simulated runs take are.
     first = [c for c, _ in policy.ask(3)]
     picked = policy._likely_picks()  # as computed for the ask
-    assert first[0] == 0 and first[1:] == [c for c in picked if c != 0]
+    assert first[0] == 0 and first[1:] == [c for c, _ in picked if c != 0]
     assert first[1:] and set(first[1:]) <= {1, 2}
     policy.tell(0, "all", score_of_0)
     # The second pick is the decision now: running already, or handed out.
@@ -747,7 +747,7 @@ def test_speculates_only_on_picks_the_run_makes_more_often_than_not():
     for k in range(1, runs + 1):  # how many of the simulated runs pick each candidate
         policy._SPECULATE_SHARE = k / runs
         policy._likely = None
-        shares.update({c: k for c in policy._simulate_ahead()})
+        shares.update({c: k for c, _ in policy._simulate_ahead()})
     assert shares == {0: 8, 1: 5, 3: 3}
     del policy._SPECULATE_SHARE
     policy._likely = None

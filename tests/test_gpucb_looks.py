@@ -119,6 +119,18 @@ def test_the_same_looks_and_decisions_for_any_number_of_workers():
     assert runs[0].decisions_ == runs[1].decisions_ == runs[2].decisions_
 
 
+def test_a_free_worker_speculates_the_step_the_run_will_take_a_look_not_a_full_evaluation():
+    """Before the leader's score is in, candidate 2 would go to all the rows; once it is in,
+    the run looks at 2 first: the simulated runs take (2, 74), never (2, N)."""
+    policy = _policy([0.85, 0.70, 0.70, 0.70], sd=0.15)
+    assert policy._next_step(2) == (2, N)  # as things stand, with no leader yet
+    assert policy.ask(3) == [(0, N), (2, LOOKS[0])]
+    policy.tell(0, N, 0.86)
+    assert policy.ask(1) == [(0, LOOKS[0])]  # the leader's own look, then 2's, running already
+    policy.tell(0, LOOKS[0], 0.80)
+    assert policy.next_decision == (2, LOOKS[0])
+
+
 @pytest.mark.parametrize("look_cost, look_share, ladders", [
     # Rows only, on every fold: 0.037, 0.111, 0.333 of a full evaluation.
     (None, 0.5, [LOOKS, LOOKS]),

@@ -37,11 +37,12 @@ class GPUCBPolicy(SequentialPolicy):
     The decisions are those of the sequential algorithm, whatever the number
     of workers: the first action :meth:`ask` gives is the sequential run's
     next pick, and the results are used in the order of those picks. While
-    that pick runs, free workers get speculative picks: the next step (a
-    look, or the full evaluation) of the candidates the sequential run is
-    likeliest to pick next, found by simulating it a few picks ahead with
-    the scores it waits for drawn from its posterior, and only those that
-    at least half the simulated runs pick: a worker idles rather than run a
+    that pick runs, free workers get speculative picks: the steps (a look,
+    or a full evaluation) the sequential run is likeliest to take next,
+    found by simulating it a few picks ahead with the scores it waits for
+    drawn from its posterior, and only those that at least half the
+    simulated runs take (a step, not a candidate: one picked may be looked
+    at before it is evaluated in full): a worker idles rather than run a
     step whose expected waste, its cost times the probability that the run
     never asks for it, exceeds what it is expected to save, its cost times
     the probability that the run asks for it. A speculative result is used
@@ -769,9 +770,9 @@ class GPUCBPolicy(SequentialPolicy):
 
         Asynchronously a decision, while fewer than `n_iter` picks are made
         and the answer is not known (`tol`): the UCB argmax given the
-        candidates running. Otherwise the next step (a look or the full
-        evaluation) of the likeliest of the sequential run's next picks
-        (`_likely_picks`), or None where no candidate free is likely enough.
+        candidates running. Otherwise the likeliest of the sequential run's
+        next steps (`_likely_picks`) of a candidate free (or a look of one
+        evaluated, the leader's), or None where no step is likely enough.
         """
         busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
         free = [c for c in self._available() if c not in busy]
@@ -779,9 +780,9 @@ class GPUCBPolicy(SequentialPolicy):
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
-            steps = [self._next_step(c) for c in self._likely_picks() if c in free]
-            steps = [step for step in steps if step not in self._pending
-                     and step not in self._told]
+            steps = [step for step in self._likely_picks() if step not in self._pending
+                     and step not in self._told and (step[0] in free or (
+                         step[1] != self.resource and step[0] in self._observed))]
             return steps[0] if steps else None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         if candidate is None:
@@ -793,42 +794,44 @@ class GPUCBPolicy(SequentialPolicy):
         return self._speculate() if self.asynchronous else None
 
     def _likely_picks(self):
-        """Candidates the sequential run is likely to pick soon, the likeliest first.
+        """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
+        likeliest first.
 
         The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
         `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
-        is used as it is), the prior as fitted now. The candidates at least
-        half the simulated runs pick (`_SPECULATE_SHARE`), ranked by
-        how many pick them, then by how soon. Computed once per told result.
+        is used as it is), the prior as fitted now. The steps at least half
+        the simulated runs take (`_SPECULATE_SHARE`), ranked by how many take
+        them, then by how soon: a step, not a candidate, since a candidate
+        the run picks may be looked at first rather than evaluated in full.
+        Computed once per told result.
         """
         if self._likely is None:
             self._likely = self._simulate_ahead()
         return self._likely
 
     def _simulate_ahead(self):
-        """The ranked candidates of `_likely_picks`."""
+        """The ranked steps of `_likely_picks`."""
         rng = np.random.RandomState(len(self.history_))
-        picked = np.zeros(self.n_candidates)
-        depth_sum = np.zeros(self.n_candidates)
+        picked, depth_sum = {}, {}
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self.next_decision
             for depth in range(self._LOOKAHEAD_DEPTH):
                 if action is None:
                     break
-                candidate = action[0]
-                picked[candidate] += 1
-                depth_sum[candidate] += depth
+                step = (int(action[0]), action[1])
+                picked[step] = picked.get(step, 0) + 1
+                depth_sum[step] = depth_sum.get(step, 0) + depth
                 outcome = self.waiting.get(action)
                 if outcome is None:
                     outcome = run._simulated_outcome(action, rng)
                 run._decide_with(action, outcome)
                 action = run._decide()
-        likely = picked >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS
-        ranked = sorted(np.flatnonzero(likely),
-                        key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
-        return [int(c) for c in ranked]
+        likely = [step for step, n in picked.items()
+                  if n >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS]
+        return sorted(likely, key=lambda step: (-picked[step], depth_sum[step] / picked[step],
+                                                step[0]))
 
     def _simulated_outcome(self, action, rng):
         """An outcome of `action` drawn from this run's posterior predictive.

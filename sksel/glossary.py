@@ -98,8 +98,9 @@ points to it) and rendered as the documentation's glossary page.
    look on a subsample
       :class:`~sksel.GPUCBSelector`'s cheap evaluation of a candidate before
       it is trained on all the rows (``looks``): trained on a stratified
-      subsample of every training fold (a 27th, a ninth, then a third of
-      N), scored on the usual validation folds, and compared with the
+      subsample of the first training fold (a 27th, a ninth, then a third of
+      N, the largest of them that cost at most half its full evaluation),
+      scored on that fold's validation rows, and compared with the
       leader's look at the same size by the learning-curve model of
       :mod:`sksel.curves.gap_model`. A candidate whose final gap to the
       leader is unlikely to exceed :term:`tol` is dropped; otherwise the look

@@ -13,8 +13,10 @@ from sklearn.datasets import load_iris
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
 
 from sksel import GPUCBSelector
 from sksel._core.simulate import simulate
@@ -671,6 +673,32 @@ def test_time_to_best_and_tuning_on_time():
 
 
 # -------------------------------------------------------------- speculative picks
+def test_a_list_of_learners_with_the_kernel_prior_warns_and_says_what_to_pass_instead():
+    X, y = load_iris(return_X_y=True)
+    learners = [LogisticRegression(max_iter=1000), GaussianNB(), DecisionTreeClassifier()]
+    with pytest.warns(UserWarning, match="prior='kernel' .* shares nothing between the 3 "
+                      "candidates") as caught:
+        GPUCBSelector(learners, cv=CV3, random_state=0).fit(X, y)
+    message = str(caught[0].message)
+    for advice in ("GridSearchCV", "prior=<their scores>", "cv_results_", "prior='lcdb'",
+                   "DAUBSearch"):
+        assert advice in message
+    assert caught[0].filename == __file__  # points at the fit
+
+
+@pytest.mark.parametrize("make", [
+    lambda: GPUCBSelector(LogisticRegression(max_iter=1000), {"C": [0.1, 1.0, 10.0]}),
+    lambda: GPUCBSelector([LogisticRegression(max_iter=1000), GaussianNB()], n_iter=2),
+    lambda: GPUCBSelector([LogisticRegression(max_iter=1000), GaussianNB()],
+                          prior=[[0.9, 0.8], [0.7, 0.75], [0.8, 0.8]]),
+])
+def test_no_warning_where_the_prior_tells_candidates_apart_or_n_iter_bounds_the_cost(make):
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        make().set_params(cv=CV3, random_state=0).fit(X, y)
+
+
 
 
 def _branching_prior():
@@ -695,7 +723,7 @@ def test_speculative_picks_are_the_sequential_runs_likely_next_picks(score_of_0,
     # branches at least a quarter of the simulated runs take are.
     first = [c for c, _ in policy.ask(3)]
     picked = policy._likely_picks()  # as computed for the ask
-    assert first[0] == 0 and first[1:] == [c for c in picked if c != 0]
+    assert first[0] == 0 and first[1:] == [c for c, _ in picked if c != 0]
     assert first[1:] and set(first[1:]) <= {1, 2}
     policy.tell(0, "all", score_of_0)
     # The second pick is the decision now: running already, or handed out.
@@ -705,6 +733,25 @@ def test_speculative_picks_are_the_sequential_runs_likely_next_picks(score_of_0,
     if second not in first:
         policy.tell(second, "all", 0.5)
     assert policy.done and [c for c, _ in policy.decisions_] == [0, second]
+
+
+def test_speculates_only_on_picks_the_run_makes_more_often_than_not():
+    """A speculative pick is wasted when the run does not make it: one it makes in fewer
+    than half the simulated runs would waste more worker seconds than it saves."""
+    sd = 0.05
+    loads = np.array([1.0, 0.8, 0.0, -0.5])  # 1 rises with 0, 3 falls with it, 2 neither
+    cov = sd**2 * (np.outer(loads, loads) + np.diag([0.0, 0.36, 0.5, 0.75]))
+    policy = GPUCBPolicy([0.9, 0.8, 0.8, 0.8], cov, n_iter=2, random_state=0)
+    runs = policy._LOOKAHEAD_RUNS
+    shares = {}
+    for k in range(1, runs + 1):  # how many of the simulated runs pick each candidate
+        policy._SPECULATE_SHARE = k / runs
+        policy._likely = None
+        shares.update({c: k for c, _ in policy._simulate_ahead()})
+    assert shares == {0: 8, 1: 5, 3: 3}
+    del policy._SPECULATE_SHARE
+    policy._likely = None
+    assert policy.ask(3) == [(0, "all"), (1, "all")]  # 3, picked by 3 runs in 8, idles
 
 
 @pytest.mark.parametrize("asynchronous", [False, True])

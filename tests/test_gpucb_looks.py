@@ -1,10 +1,14 @@
 """GP-UCB's looks on subsamples: the observation a look stands for, drops, the selector's rows."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import norm
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
@@ -115,6 +119,40 @@ def test_the_same_looks_and_decisions_for_any_number_of_workers():
     assert runs[0].decisions_ == runs[1].decisions_ == runs[2].decisions_
 
 
+def test_a_free_worker_speculates_the_step_the_run_will_take_a_look_not_a_full_evaluation():
+    """Before the leader's score is in, candidate 2 would go to all the rows; once it is in,
+    the run looks at 2 first: the simulated runs take (2, 74), never (2, N)."""
+    policy = _policy([0.85, 0.70, 0.70, 0.70], sd=0.15)
+    assert policy._next_step(2) == (2, N)  # as things stand, with no leader yet
+    assert policy.ask(3) == [(0, N), (2, LOOKS[0])]
+    policy.tell(0, N, 0.86)
+    assert policy.ask(1) == [(0, LOOKS[0])]  # the leader's own look, then 2's, running already
+    policy.tell(0, LOOKS[0], 0.80)
+    assert policy.next_decision == (2, LOOKS[0])
+
+
+@pytest.mark.parametrize("look_cost, look_share, ladders", [
+    # Rows only, on every fold: 0.037, 0.111, 0.333 of a full evaluation.
+    (None, 0.5, [LOOKS, LOOKS]),
+    (None, 0.4, [LOOKS[2:], LOOKS[2:]]),  # the largest first: 0.333, then 0.111 is too much
+    # Candidate 0's fit is all overhead (the cheapest cost): each look costs a full evaluation
+    # on one fold of five, 0.2; candidate 1's overhead is a tenth: 0.027, 0.042, 0.087.
+    ([1.0, 10.0], 0.5, [LOOKS[1:], LOOKS]),
+    ([1.0, 10.0], 0.1, [(), LOOKS[2:]]),
+])
+def test_a_candidate_looks_while_its_looks_cost_at_most_look_share(look_cost, look_share,
+                                                                   ladders):
+    folds = {} if look_cost is None else {"look_folds": 1, "n_folds": 5}
+    policy = _policy([0.8, 0.7], sd=0.1, look_cost=look_cost, look_share=look_share, **folds)
+    for candidate, ladder in enumerate(ladders):
+        assert policy._ladder(candidate) == ladder
+        prices = (np.array(LOOKS) / N if look_cost is None else 0.2 * np.minimum(
+            np.array(LOOKS) / N + min(look_cost) / look_cost[candidate], 1.0))
+        assert policy._look_ratio(candidate) == pytest.approx(
+            sum(price for n, price in zip(LOOKS, prices) if n in ladder))
+        assert policy._look_ratio(candidate) <= look_share
+
+
 # ----------------------------------------------------------------- the selector
 def _data():
     return make_classification(n_samples=3000, n_features=20, n_informative=6, random_state=0)
@@ -126,6 +164,13 @@ def _learners():
         max_depth=3, random_state=0)]
 
 
+@pytest.fixture
+def every_look(monkeypatch):
+    """Looks priced by their rows only, as a learner whose fits cost in proportion to them: on
+    one fold of three, the three sizes cost 0.16 of a full evaluation."""
+    monkeypatch.setattr(GPUCBSelector, "_look_cost", lambda self, n_total: None)
+
+
 def _selector(**kw):
     mean = np.array([0.85, 0.70, 0.70, 0.70, 0.70])
     return GPUCBSelector(_learners(), prior=(mean, np.diag(np.full(5, 0.15**2))),
@@ -133,7 +178,8 @@ def _selector(**kw):
                          looks=True, **kw)
 
 
-def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_grid_search():
+def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_grid_search(
+        every_look):
     X, y = _data()
     search = _selector().fit(X, y)
     results = pd.DataFrame(search.all_cv_results_)
@@ -165,6 +211,21 @@ def test_selector_looks_are_the_same_for_any_n_jobs():
     assert one.best_index_ == two.best_index_
 
 
+def test_selector_looks_cost_at_most_half_a_full_evaluation_even_if_rows_cost_nothing():
+    """Looks on one fold, while their fits number at most half a full evaluation's: even
+    where a fit costs the same whatever its rows, no candidate's looks cost more than half
+    the evaluation they may spare."""
+    X, y = _data()
+    search = _selector(risk=1e-6).set_params(
+        cv=StratifiedKFold(5, shuffle=True, random_state=0)).fit(X, y)
+    results = pd.DataFrame(search.all_cv_results_)
+    looks = results[results["look"]]
+    assert len(looks) and (looks["n_folds_run"] == 1).all()
+    assert (looks.groupby("candidate_id")["n_folds_run"].sum() <= 5 / 2).all()
+    full = results[~results["look"] & ~results["first_look"]]
+    assert (full["n_folds_run"] == 5).all()
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"n_iter": 3}, "looks=True needs a stop"),
     ({"asynchronous": True}, "looks=True needs .*asynchronous=False"),
@@ -179,3 +240,64 @@ def test_looks_auto_leaves_small_data_alone():
     X, y = _data()
     search = _selector().set_params(looks="auto").fit(X[:600], y[:600])
     assert search.n_looks_ == 0 and "look" not in search.cv_results_
+
+
+# ------------------------------------------------------------------- the progress
+class _FewRowsOnly(ClassifierMixin, BaseEstimator):
+    """Gaussian naive Bayes on a look's few rows, the majority class on all the rows: its looks
+    score above every full evaluation, its own full evaluation below."""
+
+    def __init__(self, rows=700):
+        self.rows = rows
+
+    def fit(self, X, y):
+        self.model_ = (GaussianNB() if len(X) <= self.rows else DummyClassifier()).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def _progress_lines(capsys):
+    return [line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("[GPUCBSelector]")]
+
+
+def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(capsys,
+                                                                               every_look):
+    X, y = _data()
+    search = _selector(verbose=2, risk=1e-6).fit(X, y)  # runs until all are done or dropped
+    lines = _progress_lines(capsys)
+    dropped = len(search.policy_.dropped_)
+    assert dropped and search.n_looks_ and search.n_iter_ + dropped == 5
+    counts = [int(re.match(r"\[GPUCBSelector\] +(\d+)/<=5 ", line).group(1))
+              for line in lines[1:-1]]
+    assert len(counts) == len(search.all_cv_results_["params"])
+    assert counts == sorted(counts) and counts[-1] == search.n_iter_
+    assert "looks on a subsample (74, 222, 666 rows) counted apart" in lines[0]
+    assert lines[-1].startswith(f"[GPUCBSelector] done: {search.n_iter_} evaluations "
+                                f"({search.n_looks_} looks on a subsample) in ")
+    assert (f"(stopped: every candidate evaluated or dropped: {search.n_iter_} evaluated, "
+            f"{dropped} dropped by looks)") in lines[-1]
+
+
+def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypatch,
+                                                                every_look):
+    monkeypatch.setattr("sksel._core.progress._STATUS_EVERY_S", 0.0)
+    monkeypatch.setattr("sksel._core.progress._tqdm", lambda: None)
+    learners = _learners()
+    learners[2] = _FewRowsOnly()
+    X, y = _data()
+    search = _selector(verbose=1).set_params(estimator=learners).fit(X, y)
+    results = pd.DataFrame(search.all_cv_results_)
+    full = results[~results["look"] & ~results["first_look"]]
+    # A look of #2 scored above the leader's full evaluation, #0, the best one before #1's.
+    assert results.loc[results["look"] & (results["candidate_id"] == 2),
+                       "mean_test_score"].max() > full.loc[full["candidate_id"] == 0,
+                                                           "mean_test_score"].item()
+    shown = {(int(c), round(s, 4)) for c, s in zip(full["candidate_id"], full["mean_test_score"])}
+    bests = [re.search(r"best (\d\.\d+) #(\d+) ", line).groups()
+             for line in _progress_lines(capsys)[1:-1]]
+    assert bests and all((int(c), float(s)) in shown for s, c in bests)
+    assert float(bests[-1][0]) == round(search.best_score_, 4)

@@ -84,13 +84,21 @@ class Progress(Listener):
     used : callable or None, default=None
         ``used(action) -> bool``, whether the search has used the result of
         `action` once told (else the line says ``ahead``); None: all are.
+    standing : callable or None, default=None
+        ``standing() -> (n_done, best, others)``, read after each evaluation
+        told, where not every evaluation counts against `planned`
+        (GPUCBSelector's looks on a subsample and speculative evaluations do
+        not): the evaluations that count so far, the best of them as
+        ``(score, candidate, resource)`` or None, and the words the final
+        line gives the others (``""``: none). None: every evaluation told
+        counts, and the best is the best told.
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
                  exact=True, budget="", max_resource=None, describe=None, used=None,
-                 file=None):
+                 standing=None, file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -102,10 +110,12 @@ class Progress(Listener):
         self.max_resource = max_resource
         self.describe = describe
         self.used = used
+        self.standing = standing
         self.file = file
         self._explained = set()
         self.n_done = 0
         self.best = None  # (score, candidate, resource)
+        self._others = ""
         self._bar = None
         self._widths = {}
 
@@ -159,7 +169,7 @@ class Progress(Listener):
         ``"at most about"`` where the search may stop before `planned`;
         nothing where nothing is planned.
         """
-        if self.planned is None or self.n_done >= self.planned:
+        if self.planned is None or not 0 < self.n_done < self.planned:
             return ""
         left = (now - self._start) / self.n_done * (self.planned - self.n_done)
         return f", {'about' if self.exact else 'at most about'} {left:.0f}s left"
@@ -218,14 +228,13 @@ class Progress(Listener):
         """
         if self.verbose < 1:
             return
-        self.n_done += 1
-        if self.best is None or score > self.best[0]:
-            self.best = (float(score), candidate, resource)
+        best = self.best
+        self._tally(candidate, resource, score)
         now = time.perf_counter()
         if self._bar is not None:
-            if self.best[1] == candidate and self.best[2] == resource:
+            if self.best != best:
                 self._bar.set_postfix_str(self._best(), refresh=False)
-            self._bar.update(1)
+            self._bar.update(self.n_done - self._bar.n)
         elif self.verbose >= 2:
             self._print(self._line(candidate, resource, score, extra, now - self._start,
                                    n_folds, ahead))
@@ -233,6 +242,15 @@ class Progress(Listener):
             self._last_status = now
             self._print(f"{self._count()} evaluations, {now - self._start:.1f}s"
                         f"{self._time_left(now)}, {self._best()}")
+
+    def _tally(self, candidate, resource, score):
+        """Count the evaluation told and keep the best: by `standing` where given."""
+        if self.standing is not None:
+            self.n_done, self.best, self._others = self.standing()
+            return
+        self.n_done += 1
+        if self.best is None or score > self.best[0]:
+            self.best = (float(score), candidate, resource)
 
     def stop(self):
         """Close the bar, if any: the search has ended, or failed."""
@@ -245,7 +263,10 @@ class Progress(Listener):
         """Print the final line, naming `best` ``(candidate, resource, score)``."""
         if self.verbose < 1:
             return
-        line = (f"done: {self.n_done} evaluations in {self._end - self._start:.1f}s"
+        if self.standing is not None:
+            self.n_done, self.best, self._others = self.standing()
+        others = f" ({self._others})" if self._others else ""
+        line = (f"done: {self.n_done} evaluations{others} in {self._end - self._start:.1f}s"
                 f" (stopped: {stop_reason})")
         if best is not None:
             candidate, resource, score = best

@@ -397,7 +397,13 @@ class BaseSelectionSearch(BaseSearchCV):
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
                         max_resource=self._largest_resource(),
                         describe=policy.describe,
-                        used=lambda action: action in policy.decisions_)
+                        used=lambda action: action in policy.decisions_,
+                        standing=self._progress_standing(policy))
+
+    def _progress_standing(self, policy):
+        """The `standing` of the progress report (see :class:`Progress`), or None where every
+        evaluation told counts against the budget."""
+        return None
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""

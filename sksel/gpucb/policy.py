@@ -37,13 +37,16 @@ class GPUCBPolicy(SequentialPolicy):
     The decisions are those of the sequential algorithm, whatever the number
     of workers: the first action :meth:`ask` gives is the sequential run's
     next pick, and the results are used in the order of those picks. While
-    that pick runs, free workers get speculative picks: the next step (a
-    look, or the full evaluation) of the candidates the sequential run is
-    likeliest to pick next, found by simulating it a few picks ahead with
-    the scores it waits for drawn from its posterior, and only those that
-    at least a quarter of the simulated runs pick (a worker idles rather
-    than run what is likely wasted). A speculative result is used only when the
-    sequential run picks that step. With ``asynchronous=True`` every
+    that pick runs, free workers get speculative picks: the steps (a look,
+    or a full evaluation) the sequential run is likeliest to take next,
+    found by simulating it a few picks ahead with the scores it waits for
+    drawn from its posterior, and only those that at least half the
+    simulated runs take (a step, not a candidate: one picked may be looked
+    at before it is evaluated in full): a worker idles rather than run a
+    step whose expected waste, its cost times the probability that the run
+    never asks for it, exceeds what it is expected to save, its cost times
+    the probability that the run asks for it. A speculative result is used
+    only when the sequential run picks that step. With ``asynchronous=True`` every
     pick is a decision instead (GP-BUCB run asynchronously): a free worker
     gets the UCB argmax given the results in and, as if observed, the
     evaluations running, and a result is used as soon as it is told. No
@@ -135,12 +138,14 @@ class GPUCBPolicy(SequentialPolicy):
         decisions stay those of one worker. Needs `tol`, a positive `risk`
         and ``n_folds >= 2``.
     n_folds : int, default=None
-        The folds of an evaluation, with `race`.
+        The folds of an evaluation, with `race` and `look_folds`.
     looks : sequence of int, default=()
         Rows of the looks on subsamples, a ladder (sorted, duplicates
         dropped): before a candidate is evaluated at `resource`, it may be
-        evaluated at each of these (a subsample of every training fold,
-        scored on the same validation folds), the smallest first. Only with
+        evaluated at each of these (a subsample of the training folds,
+        scored on the same validation folds; on the first `look_folds` of
+        them), the smallest first, those whose cost stays within `look_share`
+        of its full evaluation's (see below). Only with
         `gap_model`, `tol` and a positive `risk`, and not `asynchronous`.
         After each look, `gap_model` gives the law of the candidate's final
         gap to the leader ``b`` (the best candidate evaluated in full, which
@@ -156,9 +161,17 @@ class GPUCBPolicy(SequentialPolicy):
         evaluation. A candidate not looked at yet starts the ladder only
         where that pays in expectation: where the probability that the
         looks drop it (:meth:`_dropped_by_look`) exceeds their cost relative
-        to its full evaluation (``sum(looks) / resource``, plus, with
-        `look_cost`, ``len(looks) * min(look_cost) / look_cost(k)`` for the
-        overhead of a fit, the cheapest candidate's cost standing for it).
+        to its full evaluation. A look at ``n`` rows is priced, relative to
+        the full evaluation, ``look_folds / n_folds * min(1, n / resource +
+        o(k))``: a fit costs an overhead plus a part linear in its rows, the
+        overhead ``o(k) = min(look_cost) / look_cost(k)`` (the cheapest
+        candidate's cost standing for it; 0 without `look_cost`). A
+        candidate's looks are the largest sizes whose prices sum to at most
+        `look_share` (where a fit is mostly overhead, a larger look tells
+        more of the full score for about the same price), climbed smallest
+        first: a candidate looked at, then evaluated in full, costs at most
+        ``1 + look_share`` full evaluations, and one dropped at most
+        `look_share`.
         With `cost`, a candidate's cost in the choice of the next evaluation
         is that of its looks plus its full evaluation's times the
         probability that the looks do not drop it. The decisions depend on
@@ -176,6 +189,12 @@ class GPUCBPolicy(SequentialPolicy):
     look_cost : array-like of shape (K,), default=None
         Relative fit costs that price the looks (see `looks`); None prices
         them by their rows only.
+    look_folds : int, default=None
+        The folds a look is made on, the first `look_folds` of `n_folds`
+        (the price of a look, see `looks`); None: every fold.
+    look_share : float, default=0.5
+        The most a candidate's looks may cost, as a share of its full
+        evaluation's cost (see `looks`).
 
     Attributes
     ----------
@@ -220,13 +239,14 @@ class GPUCBPolicy(SequentialPolicy):
     races_folds = True
     _LOOKAHEAD_RUNS = 8
     _LOOKAHEAD_DEPTH = 3
-    _SPECULATE_SHARE = 0.25
+    _SPECULATE_SHARE = 0.5
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
                  asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
-                 n_validation=None, look_threshold=0.05, look_cost=None):
+                 n_validation=None, look_threshold=0.05, look_cost=None, look_folds=None,
+                 look_share=0.5):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -257,11 +277,13 @@ class GPUCBPolicy(SequentialPolicy):
         self.n_validation = n_validation
         self.look_threshold = look_threshold
         self.look_cost = None if look_cost is None else _checked_cost(look_cost, len(self.mean))
+        self.look_folds = look_folds
+        self.look_share = look_share
         self._look_sd = _tail_matched_sd(gap_model.residuals) if self.looks else None
         self._look_scores = {}  # candidate -> {size: its score at `size` rows}
         self._look_obs = {}  # candidate without a full evaluation -> (observation, variance)
         self.dropped_ = set()
-        self._bar_cache = (None, None)
+        self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
         self._likely = None
         super().__init__()
         self._advance()
@@ -439,6 +461,25 @@ class GPUCBPolicy(SequentialPolicy):
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
 
+    def standing(self):
+        """``(n_evaluations, best, others)``: where the sequential run stands, for its progress.
+
+        Its evaluations at `resource` (:attr:`n_evaluations_`, what counts
+        against `n_iter`), the best of them as ``(score, candidate,
+        resource)`` (:attr:`best_`, the one a search would select) or None,
+        and the other evaluations told, in words: the looks on a subsample
+        the run used, and the evaluations told that it has not used
+        (speculative ones; ``""`` where there are none).
+        """
+        leader = self.best_
+        best = None if leader is None else (self._observed[leader], leader, self.resource)
+        n_looks = sum(len(scores) for scores in self._look_scores.values())
+        others = [f"{n} {one if n == 1 else many}" for n, one, many in (
+            (n_looks, "look on a subsample", "looks on a subsample"),
+            (len(self._told), "speculative evaluation not used",
+             "speculative evaluations not used")) if n]
+        return self.n_evaluations_, best, ", ".join(others)
+
     def describe(self, candidate, resource):
         """``{"first look": True}`` for a progress line of a first look, ``{"look": "<n>
         rows"}`` for a look on a subsample, else None."""
@@ -463,6 +504,9 @@ class GPUCBPolicy(SequentialPolicy):
         if not self.done:
             return None
         left, n = self._available(), self.n_evaluations_
+        if not left and self.dropped_:
+            return (f"every candidate evaluated or dropped: {n} evaluated, "
+                    f"{len(self.dropped_)} dropped by looks")
         if not left:
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:
@@ -569,9 +613,32 @@ class GPUCBPolicy(SequentialPolicy):
                             sizes, self.resource, self.n_validation)
 
     def _next_look(self, candidate):
-        """The smallest look size `candidate` has no look at, or None."""
+        """The smallest size of `candidate`'s looks (:meth:`_ladder`) it has no look at, or
+        None."""
         done = self._look_scores.get(candidate, {})
-        return next((n for n in self.looks if n not in done), None)
+        return next((n for n in self._ladder(candidate) if n not in done), None)
+
+    def _ladder(self, candidate):
+        """The sizes of `candidate`'s looks, increasing: the largest whose prices sum to at
+        most `look_share` of its full evaluation's (see `looks`)."""
+        prices = self._look_prices(candidate)[::-1]
+        n_kept = int(np.searchsorted(np.cumsum(prices), self.look_share * (1 + 1e-12),
+                                     side="right"))
+        return self.looks[len(self.looks) - n_kept:]
+
+    def _look_prices(self, candidate):
+        """The expected cost of each look of `looks` over `candidate`'s full evaluation's.
+
+        ``look_folds / n_folds * min(1, n / resource + o(k))``: an overhead
+        plus a part linear in the rows, the overhead ``o(k) = min(look_cost)
+        / look_cost(k)``, the cheapest candidate's cost standing for it (0
+        without `look_cost`).
+        """
+        folds = 1.0 if not (self.look_folds and self.n_folds) else min(
+            self.look_folds / self.n_folds, 1.0)
+        overhead = 0.0 if self.look_cost is None else (self.look_cost.min()
+                                                       / self.look_cost[candidate])
+        return folds * np.minimum(np.array(self.looks) / self.resource + overhead, 1.0)
 
     def _next_step(self, candidate):
         """The action that evaluates `candidate` next: its next look where it climbs the
@@ -603,41 +670,35 @@ class GPUCBPolicy(SequentialPolicy):
         return self._dropped_by_look(candidate) > self._look_ratio(candidate)
 
     def _look_ratio(self, candidate):
-        """The expected cost of `candidate`'s looks over its full evaluation's.
-
-        A fit's cost is taken as an overhead plus a part linear in the rows:
-        ``sum(looks) / resource + len(looks) * min(look_cost) / look_cost(k)``,
-        the cheapest candidate's cost standing for the overhead (at most 1);
-        without `look_cost`, the linear part only.
-        """
-        ratio = sum(self.looks) / self.resource
-        if self.look_cost is not None:
-            ratio += len(self.looks) * self.look_cost.min() / self.look_cost[candidate]
-        return min(ratio, 1.0)
+        """The expected cost of `candidate`'s looks over its full evaluation's: the sum of
+        the prices of its ladder (:meth:`_look_prices`), at most `look_share`."""
+        n_kept = len(self._ladder(candidate))
+        return float(np.sum(self._look_prices(candidate)[len(self.looks) - n_kept:]))
 
     def _dropped_by_look(self, candidate):
         """The probability that `candidate`'s looks drop it, before they are made.
 
-        Taken as that of its last look, the largest: a look drops a candidate
-        when the gap model's mean of its final gap to the leader falls below
-        ``m*``, the mean at the look gap where the model's probability of a
+        Taken as that of its last look, the largest of its ladder
+        (:meth:`_ladder`): a look drops a candidate when the gap model's mean
+        of its final gap to the leader falls below ``m*``, the mean at the
+        look gap where the model's probability of a
         gap above `tol` is `look_threshold`. Before the look, that mean is
         taken as the posterior's gap ``d = f(k) - f(b)`` plus the model's
         error there: the probability is ``Phi((m* - E d) / sqrt(Var d +
         v))``, ``v`` the variance of a look's observation.
         """
         leader = self.best_
-        bar, var = self._drop_bar(leader)
+        bar, var = self._drop_bar(leader, self._ladder(candidate)[-1])
         mean, cov = self._posterior_cov([leader, candidate])
         var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
         return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
 
-    def _drop_bar(self, leader):
-        """``(m*, v)`` of a last look against `leader` (see :meth:`_dropped_by_look`)."""
-        size = self.looks[-1]
+    def _drop_bar(self, leader, size):
+        """``(m*, v)`` of a last look at `size` rows against `leader` (see
+        :meth:`_dropped_by_look`)."""
         leader_score = self._look_scores.get(leader, {}).get(size, self._observed[leader])
-        key = (leader, leader_score)
-        if self._bar_cache[0] != key:
+        key = (leader, leader_score, size)
+        if key not in self._bar_cache:
             low, high = -1.0, self.tol + 1.0
             for _ in range(40):  # bisection: the probability grows with the look gap
                 gap = (low + high) / 2
@@ -649,8 +710,8 @@ class GPUCBPolicy(SequentialPolicy):
                 else:
                     high = gap
             mean, scale = self.gap_model.mean_scale(features)
-            self._bar_cache = (key, (float(mean[0]), float(scale[0] * self._look_sd) ** 2))
-        return self._bar_cache[1]
+            self._bar_cache[key] = (float(mean[0]), float(scale[0] * self._look_sd) ** 2)
+        return self._bar_cache[key]
 
     def _step_cost(self, candidate):
         """The expected cost of evaluating `candidate`, relative: with a look first, the look's
@@ -709,9 +770,9 @@ class GPUCBPolicy(SequentialPolicy):
 
         Asynchronously a decision, while fewer than `n_iter` picks are made
         and the answer is not known (`tol`): the UCB argmax given the
-        candidates running. Otherwise the next step (a look or the full
-        evaluation) of the likeliest of the sequential run's next picks
-        (`_likely_picks`), or None where no candidate free is likely enough.
+        candidates running. Otherwise the likeliest of the sequential run's
+        next steps (`_likely_picks`) of a candidate free (or a look of one
+        evaluated, the leader's), or None where no step is likely enough.
         """
         busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
         free = [c for c in self._available() if c not in busy]
@@ -719,9 +780,9 @@ class GPUCBPolicy(SequentialPolicy):
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
-            steps = [self._next_step(c) for c in self._likely_picks() if c in free]
-            steps = [step for step in steps if step not in self._pending
-                     and step not in self._told]
+            steps = [step for step in self._likely_picks() if step not in self._pending
+                     and step not in self._told and (step[0] in free or (
+                         step[1] != self.resource and step[0] in self._observed))]
             return steps[0] if steps else None
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         if candidate is None:
@@ -733,42 +794,44 @@ class GPUCBPolicy(SequentialPolicy):
         return self._speculate() if self.asynchronous else None
 
     def _likely_picks(self):
-        """Candidates the sequential run is likely to pick soon, the likeliest first.
+        """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
+        likeliest first.
 
         The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
         `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
-        is used as it is), the prior as fitted now. The candidates at least
-        a quarter of the simulated runs pick (`_SPECULATE_SHARE`), ranked by
-        how many pick them, then by how soon. Computed once per told result.
+        is used as it is), the prior as fitted now. The steps at least half
+        the simulated runs take (`_SPECULATE_SHARE`), ranked by how many take
+        them, then by how soon: a step, not a candidate, since a candidate
+        the run picks may be looked at first rather than evaluated in full.
+        Computed once per told result.
         """
         if self._likely is None:
             self._likely = self._simulate_ahead()
         return self._likely
 
     def _simulate_ahead(self):
-        """The ranked candidates of `_likely_picks`."""
+        """The ranked steps of `_likely_picks`."""
         rng = np.random.RandomState(len(self.history_))
-        picked = np.zeros(self.n_candidates)
-        depth_sum = np.zeros(self.n_candidates)
+        picked, depth_sum = {}, {}
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self.next_decision
             for depth in range(self._LOOKAHEAD_DEPTH):
                 if action is None:
                     break
-                candidate = action[0]
-                picked[candidate] += 1
-                depth_sum[candidate] += depth
+                step = (int(action[0]), action[1])
+                picked[step] = picked.get(step, 0) + 1
+                depth_sum[step] = depth_sum.get(step, 0) + depth
                 outcome = self.waiting.get(action)
                 if outcome is None:
                     outcome = run._simulated_outcome(action, rng)
                 run._decide_with(action, outcome)
                 action = run._decide()
-        likely = picked >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS
-        ranked = sorted(np.flatnonzero(likely),
-                        key=lambda c: (-picked[c], depth_sum[c] / picked[c]))
-        return [int(c) for c in ranked]
+        likely = [step for step, n in picked.items()
+                  if n >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS]
+        return sorted(likely, key=lambda step: (-picked[step], depth_sum[step] / picked[step],
+                                                step[0]))
 
     def _simulated_outcome(self, action, rng):
         """An outcome of `action` drawn from this run's posterior predictive.

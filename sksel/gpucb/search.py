@@ -6,6 +6,7 @@ Its policy is :class:`~sksel.gpucb.policy.GPUCBPolicy`; its prior comes from
 """
 
 import numbers
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -38,6 +39,13 @@ _LOOK_DIVISORS = (27, 9, 3)
 #: A look drops a candidate whose final gap to the leader exceeds `tol` with a probability
 #: below this (the gap model's), chosen on LCDB's tune half (benchmarks/bench_gpucb_looks.py).
 _LOOK_THRESHOLD = 0.05
+#: A look trains on the first fold only: its fits cost a fifth of a 5-fold evaluation's even
+#: where a fit costs about the same whatever its rows (an overhead: scoring, a fixed number of
+#: iterations), which looks on every fold could not keep below the evaluation they replace.
+_LOOK_FOLDS = 1
+#: The most a candidate's looks may cost, as a share of its full evaluation's, priced before
+#: they are made (:class:`GPUCBPolicy`, `look_share`): its looks are the largest sizes within.
+_LOOK_SHARE = 0.5
 #: The fewest rows of a look: smaller subsamples are not looked at.
 _SMALLEST_LOOK = 30
 #: ``looks="auto"`` looks only where the training folds hold this many rows: on LCDB's tune
@@ -106,7 +114,10 @@ class GPUCBSelector(BaseSelectionSearch):
           datasets;
         - ``"kernel"``: no history; the covariance is a kernel over the
           candidates' featurized configurations (``kernel``), scaled, and the
-          mean constant, both fitted to the scores as they come.
+          mean constant, both fitted to the scores as they come. Candidates
+          that differ only by their estimator (a list of learners) are all
+          alike to it: with ``n_iter="auto"`` the search then warns that it
+          can cost as much as cross-validating every candidate, or more.
 
     n_iter : "auto" or int, default="auto"
         How many candidates are evaluated:
@@ -240,10 +251,13 @@ class GPUCBSelector(BaseSelectionSearch):
 
     looks : bool or "auto", default="auto"
         Before a candidate is cross-validated on all the rows, look at it on
-        subsamples: train it on stratified subsamples of every training
+        subsamples: train it on stratified subsamples of the first training
         fold, a 27th, a ninth and a third (halving's rungs; those of at least
-        30 rows), score each on
-        the usual validation folds, and after each ask the model of learning
+        30 rows), the largest of them whose cost is at most half its full
+        evaluation's (priced before they are made: a fit's cost an overhead
+        plus a part linear in its rows, the overhead taken from the prior's
+        fit costs, or as a whole fit's without them), score each on
+        that fold's validation rows, and after each ask the model of learning
         curves that :class:`~sksel.DAUBSearch` drops learners by
         (:mod:`sksel.curves.gap_model`, fitted on LCDB 1.0 and recorded
         curves) how likely the candidate is to end more than `tol` above the
@@ -266,8 +280,10 @@ class GPUCBSelector(BaseSelectionSearch):
 
     scoring, n_jobs, refit, cv, verbose, random_state, error_score
         As in :class:`~sksel.DAUBSearch` (see `asynchronous` for ``n_jobs >
-        1``). The progress `verbose` prints counts evaluations against
-        `n_iter` (with ``"auto"``, against `max_iter`).
+        1``). The progress `verbose` prints counts evaluations on all the
+        rows against `n_iter` (with ``"auto"``, against `max_iter`); its
+        best is the best of them; looks on a subsample and speculative
+        evaluations not used are counted apart, on its last line.
 
     return_train_score, max_time, checkpoint
         As in :class:`~sksel.DAUBSearch`.
@@ -494,13 +510,15 @@ class GPUCBSelector(BaseSelectionSearch):
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
             looks=looks, gap_model=shipped_model() if looks else None,
-            n_validation=sum(len(test) for _, test in splits),
-            look_threshold=_LOOK_THRESHOLD, look_cost=self._look_cost() if looks else None,
+            n_validation=sum(len(test) for _, test in splits[:_LOOK_FOLDS]),
+            look_threshold=_LOOK_THRESHOLD,
+            look_cost=self._look_cost(len(candidates)) if looks else None,
+            look_folds=_LOOK_FOLDS, look_share=_LOOK_SHARE,
         )
         if not looks:
             return self.policy_, FoldsTrainer(splits)
         return self.policy_, _LooksTrainer(splits, y, [*looks, full], stratify=True,
-                                           random_state=rng)
+                                           random_state=rng, n_folds_below_max=_LOOK_FOLDS)
 
     def _look_sizes(self, full, tol, n_classes):
         """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
@@ -520,12 +538,14 @@ class GPUCBSelector(BaseSelectionSearch):
             return []
         return sizes
 
-    def _look_cost(self):
-        """Relative fit costs that price the looks: the prior's (`cost`'s source), or None."""
+    def _look_cost(self, n_total):
+        """Relative fit costs that price the looks: the prior's (`cost`'s source), or, without
+        fit times, equal costs: every fit's overhead taken as a whole fit's, whatever its
+        rows."""
         if self.cost_ is not None:
             return self.cost_
         times = _shipped_times(self.prior)
-        return None if times is None else cost_prior_from_times(times)
+        return np.ones(n_total) if times is None else cost_prior_from_times(times)
 
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
@@ -542,14 +562,22 @@ class GPUCBSelector(BaseSelectionSearch):
         n_iter = self.policy_.n_iter
         if self.policy_.tol is None:
             return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
+        looks = self.policy_.looks
+        apart = (f"; looks on a subsample ({', '.join(map(str, looks))} rows) counted apart"
+                 if looks else "")
         return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
                                f"answer is known (tol={self.policy_.tol:g}, "
-                               f"risk={self.policy_.risk:g})")
+                               f"risk={self.policy_.risk:g}){apart}")
+
+    def _progress_standing(self, policy):
+        """Full evaluations count against `n_iter`; looks and unused speculative ones apart."""
+        return policy.standing
 
     def _prior(self, candidates):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""
         n_total = len(candidates)
         if isinstance(self.prior, str) and self.prior == "kernel":
+            self._warn_if_the_kernel_shares_nothing(candidates)
             return np.zeros(n_total), kernel_prior(candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
             return (*_check_mean_cov(*self.prior, n_total), False, None)
@@ -566,6 +594,31 @@ class GPUCBSelector(BaseSelectionSearch):
             )
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
+
+    def _warn_if_the_kernel_shares_nothing(self, candidates):
+        """Warn where ``prior="kernel"`` cannot tell the candidates apart before evaluating them.
+
+        Candidates that differ only by an estimator (a list of learners) are
+        one-hot to the kernel: every pair is alike, so a score tells nothing
+        of which other candidate is better, and with ``n_iter="auto"`` the
+        search may evaluate about all of them, looks and speculative work on
+        top.
+        """
+        names = {tuple(params) for params in candidates}
+        if self.n_iter != "auto" or len(candidates) < 2 or len(names) != 1 or len(
+                next(iter(names))) != 1 or not all(
+                hasattr(value, "fit") for params in candidates for value in params.values()):
+            return
+        warnings.warn(
+            f"{type(self).__name__}: prior='kernel' (the default) shares nothing between "
+            f"the {len(candidates)} candidates, which differ only by their estimator: one "
+            "evaluation tells nothing about which other is better, so the search can cost as "
+            "much as cross-validating every candidate (GridSearchCV), or more. Pass a prior "
+            "from earlier datasets (prior=<their scores> or prior=[earlier searches' "
+            "cv_results_]; prior='lcdb' or 'default' with the candidates of "
+            "sksel.gpucb.portfolio), or use DAUBSearch, which drops learners on subsamples.",
+            UserWarning, stacklevel=8,
+        )
 
     def _cost(self, candidates):
         """``(relative prior costs or None, earlier fit times or None)``.

@@ -12,8 +12,15 @@ next task at once: the task generator is read by joblib whenever a worker is
 free, and when the policy has nothing to give yet it hands out a short idle
 task, so the generator never blocks (it is read under joblib's dispatch lock)
 and never ends before the search does. Once the policy is done, fits still
-running (speculative ones) are abandoned. Other backends run the tasks in
-batches of one task per worker, the clock read between batches.
+running (speculative ones) are abandoned. At ``max_time`` too: the wait for
+the next result ends at the deadline even while every worker is in a long
+fit (:class:`_DeadlineAlarm`, a SIGALRM), and joblib aborts the tasks in
+flight (loky kills the workers running them; threads cannot be killed, so
+under the threading backend those fits run to their end, unused). Where the
+alarm cannot ring (outside the main thread, without ``signal.setitimer``,
+or while another timer of the process is armed), the deadline is read when
+the next result comes in. Other backends run the tasks in batches of one
+task per worker, the clock read between batches.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
@@ -210,6 +217,69 @@ def _is_ctrl_c_in_a_worker(error):
     return "SIGINT(" in str(error)
 
 
+class _DeadlineReached(Exception):
+    """Raised in the main thread, while it waits for a result, when `max_time` is reached."""
+
+
+class _DeadlineAlarm:
+    """A SIGALRM at the deadline that ends a wait for the next result.
+
+    ``items(outputs)`` yields the items of `outputs`; where the deadline comes
+    while the calling thread waits for the next one, the wait ends with
+    :class:`_DeadlineReached`, raised in the joblib generator, which then
+    aborts the tasks in flight (loky kills the workers running them). The
+    alarm rings outside a wait too, and is then ignored: the caller reads the
+    clock after every item.
+
+    Only in the main thread, where signals are handled, on a platform with
+    ``signal.setitimer`` and while no other timer of the process is armed
+    (:meth:`usable`); the wait otherwise ends with the next result.
+    """
+
+    def __init__(self, time_left):
+        self._time_left = time_left
+        self._waiting = False
+
+    @staticmethod
+    def usable():
+        """Whether the alarm can ring in this thread without taking another one's timer."""
+        return (hasattr(signal, "setitimer")
+                and threading.current_thread() is threading.main_thread()
+                and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+
+    def __enter__(self):
+        self._previous = signal.signal(signal.SIGALRM, self._ring)
+        signal.setitimer(signal.ITIMER_REAL, max(self._time_left(), 1e-3))
+        return self
+
+    def __exit__(self, *exc_info):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self._previous)
+
+    def _ring(self, signum, frame):
+        left = self._time_left()
+        if left > 0:  # rang early, by another clock
+            signal.setitimer(signal.ITIMER_REAL, left)
+        elif self._waiting:
+            self._waiting = False
+            raise _DeadlineReached
+
+    def items(self, outputs):
+        """The items of `outputs`, until the deadline ends a wait for one."""
+        outputs = iter(outputs)
+        while True:
+            self._waiting = True
+            try:
+                if self._time_left() <= 0:
+                    return
+                item = next(outputs)
+            except (StopIteration, _DeadlineReached):
+                return
+            finally:
+                self._waiting = False
+            yield item
+
+
 def _describe(actions):
     """Name `actions` in a warning."""
     return ", ".join(f"candidate {candidate} at {resource}" for candidate, resource in actions)
@@ -237,9 +307,10 @@ class Engine:
         starts. The search then ends with the actions finished so far; an
         action with a split left unrun is dropped. With ``n_jobs > 1`` on a
         backend that streams results, the fits still running at the deadline
-        are abandoned; otherwise the fit running at the deadline finishes (a
-        fit cannot be interrupted). The refit of the selected candidate, done
-        by the search after the engine, is not counted.
+        are abandoned there (in the main thread on POSIX; elsewhere when the
+        next result comes in); otherwise the fit running at the deadline
+        finishes (a fit cannot be interrupted). The refit of the selected
+        candidate, done by the search after the engine, is not counted.
     name : str
         Name printed in warnings.
     enough : callable or None, default=None
@@ -344,23 +415,43 @@ class Engine:
         self._finished = not self._running
         outputs = parallel(self._feed())
         try:
-            for item in outputs:
-                if item is not None:
-                    self._receive(*item)
-                if self._out_of_time() or self._policy.done:
-                    break
-                self._refill()
-                if not self._running:
-                    break
-            self._finished = True
-            if not self._running:
-                self._drain_idle(outputs)
+            with self._deadline() as items:
+                self._take(items(outputs), outputs)
         finally:
             self._finished = True
             with warnings.catch_warnings():
                 # joblib reports the abandoned fits; they are abandoned on purpose.
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()
+
+    @contextmanager
+    def _deadline(self):
+        """Yield ``items(outputs)``: the results of `outputs` until `max_time`.
+
+        Where :class:`_DeadlineAlarm` can ring, the deadline ends a wait for
+        the next result, and the fits still running are abandoned; otherwise
+        it is read when a result comes in.
+        """
+        if self.max_time is None or not _DeadlineAlarm.usable():
+            yield iter
+            return
+        with _DeadlineAlarm(self._time_left) as alarm:
+            yield alarm.items
+
+    def _take(self, items, outputs):
+        """Receive the results of `items`, read from `outputs`, and keep feeding the workers."""
+        for item in items:
+            if item is not None:
+                self._receive(*item)
+            if self._out_of_time() or self._policy.done:
+                break
+            self._refill()
+            if not self._running:
+                break
+        self._out_of_time()  # the deadline may have ended the wait for an item
+        self._finished = True
+        if not self._running:
+            self._drain_idle(outputs)
 
     @staticmethod
     def _drain_idle(outputs):
@@ -490,8 +581,8 @@ class Engine:
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
-        with self._parallel() as parallel:
-            for item in parallel(missing):
+        with self._parallel() as parallel, self._deadline() as items:
+            for item in items(parallel(missing)):
                 self._receive(*item)
 
     def _give_up(self, action, why):

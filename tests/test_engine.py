@@ -372,6 +372,35 @@ def test_ctrl_c_keeps_what_finished(tmp_path, n_jobs):
     assert any("interrupted" in str(w.message) for w in caught)
 
 
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_while_loky_starts_interrupts_and_leaves_loky_working(tmp_path, monkeypatch):
+    """A Ctrl-C that lands while loky starts its manager thread (a wait that lasts on a loaded
+    machine) interrupts the search before any fit, and the next search runs on loky."""
+    from joblib.externals.loky import process_executor, reusable_executor
+
+    if reusable_executor._executor is not None:  # so that the next search starts one
+        reusable_executor._executor.shutdown(wait=True, kill_workers=True)
+    start, starts = process_executor._ExecutorManagerThread.start, []
+
+    def start_after_a_ctrl_c(thread):
+        starts.append(thread)
+        signal.raise_signal(signal.SIGINT)  # before the thread runs, as under load
+        start(thread)
+
+    monkeypatch.setattr(process_executor._ExecutorManagerThread, "start", start_after_a_ctrl_c)
+    log = str(tmp_path / "log")
+    engine, results, caught = _run_engine(
+        [("a", 1), ("b", 1)], lambda name, i: (_work, (log, name, i, 5.0), {}), n_jobs=2)
+    assert starts
+    assert engine.stop_reason_ == "interrupted"
+    assert results == {}
+    assert any("interrupted" in str(w.message) for w in caught)
+    monkeypatch.undo()
+    _, results, _ = _run_engine([("c", 1)], lambda name, i: (_work, (log, name, i), {}),
+                                n_jobs=2)
+    assert results == {("c", 1): ["c-0"]}
+
+
 # ------------------------------------------------------------------ workers
 def _pids(n_jobs, n_actions):
     """The processes that ran the tasks of `n_actions` actions."""

@@ -40,7 +40,12 @@ and a finalizer that the garbage collector runs when it comes drops it; the
 search's ``fit`` notes every SIGINT from its start (``noting_interrupts``),
 the engine starts no task once one came, and it stops
 without reporting any output that arrives after it: a sub-train cut short
-is neither told to the policy nor checkpointed. A Ctrl-C reaches the worker
+is neither told to the policy nor checkpointed. While joblib starts its
+workers, a SIGINT is only noted, and acted on once they are started: its
+``KeyboardInterrupt`` there would cut loky's start short, and joblib's abort
+would then fail on the thread left half started (an error instead of the
+interrupt, and a pool that hangs). Any error that follows a noted SIGINT is
+taken for the interrupt's. A Ctrl-C reaches the worker
 processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
 task's error; one waiting for its next task, or reading it, exits, and loky
 reports a broken pool: that worker death is the Ctrl-C too (as is any after
@@ -116,6 +121,22 @@ class Interrupts:
 
     def __init__(self):
         self.count = 0
+        self._held = 0
+
+    @contextmanager
+    def held(self):
+        """Count the SIGINTs in the block without raising their ``KeyboardInterrupt`` there.
+
+        For code that a ``KeyboardInterrupt`` would leave broken rather than
+        stopped (loky starting its workers and its manager thread: joblib's
+        abort then fails to join a thread not yet started); the caller reads
+        ``count`` after the block.
+        """
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
 
 
 @contextmanager
@@ -142,7 +163,8 @@ def noting_interrupts():
 
     def note(signum, frame):
         interrupts.count += 1
-        previous(signum, frame)
+        if not interrupts._held:
+            previous(signum, frame)
 
     note.interrupts = interrupts
     signal.signal(signal.SIGINT, note)
@@ -413,8 +435,10 @@ class Engine:
     def _run_streaming(self, parallel):
         self._refill()
         self._finished = not self._running
-        outputs = parallel(self._feed())
+        with self._interrupts.held():  # joblib starts the workers
+            outputs = parallel(self._feed())
         try:
+            self._stop_if_interrupted()
             with self._deadline() as items:
                 self._take(items(outputs), outputs)
         finally:
@@ -538,15 +562,18 @@ class Engine:
     def _death_during(self, run, *args):
         """Call ``run(*args)``; the error of a worker that died meanwhile, or None.
 
-        A death that a Ctrl-C caused, or that follows a noted SIGINT, raises
-        ``KeyboardInterrupt``.
+        A death that a Ctrl-C caused, or any error that follows a noted
+        SIGINT (the error of what its ``KeyboardInterrupt`` cut short),
+        raises ``KeyboardInterrupt``.
         """
         try:
             run(*args)
         except Exception as error:
+            if self._interrupted:  # the error of something the Ctrl-C cut short
+                raise KeyboardInterrupt from error
             if not _is_worker_death(error):
                 raise
-            if self._interrupted or _is_ctrl_c_in_a_worker(error):
+            if _is_ctrl_c_in_a_worker(error):
                 raise KeyboardInterrupt from error
             return error
         return None

@@ -401,6 +401,34 @@ def test_a_ctrl_c_while_loky_starts_interrupts_and_leaves_loky_working(tmp_path,
     assert results == {("c", 1): ["c-0"]}
 
 
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_caught_while_waiting_for_the_first_fits_still_stops_them(tmp_path,
+                                                                           monkeypatch):
+    """A Ctrl-C whose KeyboardInterrupt something caught while the engine waits for results
+    (a finalizer that the garbage collector ran there) ends the wait: the fits are abandoned,
+    not waited for."""
+    import joblib.parallel
+
+    retrieve = joblib.parallel.Parallel._retrieve
+
+    def retrieve_after_a_caught_ctrl_c(parallel):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        yield from retrieve(parallel)
+
+    monkeypatch.setattr(joblib.parallel.Parallel, "_retrieve", retrieve_after_a_caught_ctrl_c)
+    log = str(tmp_path / "log")
+    engine, results, _ = _run_engine(
+        [("a", 1), ("b", 1)],
+        lambda name, i: (_work_then_mark, (log, name, i, 5.0, str(tmp_path / f"{name}-ended")), {}),
+        n_jobs=2)
+    assert engine.stop_reason_ == "interrupted"
+    assert results == {}
+    assert not list(tmp_path.glob("*-ended"))
+
+
 # ------------------------------------------------------------------ workers
 def _pids(n_jobs, n_actions):
     """The processes that ran the tasks of `n_actions` actions."""

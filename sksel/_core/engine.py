@@ -14,7 +14,7 @@ task, so the generator never blocks (it is read under joblib's dispatch lock)
 and never ends before the search does. Once the policy is done, fits still
 running (speculative ones) are abandoned. At ``max_time`` too: the wait for
 the next result ends at the deadline even while every worker is in a long
-fit (:class:`_DeadlineAlarm`, a SIGALRM), and joblib aborts the tasks in
+fit (:class:`_WaitAlarm`, a SIGALRM), and joblib aborts the tasks in
 flight (loky kills the workers running them; threads cannot be killed, so
 under the threading backend those fits run to their end, unused). Where the
 alarm cannot ring (outside the main thread, without ``signal.setitimer``,
@@ -122,6 +122,8 @@ class Interrupts:
     def __init__(self):
         self.count = 0
         self._held = 0
+        #: Called, without arguments, after each SIGINT is counted.
+        self.then = []
 
     @contextmanager
     def held(self):
@@ -163,6 +165,8 @@ def noting_interrupts():
 
     def note(signum, frame):
         interrupts.count += 1
+        for call in interrupts.then:
+            call()
         if not interrupts._held:
             previous(signum, frame)
 
@@ -243,23 +247,30 @@ class _DeadlineReached(Exception):
     """Raised in the main thread, while it waits for a result, when `max_time` is reached."""
 
 
-class _DeadlineAlarm:
-    """A SIGALRM at the deadline that ends a wait for the next result.
+class _WaitAlarm:
+    """A SIGALRM that ends a wait for the next result, at the deadline or after a Ctrl-C.
 
-    ``items(outputs)`` yields the items of `outputs`; where the deadline comes
+    ``items(outputs)`` yields the items of `outputs`. Where the deadline comes
     while the calling thread waits for the next one, the wait ends with
     :class:`_DeadlineReached`, raised in the joblib generator, which then
-    aborts the tasks in flight (loky kills the workers running them). The
+    aborts the tasks in flight (loky kills the workers running them). A
+    SIGINT noted meanwhile (:meth:`soon`) rings it a moment later, and a
+    wait then ends with ``KeyboardInterrupt``, even where the SIGINT's own
+    was caught (by a finalizer the garbage collector ran in the wait). The
     alarm rings outside a wait too, and is then ignored: the caller reads the
-    clock after every item.
+    clock and the interrupts after every item.
 
     Only in the main thread, where signals are handled, on a platform with
     ``signal.setitimer`` and while no other timer of the process is armed
     (:meth:`usable`); the wait otherwise ends with the next result.
     """
 
-    def __init__(self, time_left):
+    #: Seconds from a noted SIGINT to the ring that ends the wait.
+    _AFTER_SIGINT = 0.05
+
+    def __init__(self, time_left, interrupted):
         self._time_left = time_left
+        self._interrupted = interrupted
         self._waiting = False
 
     @staticmethod
@@ -271,28 +282,43 @@ class _DeadlineAlarm:
 
     def __enter__(self):
         self._previous = signal.signal(signal.SIGALRM, self._ring)
-        signal.setitimer(signal.ITIMER_REAL, max(self._time_left(), 1e-3))
+        self._arm_deadline()
         return self
 
     def __exit__(self, *exc_info):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, self._previous)
 
-    def _ring(self, signum, frame):
+    def _arm_deadline(self):
         left = self._time_left()
-        if left > 0:  # rang early, by another clock
-            signal.setitimer(signal.ITIMER_REAL, left)
-        elif self._waiting:
+        if left is not None:
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+    def soon(self):
+        """Ring shortly: a SIGINT was noted."""
+        signal.setitimer(signal.ITIMER_REAL, self._AFTER_SIGINT)
+
+    def _ring(self, signum, frame):
+        if self._waiting and self._interrupted():
+            self._waiting = False
+            raise KeyboardInterrupt
+        left = self._time_left()
+        if left is not None and left > 0:  # rang early (another clock, a SIGINT)
+            self._arm_deadline()
+        elif left is not None and self._waiting:
             self._waiting = False
             raise _DeadlineReached
 
     def items(self, outputs):
-        """The items of `outputs`, until the deadline ends a wait for one."""
+        """The items of `outputs`, until the deadline or a Ctrl-C ends a wait for one."""
         outputs = iter(outputs)
         while True:
             self._waiting = True
             try:
-                if self._time_left() <= 0:
+                if self._interrupted():
+                    raise KeyboardInterrupt
+                left = self._time_left()
+                if left is not None and left <= 0:
                     return
                 item = next(outputs)
             except (StopIteration, _DeadlineReached):
@@ -439,7 +465,7 @@ class Engine:
             outputs = parallel(self._feed())
         try:
             self._stop_if_interrupted()
-            with self._deadline() as items:
+            with self._watched() as items:
                 self._take(items(outputs), outputs)
         finally:
             self._finished = True
@@ -449,18 +475,22 @@ class Engine:
                 outputs.close()
 
     @contextmanager
-    def _deadline(self):
-        """Yield ``items(outputs)``: the results of `outputs` until `max_time`.
+    def _watched(self):
+        """Yield ``items(outputs)``: the results of `outputs` until `max_time` or a Ctrl-C.
 
-        Where :class:`_DeadlineAlarm` can ring, the deadline ends a wait for
-        the next result, and the fits still running are abandoned; otherwise
-        it is read when a result comes in.
+        Where :class:`_WaitAlarm` can ring, the deadline, or a SIGINT noted,
+        ends a wait for the next result, and the fits still running are
+        abandoned; otherwise the wait ends with the next result.
         """
-        if self.max_time is None or not _DeadlineAlarm.usable():
+        if not _WaitAlarm.usable():
             yield iter
             return
-        with _DeadlineAlarm(self._time_left) as alarm:
-            yield alarm.items
+        with _WaitAlarm(self._time_left, lambda: self._interrupted) as alarm:
+            self._interrupts.then.append(alarm.soon)
+            try:
+                yield alarm.items
+            finally:
+                self._interrupts.then.remove(alarm.soon)
 
     def _take(self, items, outputs):
         """Receive the results of `items`, read from `outputs`, and keep feeding the workers."""
@@ -608,7 +638,7 @@ class Engine:
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
-        with self._parallel() as parallel, self._deadline() as items:
+        with self._parallel() as parallel, self._watched() as items:
             for item in items(parallel(missing)):
                 self._receive(*item)
 

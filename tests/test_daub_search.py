@@ -2,6 +2,7 @@
 
 import os
 import re
+import signal
 import time
 import warnings
 from collections import Counter
@@ -962,6 +963,49 @@ def test_max_time_selects_the_best_at_the_most_training_two_learners_got(monkeyp
     words = str([w for w in record if "settled" in str(w.message)][0].message)
     assert f"resource {shared}" in words and res["candidate_name"][search.best_index_] in words
     assert f"went on to {res['n_resources'].max()}" in words
+
+
+def _interrupt_after(monkeypatch, n_evaluations):
+    """Send the search a SIGINT, as Ctrl-C does, once `n_evaluations` have finished."""
+    from sksel._core.engine import Engine
+
+    report = Engine._report
+
+    def reporting_then_interrupting(engine, action):
+        report(engine, action)
+        if engine._n_done == n_evaluations:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(Engine, "_report", reporting_then_interrupting)
+
+
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_selects_as_max_time_does(monkeypatch):
+    """Cut short at the same point by a Ctrl-C or by max_time, a search selects the same
+    candidate, ranks the same, and warns alike, naming what cut it short."""
+    X, y = make_classification(4000, 20, n_informative=5, flip_y=0.1, random_state=0)
+    cands = [GaussianNB(), LogisticRegression(), DecisionTreeClassifier(max_depth=3),
+             KNeighborsClassifier()]
+    searches, words = {}, {}
+    for cut, stop in [("max_time", _stop_after), ("interrupted", _interrupt_after)]:
+        with monkeypatch.context() as patch:
+            stop(patch, 5)
+            search = DAUBSearch(cands, cv=3, risk=0, cost="rows", random_state=0, max_time=100)
+            with pytest.warns(UserWarning, match="before its choice was settled") as record:
+                search.fit(X, y)
+        assert search.stop_reason_ == cut
+        searches[cut] = search
+        words[cut] = [str(w.message) for w in record if "settled" in str(w.message)][0]
+    timed, interrupted = searches["max_time"], searches["interrupted"]
+    res = interrupted.cv_results_
+    assert res["n_resources"][interrupted.best_index_] < res["n_resources"].max()
+    assert interrupted.best_index_ == timed.best_index_
+    np.testing.assert_array_equal(res["rank_test_score"], timed.cv_results_["rank_test_score"])
+    assert type(interrupted.best_estimator_) is type(timed.best_estimator_)
+    assert "a Ctrl-C ended the search" in words["interrupted"]
+    assert "max_time=100 s ended the search" in words["max_time"]
+    assert words["interrupted"].split(". ", 1)[1].rsplit(". ", 1)[0] == \
+        words["max_time"].split(". ", 1)[1].rsplit(". ", 1)[0]
 
 
 def test_verbose_two_one_line_per_evaluation(clf_data, capsys):

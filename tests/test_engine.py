@@ -276,6 +276,72 @@ def test_max_time_is_read_between_folds():
     assert results == {("quick", 1): ["quick-0"]}
 
 
+def _work_then_mark(log, name, i, seconds, marker):
+    """`_work`, then say in `marker` that the task ended."""
+    result = _work(log, name, i, seconds)
+    open(marker, "w").close()
+    return result
+
+
+def _start_workers(n_jobs):
+    """Start the loky workers that the next engine takes up, so that its tasks start at once."""
+    _run_engine([("warm", 2 * n_jobs)], lambda name, i: (_sleep_task, (name, i), {}),
+                n_jobs=n_jobs)
+
+
+def test_max_time_abandons_the_fits_still_running(tmp_path):
+    """At the deadline, with every worker in a long fit, the fits still running are not waited
+    for: the engine ends with what finished."""
+    log = str(tmp_path / "log")
+
+    def task(name, i):
+        if name == "sleepy":
+            return _work_then_mark, (log, name, i, 20.0, str(tmp_path / f"ended-{i}")), {}
+        return _work, (log, name, i), {}
+
+    _start_workers(2)
+    engine, results, _ = _run_engine([("quick", 1), ("sleepy", 2)], task, n_jobs=2,
+                                     max_time=2)
+    assert engine.stop_reason_ == "max_time"
+    assert results == {("quick", 1): ["quick-0"]}
+    starts = _starts(log)
+    assert starts.get("sleepy 0") == starts.get("sleepy 1") == 1  # running at the deadline,
+    assert not list(tmp_path.glob("ended-*"))  # and abandoned there
+
+
+class SleepyClassifier(ClassifierMixin, BaseEstimator):
+    """Majority class, after sleeping `seconds`; its fit's end is written to `marker`."""
+
+    def __init__(self, seconds=20.0, marker=None):
+        self.seconds = seconds
+        self.marker = marker
+
+    def fit(self, X, y):
+        time.sleep(self.seconds)
+        open(self.marker, "w").close()
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+
+def test_a_search_cut_by_max_time_selects_from_what_finished(tmp_path):
+    """GPUCBSelector evaluates LogisticRegression, then starts a learner whose fit takes 20 s;
+    max_time abandons that fit and the search selects LogisticRegression, with a warning."""
+    X, y = load_iris(return_X_y=True)
+    marker = tmp_path / "sleepy-ended"
+    search = GPUCBSelector([LogisticRegression(max_iter=1000), SleepyClassifier(20.0, marker)],
+                           cv=3, n_jobs=2, max_time=2, random_state=5)
+    _start_workers(2)
+    with pytest.warns(UserWarning, match="max_time=2 s ended the search"):
+        search.fit(X, y)
+    assert search.stop_reason_ == "max_time"
+    assert isinstance(search.best_estimator_, LogisticRegression)
+    assert search.cv_results_["candidate_id"].tolist() == [0]
+    assert not marker.exists()
+
+
 # ------------------------------------------------------------------- Ctrl-C
 def _interrupt_main_thread():
     signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
@@ -304,6 +370,63 @@ def test_ctrl_c_keeps_what_finished(tmp_path, n_jobs):
     assert engine.stop_reason_ == "interrupted"
     assert results == {("quick", 1): ["quick-0"]}
     assert any("interrupted" in str(w.message) for w in caught)
+
+
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_while_loky_starts_interrupts_and_leaves_loky_working(tmp_path, monkeypatch):
+    """A Ctrl-C that lands while loky starts its manager thread (a wait that lasts on a loaded
+    machine) interrupts the search before any fit, and the next search runs on loky."""
+    from joblib.externals.loky import process_executor, reusable_executor
+
+    if reusable_executor._executor is not None:  # so that the next search starts one
+        reusable_executor._executor.shutdown(wait=True, kill_workers=True)
+    start, starts = process_executor._ExecutorManagerThread.start, []
+
+    def start_after_a_ctrl_c(thread):
+        starts.append(thread)
+        signal.raise_signal(signal.SIGINT)  # before the thread runs, as under load
+        start(thread)
+
+    monkeypatch.setattr(process_executor._ExecutorManagerThread, "start", start_after_a_ctrl_c)
+    log = str(tmp_path / "log")
+    engine, results, caught = _run_engine(
+        [("a", 1), ("b", 1)], lambda name, i: (_work, (log, name, i, 5.0), {}), n_jobs=2)
+    assert starts
+    assert engine.stop_reason_ == "interrupted"
+    assert results == {}
+    assert any("interrupted" in str(w.message) for w in caught)
+    monkeypatch.undo()
+    _, results, _ = _run_engine([("c", 1)], lambda name, i: (_work, (log, name, i), {}),
+                                n_jobs=2)
+    assert results == {("c", 1): ["c-0"]}
+
+
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_caught_while_waiting_for_the_first_fits_still_stops_them(tmp_path,
+                                                                           monkeypatch):
+    """A Ctrl-C whose KeyboardInterrupt something caught while the engine waits for results
+    (a finalizer that the garbage collector ran there) ends the wait: the fits are abandoned,
+    not waited for."""
+    import joblib.parallel
+
+    retrieve = joblib.parallel.Parallel._retrieve
+
+    def retrieve_after_a_caught_ctrl_c(parallel):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        yield from retrieve(parallel)
+
+    monkeypatch.setattr(joblib.parallel.Parallel, "_retrieve", retrieve_after_a_caught_ctrl_c)
+    log = str(tmp_path / "log")
+    engine, results, _ = _run_engine(
+        [("a", 1), ("b", 1)],
+        lambda name, i: (_work_then_mark, (log, name, i, 5.0, str(tmp_path / f"{name}-ended")), {}),
+        n_jobs=2)
+    assert engine.stop_reason_ == "interrupted"
+    assert results == {}
+    assert not list(tmp_path.glob("*-ended"))
 
 
 # ------------------------------------------------------------------ workers

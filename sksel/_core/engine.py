@@ -12,8 +12,15 @@ next task at once: the task generator is read by joblib whenever a worker is
 free, and when the policy has nothing to give yet it hands out a short idle
 task, so the generator never blocks (it is read under joblib's dispatch lock)
 and never ends before the search does. Once the policy is done, fits still
-running (speculative ones) are abandoned. Other backends run the tasks in
-batches of one task per worker, the clock read between batches.
+running (speculative ones) are abandoned. At ``max_time`` too: the wait for
+the next result ends at the deadline even while every worker is in a long
+fit (:class:`_WaitAlarm`, a SIGALRM), and joblib aborts the tasks in
+flight (loky kills the workers running them; threads cannot be killed, so
+under the threading backend those fits run to their end, unused). Where the
+alarm cannot ring (outside the main thread, without ``signal.setitimer``,
+or while another timer of the process is armed), the deadline is read when
+the next result comes in. Other backends run the tasks in batches of one
+task per worker, the clock read between batches.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
@@ -33,7 +40,12 @@ and a finalizer that the garbage collector runs when it comes drops it; the
 search's ``fit`` notes every SIGINT from its start (``noting_interrupts``),
 the engine starts no task once one came, and it stops
 without reporting any output that arrives after it: a sub-train cut short
-is neither told to the policy nor checkpointed. A Ctrl-C reaches the worker
+is neither told to the policy nor checkpointed. While joblib starts its
+workers, a SIGINT is only noted, and acted on once they are started: its
+``KeyboardInterrupt`` there would cut loky's start short, and joblib's abort
+would then fail on the thread left half started (an error instead of the
+interrupt, and a pool that hangs). Any error that follows a noted SIGINT is
+taken for the interrupt's. A Ctrl-C reaches the worker
 processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
 task's error; one waiting for its next task, or reading it, exits, and loky
 reports a broken pool: that worker death is the Ctrl-C too (as is any after
@@ -110,6 +122,24 @@ class Interrupts:
 
     def __init__(self):
         self.count = 0
+        self._held = 0
+        #: Called, without arguments, after each SIGINT is counted.
+        self.then = []
+
+    @contextmanager
+    def held(self):
+        """Count the SIGINTs in the block without raising their ``KeyboardInterrupt`` there.
+
+        For code that a ``KeyboardInterrupt`` would leave broken rather than
+        stopped (loky starting its workers and its manager thread: joblib's
+        abort then fails to join a thread not yet started); the caller reads
+        ``count`` after the block.
+        """
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
 
 
 @contextmanager
@@ -136,7 +166,10 @@ def noting_interrupts():
 
     def note(signum, frame):
         interrupts.count += 1
-        previous(signum, frame)
+        for call in interrupts.then:
+            call()
+        if not interrupts._held:
+            previous(signum, frame)
 
     note.interrupts = interrupts
     signal.signal(signal.SIGINT, note)
@@ -211,6 +244,91 @@ def _is_ctrl_c_in_a_worker(error):
     return "SIGINT(" in str(error)
 
 
+class _DeadlineReached(Exception):
+    """Raised in the main thread, while it waits for a result, when `max_time` is reached."""
+
+
+class _WaitAlarm:
+    """A SIGALRM that ends a wait for the next result, at the deadline or after a Ctrl-C.
+
+    ``items(outputs)`` yields the items of `outputs`. Where the deadline comes
+    while the calling thread waits for the next one, the wait ends with
+    :class:`_DeadlineReached`, raised in the joblib generator, which then
+    aborts the tasks in flight (loky kills the workers running them). A
+    SIGINT noted meanwhile (:meth:`soon`) rings it a moment later, and a
+    wait then ends with ``KeyboardInterrupt``, even where the SIGINT's own
+    was caught (by a finalizer the garbage collector ran in the wait). The
+    alarm rings outside a wait too, and is then ignored: the caller reads the
+    clock and the interrupts after every item.
+
+    Only in the main thread, where signals are handled, on a platform with
+    ``signal.setitimer`` and while no other timer of the process is armed
+    (:meth:`usable`); the wait otherwise ends with the next result.
+    """
+
+    #: Seconds from a noted SIGINT to the ring that ends the wait.
+    _AFTER_SIGINT = 0.05
+
+    def __init__(self, time_left, interrupted):
+        self._time_left = time_left
+        self._interrupted = interrupted
+        self._waiting = False
+
+    @staticmethod
+    def usable():
+        """Whether the alarm can ring in this thread without taking another one's timer."""
+        return (hasattr(signal, "setitimer")
+                and threading.current_thread() is threading.main_thread()
+                and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+
+    def __enter__(self):
+        self._previous = signal.signal(signal.SIGALRM, self._ring)
+        self._arm_deadline()
+        return self
+
+    def __exit__(self, *exc_info):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self._previous)
+
+    def _arm_deadline(self):
+        left = self._time_left()
+        if left is not None:
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+    def soon(self):
+        """Ring shortly: a SIGINT was noted."""
+        signal.setitimer(signal.ITIMER_REAL, self._AFTER_SIGINT)
+
+    def _ring(self, signum, frame):
+        if self._waiting and self._interrupted():
+            self._waiting = False
+            raise KeyboardInterrupt
+        left = self._time_left()
+        if left is not None and left > 0:  # rang early (another clock, a SIGINT)
+            self._arm_deadline()
+        elif left is not None and self._waiting:
+            self._waiting = False
+            raise _DeadlineReached
+
+    def items(self, outputs):
+        """The items of `outputs`, until the deadline or a Ctrl-C ends a wait for one."""
+        outputs = iter(outputs)
+        while True:
+            self._waiting = True
+            try:
+                if self._interrupted():
+                    raise KeyboardInterrupt
+                left = self._time_left()
+                if left is not None and left <= 0:
+                    return
+                item = next(outputs)
+            except (StopIteration, _DeadlineReached):
+                return
+            finally:
+                self._waiting = False
+            yield item
+
+
 def _describe(actions):
     """Name `actions` in a warning."""
     return ", ".join(f"candidate {candidate} at {resource}" for candidate, resource in actions)
@@ -238,9 +356,10 @@ class Engine:
         starts. The search then ends with the actions finished so far; an
         action with a split left unrun is dropped. With ``n_jobs > 1`` on a
         backend that streams results, the fits still running at the deadline
-        are abandoned; otherwise the fit running at the deadline finishes (a
-        fit cannot be interrupted). The refit of the selected candidate, done
-        by the search after the engine, is not counted.
+        are abandoned there (in the main thread on POSIX; elsewhere when the
+        next result comes in); otherwise the fit running at the deadline
+        finishes (a fit cannot be interrupted). The refit of the selected
+        candidate, done by the search after the engine, is not counted.
     name : str
         Name printed in warnings.
     enough : callable or None, default=None
@@ -344,25 +463,51 @@ class Engine:
     def _run_streaming(self, parallel):
         self._refill()
         self._finished = not self._running
-        outputs = parallel(self._feed())
+        with self._interrupts.held():  # joblib starts the workers
+            outputs = parallel(self._feed())
         try:
-            for item in outputs:
-                if item is not None:
-                    self._receive(*item)
-                if self._out_of_time() or self._policy.done:
-                    break
-                self._refill()
-                if not self._running:
-                    break
-            self._finished = True
-            if not self._running:
-                self._drain_idle(outputs)
+            self._stop_if_interrupted()
+            with self._watched() as items:
+                self._take(items(outputs), outputs)
         finally:
             self._finished = True
             with warnings.catch_warnings():
                 # joblib reports the abandoned fits; they are abandoned on purpose.
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()
+
+    @contextmanager
+    def _watched(self):
+        """Yield ``items(outputs)``: the results of `outputs` until `max_time` or a Ctrl-C.
+
+        Where :class:`_WaitAlarm` can ring, the deadline, or a SIGINT noted,
+        ends a wait for the next result, and the fits still running are
+        abandoned; otherwise the wait ends with the next result.
+        """
+        if not _WaitAlarm.usable():
+            yield iter
+            return
+        with _WaitAlarm(self._time_left, lambda: self._interrupted) as alarm:
+            self._interrupts.then.append(alarm.soon)
+            try:
+                yield alarm.items
+            finally:
+                self._interrupts.then.remove(alarm.soon)
+
+    def _take(self, items, outputs):
+        """Receive the results of `items`, read from `outputs`, and keep feeding the workers."""
+        for item in items:
+            if item is not None:
+                self._receive(*item)
+            if self._out_of_time() or self._policy.done:
+                break
+            self._refill()
+            if not self._running:
+                break
+        self._out_of_time()  # the deadline may have ended the wait for an item
+        self._finished = True
+        if not self._running:
+            self._drain_idle(outputs)
 
     @staticmethod
     def _drain_idle(outputs):
@@ -473,15 +618,18 @@ class Engine:
     def _death_during(self, run, *args):
         """Call ``run(*args)``; the error of a worker that died meanwhile, or None.
 
-        A death that a Ctrl-C caused, or that follows a noted SIGINT, raises
-        ``KeyboardInterrupt``.
+        A death that a Ctrl-C caused, or any error that follows a noted
+        SIGINT (the error of what its ``KeyboardInterrupt`` cut short),
+        raises ``KeyboardInterrupt``.
         """
         try:
             run(*args)
         except Exception as error:
+            if self._interrupted:  # the error of something the Ctrl-C cut short
+                raise KeyboardInterrupt from error
             if not _is_worker_death(error):
                 raise
-            if self._interrupted or _is_ctrl_c_in_a_worker(error):
+            if _is_ctrl_c_in_a_worker(error):
                 raise KeyboardInterrupt from error
             return error
         return None
@@ -516,8 +664,8 @@ class Engine:
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
-        with self._parallel() as parallel:
-            for item in parallel(missing):
+        with self._parallel() as parallel, self._watched() as items:
+            for item in items(parallel(missing)):
                 self._receive(*item)
 
     def _give_up(self, action, why):

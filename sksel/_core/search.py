@@ -274,7 +274,7 @@ class BaseSelectionSearch(BaseSearchCV):
             self.cv_predictions_ = None if keeper is None else keeper.store.rekeyed(
                 _row_of_action(self.cv_results_))
             self._set_best(run.refit_metric, last)
-            if self.stop_reason_ == "max_time" and not policy.done:
+            if self.stop_reason_ in ("max_time", "interrupted") and not policy.done:
                 self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
             if self.refit:
                 with threads_within_cpus():
@@ -516,13 +516,13 @@ class BaseSelectionSearch(BaseSearchCV):
     def _select_cut_short(self, trainer, refit_metric, n_candidates):
         """Select by the scores at the most training that two candidates got, and warn.
 
-        Where `max_time` ended the search before its policy was done, the
-        candidate trained most is not settled as the best: the candidates are
+        Where `max_time` or a Ctrl-C ended the search before its policy was
+        done, the candidate trained most is not settled as the best: the candidates are
         compared at the largest resource that two or more of them were
         evaluated at (``rank_test_<metric>`` then ranks them first, in the
         order of their scores there; a candidate whose last evaluation failed
         is left out), and the best there is selected. A ``UserWarning`` names
-        them, how far each went and what the time limit left undecided.
+        them, how far each went and what the cut left undecided.
         """
         if callable(self.refit) or not (self.refit or not self.multimetric_):
             return
@@ -542,8 +542,12 @@ class BaseSelectionSearch(BaseSearchCV):
         self._select(row[leaders[0][0]], refit_metric)
         words = _cut_short_words(resource, leaders, every, results,
                                  trainer.ranking_resource(results), refit_metric, n_candidates)
-        warnings.warn(f"{type(self).__name__}: max_time={self.max_time:g} s ended the search "
-                      f"before its choice was settled. {words}", UserWarning)
+        if self.stop_reason_ == "interrupted":
+            cause, remedy = "a Ctrl-C", "Let the search run on to settle the choice."
+        else:
+            cause, remedy = f"max_time={self.max_time:g} s", "Raise max_time to settle the choice."
+        warnings.warn(f"{type(self).__name__}: {cause} ended the search before its choice was "
+                      f"settled. {words} {remedy}", UserWarning)
 
     def _select(self, index, refit_metric):
         """Set ``best_index_``, ``best_params_`` and ``best_score_`` to the row `index`."""
@@ -612,7 +616,7 @@ class BaseSelectionSearch(BaseSearchCV):
 
 
 def _cut_short_words(resource, leaders, every, results, resources, metric, n_candidates):
-    """What a search cut short by `max_time` compared, how far each leader went, what is left.
+    """What a search cut short compared, how far each leader went, what is left.
 
     `leaders` are ``(candidate, row of every)`` at `resource`, best first; a
     score is given with its standard error over the folds it is a mean of.
@@ -638,8 +642,7 @@ def _cut_short_words(resource, leaders, every, results, resources, metric, n_can
         f"The candidates are compared at resource {resource}, the most training that "
         f"{len(leaders)} of them got, and the best there is selected: {shown}{more}. Left "
         f"undecided: {len(row) - len(leaders)} candidates were compared at less training "
-        f"only, {n_candidates - len(row)} were never evaluated. Raise max_time to settle "
-        "the choice."
+        f"only, {n_candidates - len(row)} were never evaluated."
     )
 
 

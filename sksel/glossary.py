@@ -3,9 +3,9 @@
 Each has a sense of its own here. N is the number of training rows of the
 smallest training fold: all the rows a learner can be trained on.
 
-This module holds no code: its docstring is the glossary, shown by
-``help("sksel.glossary")`` in a Python session (where a ``verbose=2`` line
-points to it) and rendered as the documentation's glossary page.
+This module's docstring is the glossary, shown by ``help("sksel.glossary")``
+in a Python session (where a ``verbose=2`` line points to it) and rendered as
+the documentation's glossary page; :func:`define` returns one entry.
 
 .. glossary::
    :sorted:
@@ -139,3 +139,50 @@ points to it) and rendered as the documentation's glossary page.
       ``error_score="raise"`` the first error is raised instead. See
       :ref:`user_guide`.
 """
+
+import re
+
+# A term of the glossary directive: a line indented by exactly three spaces.
+_TERM = re.compile(r"^   (\S.*)$")
+
+
+def _entries():
+    """``{term: definition}``; the terms of one entry share its definition."""
+    entries, terms, lines = {}, [], []
+    for line in __doc__.split(".. glossary::", 1)[1].splitlines()[2:]:
+        term = _TERM.match(line)
+        if term and lines:
+            entries.update(dict.fromkeys(terms, " ".join(lines)))
+            terms, lines = [], []
+        if term:
+            terms.append(term.group(1))
+        elif line.strip():
+            lines.append(line.strip())
+    entries.update(dict.fromkeys(terms, " ".join(lines)))
+    return entries
+
+
+def define(term):
+    """The glossary's definition of `term`, as one line of reStructuredText.
+
+    Parameters
+    ----------
+    term : str
+        A term of the glossary, e.g. ``"rung"``.
+
+    Returns
+    -------
+    definition : str
+        Its entry's text, the lines joined by spaces.
+
+    Examples
+    --------
+    >>> from sksel.glossary import define
+    >>> define("rung")[:45]
+    "One of :class:`~sksel.DAUBSearch`'s subsample"
+    """
+    entries = _entries()
+    if term not in entries:
+        raise ValueError(f"term={term!r} is not in the glossary; its terms are "
+                         f"{sorted(entries)}.")
+    return entries[term]

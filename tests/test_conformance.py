@@ -422,7 +422,7 @@ def test_verbose_two_names_every_evaluation(fitted):
     assert len(evaluations) == len(every["params"])
     # The resource where evaluations differ in it (not for searches that train on all rows).
     shown = search._largest_resource() is not None
-    named = [re.search(r"\] +\d+/\S+ (#.+?) +(?:resource=(\d+) +)?score=", line)
+    named = [re.search(r"\] +\d+(?:/\S+)? (#.+?) +(?:resource=(\d+) +)?score=", line)
              for line in evaluations]
     assert all(named), evaluations
     assert all((m.group(2) is not None) == shown for m in named)
@@ -448,9 +448,14 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
     best = search.best_index_
     results = search.cv_results_
     at = "" if search._largest_resource() is None else f" at {results['n_resources'][best]}"
-    assert re.fullmatch(
-        rf"\[{name}\] done: {n_evaluations} evaluations in \d+\.\ds \(stopped: .+\); selected "
-        rf"{re.escape(results['candidate_name'][best])}{at}, "
+    done = re.fullmatch(
+        rf"\[{name}\] done: (\d+) evaluations(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
+        rf"selected {re.escape(results['candidate_name'][best])}{at}, "
         rf"score {search.best_score_:.4f}", lines[-1])
+    assert done, lines[-1]
+    # Evaluations that do not count against the total (GP-UCB's looks on a subsample and
+    # unused speculative ones) are counted apart, in parentheses: together, every evaluation.
+    others = [int(n) for n in re.findall(r"(\d+) [a-z]", done.group(2) or "")]
+    assert int(done.group(1)) + sum(others) == n_evaluations
     assert all(re.match(rf"\[{name}\] \d+(/(<=)?\d+)? evaluations, ", line)
                for line in lines[1:-1])

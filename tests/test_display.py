@@ -283,17 +283,26 @@ def test_the_legend_says_on_how_many_folds_partial_points_were_scored():
 
 
 def test_a_raced_gpucb_evaluation_is_hollow_on_its_curve(gpucb_looks):
+    # Its looks on a subsample, scored on the first fold, are hollow too.
     display = SearchCurvesDisplay.from_search(gpucb_looks)
     results = gpucb_looks.all_cv_results_
     raced = np.flatnonzero(results["first_look"])
     assert raced.size and (results["n_folds_run"][raced] == 1).all()  # what the fixture gives
+    partial = (results["n_folds_run"] < 5) & ~results["speculative"].astype(bool)
     ids = list(display.candidate_ids)
     for i in raced:
         hollow = display.partial_markers_[ids.index(results["candidate_id"][i])]
-        assert hollow.get_xdata().tolist() == [results["n_resources"][i]]
-        np.testing.assert_allclose(hollow.get_ydata(), np.nanmean(
-            [results[f"split{k}_test_score"][i] for k in range(5)]))
-    assert sum(m is not None for m in display.partial_markers_) == raced.size
+        assert results["n_resources"][i] in hollow.get_xdata().tolist()
+    for candidate, hollow in zip(ids, display.partial_markers_):
+        rows = np.flatnonzero(partial & (results["candidate_id"] == candidate))
+        if not rows.size:
+            assert hollow is None
+            continue
+        assert sorted(hollow.get_xdata().tolist()) == sorted(results["n_resources"][rows])
+        expected = [np.nanmean([results[f"split{k}_test_score"][i] for k in range(5)])
+                    for i in rows[np.argsort(results["n_resources"][rows])]]
+        np.testing.assert_allclose(
+            np.asarray(hollow.get_ydata())[np.argsort(hollow.get_xdata())], expected)
     assert display.ax_.get_legend().get_texts()[-1].get_text() == "scored on 1 of 5 folds"
 
 

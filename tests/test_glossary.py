@@ -3,6 +3,7 @@
 import importlib
 import re
 
+import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
@@ -10,13 +11,9 @@ from sklearn.model_selection import StratifiedKFold
 import sksel._core.progress as progress
 from sksel import DAUBSearch
 
-# A term of a Sphinx glossary directive: a line indented by exactly three spaces.
-_TERM = re.compile(r"^   (\S.*)$", re.M)
-
 
 def _glossary_terms(module_name):
-    doc = importlib.import_module(module_name).__doc__
-    return set(_TERM.findall(doc.split(".. glossary::", 1)[1]))
+    return set(importlib.import_module(module_name)._entries())
 
 
 def test_verbose_two_points_to_an_installed_glossary_that_defines_its_terms(capsys):
@@ -33,3 +30,13 @@ def test_verbose_two_points_to_an_installed_glossary_that_defines_its_terms(caps
     terms = _glossary_terms(module_name)
     assert term == "bound" and term in terms
     assert set(progress._TERMS.values()) <= terms
+
+
+def test_define_returns_an_entry_and_names_the_terms_of_an_unknown_one():
+    from sksel.glossary import define
+
+    assert define("lineage") == define("inherited training")  # one entry, two terms
+    assert define("tol") == define("risk") != define("rung")
+    assert define("rung").startswith("One of :class:`~sksel.DAUBSearch`'s subsample sizes")
+    with pytest.raises(ValueError, match=r"term='rungs' is not in the glossary.*'rung'"):
+        define("rungs")

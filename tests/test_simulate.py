@@ -111,8 +111,9 @@ def test_sequential_decisions_do_not_depend_on_the_workers(seed):
     for runs in (daub_runs, gpucb_runs):
         assert runs[1].decisions == runs[0].decisions
         assert runs[2].decisions == runs[0].decisions
-        # More workers ran speculative actions too, in less wall time.
-        assert len(runs[2].events) > len(runs[0].events)
+        # More workers ran the decided actions side by side, and speculative ones where
+        # they pay (GP-UCB's only where most simulated runs take them): in less wall time.
+        assert len(runs[2].events) >= len(runs[0].events)
         assert runs[2].wall_time < runs[0].wall_time
 
 

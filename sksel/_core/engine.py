@@ -403,7 +403,7 @@ class Engine:
         self._queue = deque()
         self._running = {}
         self._n_done = 0
-        self._task_seconds = ()  # (sum, count) of the tasks' fit and score seconds so far
+        self._task_seconds, self._n_timed_tasks = 0.0, 0  # fit and score seconds so far
         self.stop_reason_ = "done"
         self._n_workers = effective_n_jobs(self.n_jobs)
         backend, _ = get_active_backend()
@@ -556,8 +556,8 @@ class Engine:
         (the first tasks are still running). Within `_IDLE_SECONDS` and
         `_IDLE_LONGEST`.
         """
-        if self._task_seconds:
-            typical = self._task_seconds[0] / self._task_seconds[1]
+        if self._n_timed_tasks:
+            typical = self._task_seconds / self._n_timed_tasks
         else:
             typical = time.perf_counter() - self._start
         return min(_IDLE_LONGEST, max(_IDLE_SECONDS, _IDLE_SHARE * typical))
@@ -566,9 +566,8 @@ class Engine:
         """Count the fit and score seconds of a task's `output` (a dict that has them)."""
         if not isinstance(output, dict) or "fit_time" not in output:
             return
-        seconds = output["fit_time"] + output.get("score_time", 0.0)
-        total, count = self._task_seconds or (0.0, 0)
-        self._task_seconds = (total + seconds, count + 1)
+        self._task_seconds += output["fit_time"] + output.get("score_time", 0.0)
+        self._n_timed_tasks += 1
 
     def _run_with_state_on_workers(self, schedule):
         """Run on dask through `schedule`, two tasks per worker in flight."""

@@ -246,11 +246,15 @@ class Progress(Listener):
     def _tally(self, candidate, resource, score):
         """Count the evaluation told and keep the best: by `standing` where given."""
         if self.standing is not None:
-            self.n_done, self.best, self._others = self.standing()
+            self._read_standing()
             return
         self.n_done += 1
         if self.best is None or score > self.best[0]:
             self.best = (float(score), candidate, resource)
+
+    def _read_standing(self):
+        """The count, the best and the others' words from `standing`."""
+        self.n_done, self.best, self._others = self.standing()
 
     def stop(self):
         """Close the bar, if any: the search has ended, or failed."""
@@ -264,7 +268,7 @@ class Progress(Listener):
         if self.verbose < 1:
             return
         if self.standing is not None:
-            self.n_done, self.best, self._others = self.standing()
+            self._read_standing()
         others = f" ({self._others})" if self._others else ""
         line = (f"done: {self.n_done} evaluations{others} in {self._end - self._start:.1f}s"
                 f" (stopped: {stop_reason})")

@@ -621,10 +621,14 @@ class GPUCBPolicy(SequentialPolicy):
     def _ladder(self, candidate):
         """The sizes of `candidate`'s looks, increasing: the largest whose prices sum to at
         most `look_share` of its full evaluation's (see `looks`)."""
-        prices = self._look_prices(candidate)[::-1]
-        n_kept = int(np.searchsorted(np.cumsum(prices), self.look_share * (1 + 1e-12),
+        return self.looks[len(self.looks) - len(self._ladder_prices(candidate)):]
+
+    def _ladder_prices(self, candidate):
+        """The prices (:meth:`_look_prices`) of `candidate`'s looks, those of :meth:`_ladder`."""
+        prices = self._look_prices(candidate)
+        n_kept = int(np.searchsorted(np.cumsum(prices[::-1]), self.look_share * (1 + 1e-12),
                                      side="right"))
-        return self.looks[len(self.looks) - n_kept:]
+        return prices[len(prices) - n_kept:]
 
     def _look_prices(self, candidate):
         """The expected cost of each look of `looks` over `candidate`'s full evaluation's.
@@ -672,8 +676,7 @@ class GPUCBPolicy(SequentialPolicy):
     def _look_ratio(self, candidate):
         """The expected cost of `candidate`'s looks over its full evaluation's: the sum of
         the prices of its ladder (:meth:`_look_prices`), at most `look_share`."""
-        n_kept = len(self._ladder(candidate))
-        return float(np.sum(self._look_prices(candidate)[len(self.looks) - n_kept:]))
+        return float(np.sum(self._ladder_prices(candidate)))
 
     def _dropped_by_look(self, candidate):
         """The probability that `candidate`'s looks drop it, before they are made.

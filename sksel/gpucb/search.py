@@ -604,10 +604,10 @@ class GPUCBSelector(BaseSelectionSearch):
         search may evaluate about all of them, looks and speculative work on
         top.
         """
-        names = {tuple(params) for params in candidates}
-        if self.n_iter != "auto" or len(candidates) < 2 or len(names) != 1 or len(
-                next(iter(names))) != 1 or not all(
-                hasattr(value, "fit") for params in candidates for value in params.values()):
+        only_estimators = all(len(params) == 1 and hasattr(next(iter(params.values())), "fit")
+                              for params in candidates)
+        same_name = len({tuple(params) for params in candidates}) == 1
+        if self.n_iter != "auto" or len(candidates) < 2 or not (only_estimators and same_name):
             return
         warnings.warn(
             f"{type(self).__name__}: prior='kernel' (the default) shares nothing between "

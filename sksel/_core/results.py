@@ -39,21 +39,22 @@ def _check_scored_at_largest_resource(mean_scores, resources, last, resource, se
 
     For a search that selects among the candidates evaluated at its largest
     `resource` once it has run to its end: none is left to select, and a
-    candidate it stopped below `resource` is no answer. The summary is that
-    of the failed fits of the last evaluations at `resource` (`last`).
+    candidate it stopped below `resource` is no answer. The summary is
+    :func:`_check_some_candidate_scored`'s over the last evaluations at
+    `resource` (`last`).
     """
     at = np.asarray(resources) == resource
-    if not at.any() or np.isfinite(np.asarray(mean_scores)[at]).any():
+    if not at.any():
         return
-    failed = [out for (_, n), outputs in last if n == resource for out in outputs
-              if out["fit_error"] is not None]
-    words = (f"{search}: every candidate evaluated at the largest resource ({resource}) "
-             f"failed there, so none can be selected (those stopped below it are no answer).")
     try:
-        _warn_or_raise_about_fit_failures(failed, error_score=np.nan)
+        _check_some_candidate_scored(np.asarray(mean_scores)[at],
+                                     [(action, outputs) for action, outputs in last
+                                      if action[1] == resource])
     except ValueError as summary:
-        raise ValueError(f"{words}\n{summary}") from None
-    raise ValueError(f"{words} Their mean test scores are NaN or infinite.")
+        raise ValueError(
+            f"{search}: every candidate evaluated at the largest resource ({resource}) failed "
+            f"there, so none can be selected (those stopped below it are no answer).\n{summary}"
+        ) from None
 
 
 def _last_per_candidate(evaluations):

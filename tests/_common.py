@@ -1,4 +1,5 @@
-"""What the search test modules share: fit-counting estimators, DAUB's bounds uncapped."""
+"""What the search test modules share: fit-counting and failing estimators, DAUB's bounds
+uncapped."""
 
 import time
 from contextlib import contextmanager
@@ -7,6 +8,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.linear_model import SGDClassifier
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 
 class CountingClassifier(ClassifierMixin, BaseEstimator):
@@ -33,6 +35,24 @@ class CountingRegressor(RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         type(self).n_fits += 1
         raise AssertionError("fit must not be called")
+
+
+class FailsFromRows(ClassifierMixin, BaseEstimator):
+    """A decision tree that raises when fitted on `rows` rows or more."""
+
+    def __init__(self, rows=400, max_depth=None):
+        self.rows = rows
+        self.max_depth = max_depth
+
+    def fit(self, X, y):
+        if len(X) >= self.rows:
+            raise MemoryError(f"cannot fit {len(X)} rows")
+        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
 
 
 class _Interruptible:

@@ -10,7 +10,7 @@ from collections import Counter
 import joblib
 import numpy as np
 import pytest
-from _common import CountingClassifier, CountingRegressor, uncapped_daub
+from _common import CountingClassifier, CountingRegressor, FailsFromRows, uncapped_daub
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -798,26 +798,18 @@ def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf
     assert daub_errors == grid_errors and daub_errors
 
 
-class FailsOnWholeFolds(ClassifierMixin, BaseEstimator):
-    """A decision tree that raises on `rows` rows or more: on whole training folds of 200."""
+class FailsOnWholeFolds(FailsFromRows):
+    """Raises on `rows` rows or more (whole training folds of 200); counts its fits on all."""
 
     fits_on_all_rows = 0
 
     def __init__(self, max_depth=1, rows=150):
-        self.max_depth = max_depth
-        self.rows = rows
+        super().__init__(rows=rows, max_depth=max_depth)
 
     def fit(self, X, y):
         if len(X) >= 300:
             type(self).fits_on_all_rows += 1
-        if len(X) >= self.rows:
-            raise MemoryError(f"cannot fit {len(X)} rows")
-        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
-        self.classes_ = self.tree_.classes_
-        return self
-
-    def predict(self, X):
-        return self.tree_.predict(X)
+        return super().fit(X, y)
 
 
 def test_every_learner_failing_on_whole_folds_raises_the_summary_before_any_refit(clf_data):

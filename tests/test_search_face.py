@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _common import CountingClassifier, uncapped_daub
+from _common import CountingClassifier, FailsFromRows, uncapped_daub
 from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
@@ -49,24 +49,6 @@ def clf_data():
 
 
 # ------------------------------------------------------------ fault wrappers
-
-
-class FailsFromRows(ClassifierMixin, BaseEstimator):
-    """A decision tree that raises when fitted on `rows` rows or more."""
-
-    def __init__(self, rows=400, max_depth=None):
-        self.rows = rows
-        self.max_depth = max_depth
-
-    def fit(self, X, y):
-        if len(X) >= self.rows:
-            raise MemoryError(f"cannot fit {len(X)} rows")
-        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=0).fit(X, y)
-        self.classes_ = self.tree_.classes_
-        return self
-
-    def predict(self, X):
-        return self.tree_.predict(X)
 
 
 class Slow(ClassifierMixin, BaseEstimator):

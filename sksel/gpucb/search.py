@@ -18,6 +18,7 @@ from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
 from ..training.folds import FoldsTrainer
 from ..training.rows import RowsTrainer
+from .known import known_prior
 from .policy import GPUCBPolicy, _checked_cost
 from .portfolio import (
     default_cost,
@@ -94,10 +95,21 @@ class GPUCBSelector(BaseSelectionSearch):
     n_candidates : int, default=None
         K when `param_distributions` is given.
 
-    prior : "kernel", "default", "lcdb", array-like, list of dict or tuple, \
-            default="kernel"
+    prior : "auto", "kernel", "default", "lcdb", array-like, list of dict or tuple, \
+            default="auto"
         Where the prior mean and covariance come from:
 
+        - ``"auto"``: what the shipped priors know of the candidates' learners
+          (:mod:`sksel.gpucb.known`): a candidate whose learner (the last step
+          of a ``Pipeline``) is one of the default portfolio's or LCDB's gets
+          that column's mean, covariances and fit times, exactly where its
+          parameters are the column's, with an extra variance growing with
+          how far they are otherwise; a learner neither knows gets the
+          shipped learners' mean score and a variance above any of theirs.
+          Used for a classifier scored in [0, 1] whose candidates match at
+          least two different shipped learners (``prior_`` says which prior,
+          ``prior_match_`` how each candidate matched); otherwise, as for one
+          learner over a grid, ``"kernel"``;
         - a tuple ``(mean, cov)``: the prior itself, shapes ``(K,)`` and
           ``(K, K)``, ``cov`` symmetric positive semi-definite;
         - an array of shape ``(n_datasets, K)``: scores of the same K
@@ -328,6 +340,15 @@ class GPUCBSelector(BaseSelectionSearch):
         The relative prior costs used (geometric mean 1), or None for the
         paper's rule.
 
+    prior_ : str
+        The prior used: ``"kernel"``, ``"default"`` or ``"lcdb"`` (shipped;
+        with ``prior="auto"``, the one that matched), ``"scores"`` (earlier
+        scores or ``cv_results_``) or ``"given"`` (``(mean, cov)``).
+
+    prior_match_ : list of str or None
+        With ``prior="auto"`` and a shipped prior used, how each candidate
+        matched it: ``"exact"``, ``"family"`` or ``"unknown"``; else None.
+
     policy_ : GPUCBPolicy
         The policy, with its ``history_``.
 
@@ -363,7 +384,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "param_grid": [dict, list, None],
         "param_distributions": [dict, list, None],
         "n_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "prior": [StrOptions({"kernel", "default", "lcdb"}), "array-like", list, tuple],
+        "prior": [StrOptions({"auto", "kernel", "default", "lcdb"}), "array-like", list, tuple],
         "n_iter": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "risk": [Interval(numbers.Real, 0, 1, closed="both")],
@@ -387,7 +408,7 @@ class GPUCBSelector(BaseSelectionSearch):
         *,
         param_distributions=None,
         n_candidates=None,
-        prior="kernel",
+        prior="auto",
         n_iter="auto",
         tol=0.01,
         risk=0.1,
@@ -497,7 +518,7 @@ class GPUCBSelector(BaseSelectionSearch):
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.candidates_ = candidates
         n_iter, tol = self._n_iter_tol(len(candidates))
-        mean, cov, fit_scale, scores = self._prior(candidates)
+        mean, cov, fit_scale, scores = self._prior(candidates, n_classes)
         self.cost_, times = self._cost(candidates)
         self.beta_scale_ = self._beta_scale(fit_scale, scores, times)
         full = min(len(train) for train, _ in splits)
@@ -544,7 +565,7 @@ class GPUCBSelector(BaseSelectionSearch):
         rows."""
         if self.cost_ is not None:
             return self.cost_
-        times = _shipped_times(self.prior)
+        times = self._shipped_times()
         return np.ones(n_total) if times is None else cost_prior_from_times(times)
 
     def _n_iter_tol(self, n_total):
@@ -573,14 +594,24 @@ class GPUCBSelector(BaseSelectionSearch):
         """Full evaluations count against `n_iter`; looks and unused speculative ones apart."""
         return policy.standing
 
-    def _prior(self, candidates):
-        """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`."""
+    def _prior(self, candidates, n_classes):
+        """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`; sets
+        ``prior_`` and ``prior_match_``."""
         n_total = len(candidates)
-        if isinstance(self.prior, str) and self.prior == "kernel":
+        self.prior_match_, self._known = None, None
+        if isinstance(self.prior, str) and self.prior == "auto":
+            self._known = self._known_prior(candidates, n_classes)
+            if self._known is not None:
+                self.prior_, self.prior_match_ = self._known.name, self._known.match
+                return self._known.mean, self._known.cov, False, self._known.scores
+        if isinstance(self.prior, str) and self.prior in ("auto", "kernel"):
+            self.prior_ = "kernel"
             self._warn_if_the_kernel_shares_nothing(candidates)
             return np.zeros(n_total), kernel_prior(candidates, self.kernel), True, None
         if isinstance(self.prior, tuple):
+            self.prior_ = "given"
             return (*_check_mean_cov(*self.prior, n_total), False, None)
+        self.prior_ = self.prior if isinstance(self.prior, str) else "scores"
         if isinstance(self.prior, str):  # "default" or "lcdb"
             scores = _shipped_prior_scores(candidates, self.prior)
         elif len(self.prior) and isinstance(self.prior[0], Mapping):
@@ -594,6 +625,22 @@ class GPUCBSelector(BaseSelectionSearch):
             )
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
+
+    def _known_prior(self, candidates, n_classes):
+        """The shipped prior's knowledge of the candidates' learners
+        (:func:`~sksel.gpucb.known.known_prior`), for a classifier scored in [0, 1]; or
+        None."""
+        if n_classes is None or not self._unit_scored_classifier(n_classes):
+            return None
+        space = self._search_space()
+        return known_prior([space.build(params) for params in candidates],
+                           kernel_prior(candidates, self.kernel))
+
+    def _shipped_times(self):
+        """The earlier fit times of the candidates shipped with the prior used, or None."""
+        if self._known is not None:
+            return self._known.times
+        return _shipped_times(self.prior)
 
     def _warn_if_the_kernel_shares_nothing(self, candidates):
         """Warn where ``prior="kernel"`` cannot tell the candidates apart before evaluating them.
@@ -609,9 +656,11 @@ class GPUCBSelector(BaseSelectionSearch):
         same_name = len({tuple(params) for params in candidates}) == 1
         if self.n_iter != "auto" or len(candidates) < 2 or not (only_estimators and same_name):
             return
+        which = ("prior='kernel'" if self.prior == "kernel" else
+                 "prior='auto' knows too few of the learners, and the kernel prior it uses")
         warnings.warn(
-            f"{type(self).__name__}: prior='kernel' (the default) shares nothing between "
-            f"the {len(candidates)} candidates, which differ only by their estimator: one "
+            f"{type(self).__name__}: {which} shares nothing between the {len(candidates)} "
+            "candidates, which differ only by their estimator: one "
             "evaluation tells nothing about which other is better, so the search can cost as "
             "much as cross-validating every candidate (GridSearchCV), or more. Pass a prior "
             "from earlier datasets (prior=<their scores> or prior=[earlier searches' "
@@ -632,7 +681,7 @@ class GPUCBSelector(BaseSelectionSearch):
         if not isinstance(self.cost, str):
             cost = _checked_cost(self.cost, n_total)
             return cost / np.exp(np.mean(np.log(cost))), None
-        times = _shipped_times(self.prior)
+        times = self._shipped_times()
         if times is None and (not isinstance(self.prior, (str, tuple)) and len(self.prior)
                               and isinstance(self.prior[0], Mapping)):
             times = _scores_from_results(self.prior, candidates, key="mean_fit_time")

@@ -77,7 +77,7 @@ def test_a_look_drops_a_candidate_exactly_below_the_threshold(gap, dropped):
 
 def test_looks_climb_the_ladder_and_the_best_is_evaluated_in_full():
     finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60])
-    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15)
+    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15, settle=False)
     run = simulate(policy, _curves(finals))
     full = [c for c, n in policy.decisions_ if n == N]
     assert policy.best_ == 2 and 2 in full
@@ -90,6 +90,36 @@ def test_looks_climb_the_ladder_and_the_best_is_evaluated_in_full():
     assert policy.dropped_ and not policy.dropped_ & set(full)
     # What was dropped is far behind; what is evaluated in full is a contender.
     assert all(finals[c] < 0.7 for c in policy.dropped_)
+
+
+def test_a_candidate_far_ahead_on_its_looks_is_selected_from_them():
+    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60])
+    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15)
+    simulate(policy, _curves(finals))
+    full = [c for c, n in policy.decisions_ if n == N]
+    assert policy.settled_ == policy.selection_ == 2 and 2 not in full
+    assert policy.best_ == 0 and policy.done
+    # What it risks: the gap model's probability for every candidate looked at, 2 the leader,
+    # and the posterior's stop term for the others; within risk.
+    looks = policy.look_scores_
+    others = [c for c in range(6) if c != 2 and c not in policy.dropped_]
+    looked = [c for c in others if c in looks]
+    expected = sum(shipped_model().prob_above(gap_features(
+        [looks[c][n] for n in LOOKS if n in looks[c]], [looks[2][n] for n in LOOKS
+                                                       if n in looks[c]],
+        [n for n in LOOKS if n in looks[c]], N, N_VALIDATION), 0.01)[0] for c in looked)
+    rest = [c for c in others if c not in looked]
+    expected += policy.probability_left(rest) if rest else 0.0
+    assert policy.settled_by_looks(2) == pytest.approx(expected) and expected <= 0.1
+    assert "selected from its looks" in policy.stop_reason()
+
+
+def test_a_candidate_whose_looks_leave_doubt_is_evaluated_in_full():
+    finals = np.array([0.80, 0.62, 0.90, 0.90, 0.58, 0.60])  # a rival as good
+    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15)
+    simulate(policy, _curves(finals))
+    full = [c for c, n in policy.decisions_ if n == N]
+    assert policy.settled_ is None and {2, 3} <= set(full) and policy.selection_ in (2, 3)
 
 
 def test_without_looks_the_policy_is_the_one_before_looks():
@@ -301,3 +331,47 @@ def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypa
              for line in _progress_lines(capsys)[1:-1]]
     assert bests and all((int(c), float(s)) in shown for s, c in bests)
     assert float(bests[-1][0]) == round(search.best_score_, 4)
+
+
+def _settled_selector(**kw):
+    """A stump evaluated first, then a logistic regression far ahead of it on its look."""
+    learners = [DecisionTreeClassifier(max_depth=1, random_state=0), DummyClassifier(),
+                LogisticRegression(max_iter=1000)]
+    prior = (np.array([0.85, 0.70, 0.70]), np.diag(np.full(3, 0.15**2)))
+    return GPUCBSelector(learners, prior=prior, cv=StratifiedKFold(3, shuffle=True,
+                                                                   random_state=0),
+                         random_state=0, looks=True, **kw)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_selector_selects_from_its_looks_what_they_settle_and_refits_it_on_all_rows(n_jobs):
+    X, y = _data()
+    search = _settled_selector(n_jobs=n_jobs).fit(X, y)
+    every = pd.DataFrame(search.all_cv_results_)
+    results = pd.DataFrame(search.cv_results_)
+    best = results.loc[search.best_index_]
+    # The logistic regression, never cross-validated on all the rows, is selected from its
+    # look: its row ranks first, says so, and holds the look's score.
+    assert best["candidate_id"] == 2 and best["look"] and best["settled_by_looks"]
+    assert best["rank_test_score"] == 1 and best["n_resources"] == 2000 // 3
+    assert not ((every["candidate_id"] == 2) & ~every["look"]).any()
+    assert search.best_score_ == best["mean_test_score"]
+    assert "selected from its looks" in search.policy_.stop_reason()
+    # GridSearchCV over the three selects it too; the refit is on all the rows.
+    pipe = Pipeline([("estimator", LogisticRegression())])
+    grid = GridSearchCV(pipe, {"estimator": _settled_selector().estimator},
+                        cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
+    assert grid.best_index_ == 2
+    np.testing.assert_allclose(search.best_estimator_.coef_,
+                               LogisticRegression(max_iter=1000).fit(X, y).coef_)
+
+
+def test_selector_without_settle_cross_validates_the_candidate_before_selecting_it(
+        monkeypatch):
+    X, y = _data()
+    original = GPUCBPolicy.__init__
+    monkeypatch.setattr(GPUCBPolicy, "__init__",
+                        lambda self, *a, **kw: original(self, *a, **{**kw, "settle": False}))
+    search = _settled_selector().fit(X, y)
+    best = pd.DataFrame(search.cv_results_).loc[search.best_index_]
+    assert best["candidate_id"] == 2 and not best["look"] and best["n_resources"] == 2000

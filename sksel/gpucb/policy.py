@@ -195,6 +195,21 @@ class GPUCBPolicy(SequentialPolicy):
     look_share : float, default=0.5
         The most a candidate's looks may cost, as a share of its full
         evaluation's cost (see `looks`).
+    settle : bool, default=True
+        With `looks`, select a candidate from its looks, without its full
+        evaluation, where they settle the answer: when the run would next
+        evaluate in full a candidate ``c`` whose ladder of looks is made,
+        and every other candidate's probability of ending more than `tol`
+        above it sums to at most `risk` (:meth:`settled_by_looks`), the run
+        stops with ``c`` as its selection (:attr:`selection_`).
+    families : array-like of shape (K,), default=None
+        A label per candidate (its learner's class), for `family_floor`.
+    family_floor : float, default=0.0
+        In the stop (:meth:`probability_left`), a candidate whose family no
+        evaluation nor look has observed keeps at least this share of its
+        prior variance in its difference to the selection: where the data
+        is unlike the prior's datasets, a family the prior rates low still
+        gets a look or an evaluation before the search stops. 0: none.
 
     Attributes
     ----------
@@ -215,6 +230,11 @@ class GPUCBPolicy(SequentialPolicy):
         The candidates a look dropped (see `looks`).
     n_evaluations_ : int
         The sequential run's evaluations at `resource`, looks left out.
+    selection_ : int or None
+        The candidate the run selects: the one its looks settled
+        (`settle`), else the best evaluated at `resource` (:attr:`best_`).
+    settled_ : int or None
+        The candidate selected from its looks, or None.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -246,7 +266,7 @@ class GPUCBPolicy(SequentialPolicy):
                  random_state=None, resource="all", cost=None, budget=None,
                  asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
                  n_validation=None, look_threshold=0.05, look_cost=None, look_folds=None,
-                 look_share=0.5):
+                 look_share=0.5, settle=True, families=None, family_floor=0.0):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -283,6 +303,10 @@ class GPUCBPolicy(SequentialPolicy):
         self._look_scores = {}  # candidate -> {size: its score at `size` rows}
         self._look_obs = {}  # candidate without a full evaluation -> (observation, variance)
         self.dropped_ = set()
+        self.settle = settle
+        self.settled_ = None
+        self.families = None if families is None else np.asarray(families)
+        self.family_floor = family_floor
         self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
         self._likely = None
         super().__init__()
@@ -348,6 +372,11 @@ class GPUCBPolicy(SequentialPolicy):
         if not observed:
             return None
         return max(observed, key=observed.get)
+
+    @property
+    def selection_(self):
+        """The candidate the run selects (see the class attributes), or None."""
+        return self.best_ if self.settled_ is None else self.settled_
 
     @property
     def n_evaluations_(self):
@@ -458,8 +487,45 @@ class GPUCBPolicy(SequentialPolicy):
             tol = self.tol or 0.0
         mean, cov = self._posterior_cov([self.best_, *candidates])
         var = cov[0, 0] + np.diag(cov)[1:] - 2 * cov[0, 1:]
+        var = np.maximum(var, self._family_floor(candidates))
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
         return float(np.sum(norm.cdf(z)))
+
+    def _family_floor(self, candidates):
+        """The least variance of each of `candidates`' difference to the selection: a share
+        `family_floor` of its prior variance where no candidate of its family is observed."""
+        if self.families is None or not self.family_floor:
+            return np.zeros(len(candidates))
+        seen = set(self.families[[*self._observed_list(), *self._look_scores]])
+        _, _, cov = self._observed_prior()
+        unseen = np.array([self.families[c] not in seen for c in candidates])
+        return np.where(unseen, self.family_floor * np.diag(cov)[list(candidates)], 0.0)
+
+    def settled_by_looks(self, candidate):
+        """What selecting `candidate` from its looks risks, or ``inf`` where it cannot be.
+
+        The sum, over the other candidates neither dropped nor failed, of
+        the probability that one ends more than `tol` above `candidate`: for
+        one looked at (the leader, every candidate evaluated after its
+        looks), the gap model's, from their looks at the sizes both were
+        looked at, `candidate` as the leader; for one never looked at, the
+        posterior's of ending more than `tol` above the best candidate
+        evaluated in full (:meth:`probability_left`'s term). ``inf`` unless
+        `candidate`'s ladder of looks is made, all of them scored.
+        """
+        scores = self._look_scores.get(candidate, {})
+        if (not scores or self._next_look(candidate) is not None
+                or not np.all(np.isfinite(list(scores.values())))):
+            return np.inf
+        others = [c for c in range(self.n_candidates) if c != candidate
+                  and c not in self.dropped_ and c not in self._failed]
+        looked = [c for c in others if set(self._look_scores.get(c, {})) & set(scores)]
+        total = 0.0
+        for other in looked:
+            features = self._gap_features(other, candidate)
+            total += float(self.gap_model.prob_above(features, self.tol)[0])
+        rest = [c for c in others if c not in looked]
+        return total + (self.probability_left(rest) if rest else 0.0)
 
     def standing(self):
         """``(n_evaluations, best, others)``: where the sequential run stands, for its progress.
@@ -491,10 +557,13 @@ class GPUCBPolicy(SequentialPolicy):
         """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed.
 
         With `race`, ``first_look`` too: whether the candidate's evaluation
-        stopped after its first folds.
+        stopped after its first folds; with `looks`, ``settled_by_looks``:
+        whether it is the candidate selected from its looks.
         """
         mean, std = self.posterior()
         columns = {"posterior_mean": mean[candidates], "posterior_std": std[candidates]}
+        if self.looks:
+            columns["settled_by_looks"] = np.asarray(candidates) == self.settled_
         if self.race:
             columns["first_look"] = np.isin(candidates, list(self._extra_var))
         return columns
@@ -504,6 +573,12 @@ class GPUCBPolicy(SequentialPolicy):
         if not self.done:
             return None
         left, n = self._available(), self.n_evaluations_
+        if self.settled_ is not None:
+            n_looks = sum(len(scores) for scores in self._look_scores.values())
+            return (f"the answer is known after {n} evaluations and {n_looks} looks on a "
+                    f"subsample: candidate {self.settled_}, selected from its looks, ends more "
+                    f"than tol={self.tol:g} below another with a probability of at most "
+                    f"{self.settled_by_looks(self.settled_):.2g} <= risk={self.risk:g}")
         if not left and self.dropped_:
             return (f"every candidate evaluated or dropped: {n} evaluated, "
                     f"{len(self.dropped_)} dropped by looks")
@@ -534,7 +609,14 @@ class GPUCBPolicy(SequentialPolicy):
         if self.n_evaluations_ >= self.n_iter or self._answer_known(available):
             return None
         candidate = self._ucb_argmax(available)
-        return None if candidate is None else self._next_step(candidate)
+        if candidate is None:
+            return None
+        step = self._next_step(candidate)
+        if (self.settle and step == (candidate, self.resource)
+                and self.settled_by_looks(candidate) <= self.risk):
+            self.settled_ = candidate
+            return None
+        return step
 
     def _answer_known(self, candidates):
         """Whether `tol` is set, `risk` is positive, and a candidate left beats the best

@@ -18,7 +18,7 @@ from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
 from ..training.folds import FoldsTrainer
 from ..training.rows import RowsTrainer
-from .known import known_prior
+from .known import known_prior, learner_family
 from .policy import GPUCBPolicy, _checked_cost
 from .portfolio import (
     default_cost,
@@ -47,6 +47,9 @@ _LOOK_FOLDS = 1
 #: The most a candidate's looks may cost, as a share of its full evaluation's, priced before
 #: they are made (:class:`GPUCBPolicy`, `look_share`): its looks are the largest sizes within.
 _LOOK_SHARE = 0.5
+#: In the stop, a candidate whose learner's family nothing has observed keeps this share of
+#: its prior variance (:class:`GPUCBPolicy`, `family_floor`).
+_FAMILY_FLOOR = 0.5
 #: The fewest rows of a look: smaller subsamples are not looked at.
 _SMALLEST_LOOK = 30
 #: ``looks="auto"`` looks only where the training folds hold this many rows: on LCDB's tune
@@ -517,6 +520,7 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.candidates_ = candidates
+        space = self._search_space()
         n_iter, tol = self._n_iter_tol(len(candidates))
         mean, cov, fit_scale, scores = self._prior(candidates, n_classes)
         self.cost_, times = self._cost(candidates)
@@ -535,6 +539,8 @@ class GPUCBSelector(BaseSelectionSearch):
             look_threshold=_LOOK_THRESHOLD,
             look_cost=self._look_cost(len(candidates)) if looks else None,
             look_folds=_LOOK_FOLDS, look_share=_LOOK_SHARE,
+            families=[learner_family(space.build(params)) for params in candidates],
+            family_floor=_FAMILY_FLOOR,
         )
         if not looks:
             return self.policy_, FoldsTrainer(splits)
@@ -632,7 +638,7 @@ class GPUCBSelector(BaseSelectionSearch):
         None."""
         if n_classes is None or not self._unit_scored_classifier(n_classes):
             return None
-        space = self._search_space()
+        space = self._search_space()  # candidates built as the search builds them
         return known_prior([space.build(params) for params in candidates],
                            kernel_prior(candidates, self.kernel))
 
@@ -718,6 +724,12 @@ class _LooksTrainer(RowsTrainer):
     def columns(self, job, actions):
         """``look``: whether each evaluation is on fewer rows than the training folds'."""
         return {"look": np.array([resource < self.max_resources for _, resource in actions])}
+
+    def ranking_resource(self, results):
+        """``n_resources``, but above every other for the candidate selected from its looks
+        (``settled_by_looks``): it ranks first."""
+        return np.where(results["settled_by_looks"], 2 * self.max_resources,
+                        results["n_resources"])
 
 
 def _shipped_times(prior):

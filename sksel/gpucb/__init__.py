@@ -12,7 +12,12 @@ cross-validated fit; after it, the posterior of *every* candidate moves, and
 the next candidate is the one with the highest upper confidence bound.
 
 The search estimator (:class:`GPUCBSelector`) is in :mod:`sksel.gpucb.search`,
-its policy (:class:`GPUCBPolicy`, no estimator) in :mod:`sksel.gpucb.policy`,
+its policy (:class:`GPUCBPolicy`, no estimator) in :mod:`sksel.gpucb.policy`, the
+concerns of its decisions in :mod:`sksel.gpucb.model` (the posterior, looks on
+subsamples as observations at their size), :mod:`sksel.gpucb.acquisition` (the
+next candidate and size), :mod:`sksel.gpucb.stop` and :mod:`sksel.gpucb.lookahead`
+(speculative steps); what the shipped priors know of the learners a user passes
+(``prior="auto"``) in :mod:`sksel.gpucb.known`,
 the helpers that turn earlier results into a prior and tune its exploration
 (:func:`prior_from_scores`, :func:`tune_beta_scale`) in
 :mod:`sksel.gpucb.prior`, the shipped portfolios with their priors and costs

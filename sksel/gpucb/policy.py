@@ -5,19 +5,27 @@ Bandit Setting" (ICML 2010). The policy knows nothing of estimators: it hands
 out candidates with ``ask`` and learns their scores through ``tell``
 (:mod:`sksel._core.policy`). :class:`~sksel.GPUCBSelector` is the search built on
 it; :mod:`sksel.gpucb.prior` turns earlier results into its prior.
+
+This module holds the run: what it asks, what it makes of what it is told,
+and its next decision. Each concern of that decision has its module:
+:mod:`~sksel.gpucb.model` (the posterior over candidates, looks on subsamples
+as observations at their size), :mod:`~sksel.gpucb.acquisition` (the next
+candidate and the size it is evaluated at), :mod:`~sksel.gpucb.stop` (when
+the answer is known) and :mod:`~sksel.gpucb.lookahead` (speculative steps
+for free workers).
 """
 
-
 import numpy as np
-from scipy.stats import norm
 from sklearn.utils import check_random_state
 
-from .._core.policy import Outcome, SequentialPolicy
-from ..curves.gap_model import gap_features
-from .prior_fit import level_and_scale, scaled_and_shrunk_cov
+from .._core.policy import SequentialPolicy
+from .acquisition import Acquisition, _checked_cost
+from .lookahead import Lookahead
+from .model import GaussianModel, _tail_matched_sd
+from .stop import Stop
 
 
-class GPUCBPolicy(SequentialPolicy):
+class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy):
     """Which candidate to evaluate next, by GP-UCB.
 
     Scores of the K candidates are modelled as ``N(mean, cov)``; an evaluation
@@ -257,9 +265,6 @@ class GPUCBPolicy(SequentialPolicy):
     """
 
     races_folds = True
-    _LOOKAHEAD_RUNS = 8
-    _LOOKAHEAD_DEPTH = 3
-    _SPECULATE_SHARE = 0.5
 
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
@@ -342,17 +347,6 @@ class GPUCBPolicy(SequentialPolicy):
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)
 
-    def enough_folds(self, candidate, resource, fold_scores):
-        """Whether the first folds of the next pick, scoring `fold_scores`, end its first look.
-
-        See `race`: True once their mean gives `candidate` a posterior
-        probability below ``risk / K`` of beating the best candidate
-        evaluated on every fold by more than `tol`. Only the sequential
-        run's next pick is raced.
-        """
-        return ((candidate, resource) == self.next_decision and resource == self.resource
-                and self._race_length(candidate, fold_scores) is not None)
-
     @property
     def done(self):
         """Whether `n_iter` picks have their results, the answer is known (`tol`, `risk`), or no
@@ -387,145 +381,6 @@ class GPUCBPolicy(SequentialPolicy):
     def look_scores_(self):
         """Candidate -> ``{size: score}`` of its looks (see the class attributes)."""
         return {c: dict(scores) for c, scores in self._look_scores.items()}
-
-    @property
-    def cost_scale_(self):
-        """Observed over predicted fit time, geometric mean (see the class attributes)."""
-        return self._cost_scale()
-
-    def _cost_scale(self):
-        ratios = [t / self.cost[c] for c, t in self._times.items()] if self.cost is not None \
-            else []
-        return float(np.exp(np.mean(np.log(ratios)))) if ratios else 1.0
-
-    @property
-    def expected_cost_(self):
-        """Expected fit time of every candidate (see the class attributes)."""
-        return None if self.cost is None else self.cost_scale_ * self.cost
-
-    def beta(self, t):
-        """``beta_scale * log(K t^2 / delta)``, the exploration weight of the t-th pick."""
-        return self.beta_scale * np.log(self.n_candidates * t**2 / self.delta)
-
-    def posterior(self, pending=()):
-        """Posterior mean and standard deviation of every candidate.
-
-        Parameters
-        ----------
-        pending : sequence of int, default=()
-            Candidates being evaluated: the variance conditions on them too.
-
-        Returns
-        -------
-        mean, std : ndarray of shape (K,)
-        """
-        return self._posterior(pending)
-
-    def prior(self):
-        """Prior mean and standard deviation of every candidate.
-
-        The prior that :meth:`posterior` conditions on: with `fit_scale`, its
-        level and scale fitted to the scores observed so far; with
-        `empirical_bayes`, its covariance scaled and shrunk to them.
-
-        Returns
-        -------
-        mean, std : ndarray of shape (K,)
-        """
-        _, mean, cov = self._observed_prior()
-        return mean, np.sqrt(np.diag(cov))
-
-    def _observed_list(self):
-        """The candidates observed: evaluated (first looks included), then those looked at only."""
-        return list(self._observed) + [c for c in self._look_obs if c not in self._observed]
-
-    def _observed_prior(self):
-        """``(observed scores, prior mean, prior covariance)`` of the sequential run.
-
-        The scores are those of :meth:`_observed_list`, a look's as the
-        observation of the full score it stands for.
-        """
-        observed = self._observed_list()
-        y = np.array([self._observed[c] if c in self._observed else self._look_obs[c][0]
-                      for c in observed])
-        return (y, *self._prior(observed, y))
-
-    def _posterior(self, pending):
-        observed = self._observed_list()
-        y, mean, cov = self._observed_prior()
-        if observed:
-            K_oo = cov[np.ix_(observed, observed)] + np.diag(self._noise_vars(observed))
-            mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
-        given = observed + [c for c in pending if c not in self._observed]
-        var = np.diag(cov).copy()
-        if given:
-            K_gg = cov[np.ix_(given, given)] + np.diag(self._noise_vars(given))
-            K_kg = cov[:, given]
-            var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
-        return mean, np.sqrt(np.maximum(var, 0.0))
-
-    def probability_left(self, candidates=None, tol=None):
-        """What stopping now risks: the probability that a candidate left beats the selection.
-
-        An upper bound of the posterior probability that some candidate of
-        `candidates` (default: those neither evaluated nor failed) beats the
-        best candidate observed ``b``, the one a search selects, by more than
-        `tol` (default: the policy's, 0 when it has none): the sum over them
-        of ``P(f(k) - f(b) > tol) = Phi((mu_t(k) - mu_t(b) - tol) / s_k)``,
-        with ``s_k^2`` the posterior variance of ``f(k) - f(b)``
-        (Bonferroni's bound of the probability of the union; its terms are
-        exact under the posterior). The policy stops once it is at most
-        `risk`. ``inf`` before any observation, 0 without candidates.
-        """
-        if candidates is None:
-            candidates = self._available() + sorted(self._extra_var)
-        if self.best_ is None:
-            return np.inf
-        if not len(candidates):
-            return 0.0
-        if tol is None:
-            tol = self.tol or 0.0
-        mean, cov = self._posterior_cov([self.best_, *candidates])
-        var = cov[0, 0] + np.diag(cov)[1:] - 2 * cov[0, 1:]
-        var = np.maximum(var, self._family_floor(candidates))
-        z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))
-        return float(np.sum(norm.cdf(z)))
-
-    def _family_floor(self, candidates):
-        """The least variance of each of `candidates`' difference to the selection: a share
-        `family_floor` of its prior variance where no candidate of its family is observed."""
-        if self.families is None or not self.family_floor:
-            return np.zeros(len(candidates))
-        seen = set(self.families[[*self._observed_list(), *self._look_scores]])
-        _, _, cov = self._observed_prior()
-        unseen = np.array([self.families[c] not in seen for c in candidates])
-        return np.where(unseen, self.family_floor * np.diag(cov)[list(candidates)], 0.0)
-
-    def settled_by_looks(self, candidate):
-        """What selecting `candidate` from its looks risks, or ``inf`` where it cannot be.
-
-        The sum, over the other candidates neither dropped nor failed, of
-        the probability that one ends more than `tol` above `candidate`: for
-        one looked at (the leader, every candidate evaluated after its
-        looks), the gap model's, from their looks at the sizes both were
-        looked at, `candidate` as the leader; for one never looked at, the
-        posterior's of ending more than `tol` above the best candidate
-        evaluated in full (:meth:`probability_left`'s term). ``inf`` unless
-        `candidate`'s ladder of looks is made, all of them scored.
-        """
-        scores = self._look_scores.get(candidate, {})
-        if (not scores or self._next_look(candidate) is not None
-                or not np.all(np.isfinite(list(scores.values())))):
-            return np.inf
-        others = [c for c in range(self.n_candidates) if c != candidate
-                  and c not in self.dropped_ and c not in self._failed]
-        looked = [c for c in others if set(self._look_scores.get(c, {})) & set(scores)]
-        total = 0.0
-        for other in looked:
-            features = self._gap_features(other, candidate)
-            total += float(self.gap_model.prob_above(features, self.tol)[0])
-        rest = [c for c in others if c not in looked]
-        return total + (self.probability_left(rest) if rest else 0.0)
 
     def standing(self):
         """``(n_evaluations, best, others)``: where the sequential run stands, for its progress.
@@ -568,32 +423,6 @@ class GPUCBPolicy(SequentialPolicy):
             columns["first_look"] = np.isin(candidates, list(self._extra_var))
         return columns
 
-    def stop_reason(self):
-        """Why the sequential run stopped, in words; None while it goes on."""
-        if not self.done:
-            return None
-        left, n = self._available(), self.n_evaluations_
-        if self.settled_ is not None:
-            n_looks = sum(len(scores) for scores in self._look_scores.values())
-            return (f"the answer is known after {n} evaluations and {n_looks} looks on a "
-                    f"subsample: candidate {self.settled_}, selected from its looks, ends more "
-                    f"than tol={self.tol:g} below another with a probability of at most "
-                    f"{self.settled_by_looks(self.settled_):.2g} <= risk={self.risk:g}")
-        if not left and self.dropped_:
-            return (f"every candidate evaluated or dropped: {n} evaluated, "
-                    f"{len(self.dropped_)} dropped by looks")
-        if not left:
-            return f"every candidate evaluated ({n})"
-        if n >= self.n_iter:
-            return f"{n} evaluations made (n_iter={self.n_iter})"
-        looks = f", {len(self.folds_used_)} of them first looks" if self.folds_used_ else ""
-        if self._look_scores:
-            n_looks = sum(len(scores) for scores in self._look_scores.values())
-            looks += f", and {n_looks} looks on a subsample"
-        return (f"the answer is known after {n} evaluations{looks}: a candidate left beats the "
-                f"selected one by more than tol={self.tol:g} with a probability of at most "
-                f"{self.probability_left():.2g} <= risk={self.risk:g}")
-
     # --------------------------------------------------------------- internals
     def _decide(self):
         """The sequential run's next pick, as an action, or None once it stops.
@@ -618,30 +447,6 @@ class GPUCBPolicy(SequentialPolicy):
             return None
         return step
 
-    def _answer_known(self, candidates):
-        """Whether `tol` is set, `risk` is positive, and a candidate left beats the best
-        by `tol` with probability at most `risk`."""
-        return (self.tol is not None and self.risk > 0
-                and self.probability_left([*candidates, *sorted(self._extra_var)]) <= self.risk)
-
-    def _posterior_cov(self, candidates, look=None):
-        """Posterior mean and covariance of `candidates`, given the scores observed.
-
-        `look`, ``(candidate, score, variance)``, is one more observation.
-        """
-        observed = self._observed_list()
-        y, mean, cov = self._observed_prior()
-        noise = self._noise_vars(observed)
-        if look is not None:
-            observed, y, noise = observed + [look[0]], np.r_[y, look[1]], np.r_[noise, look[2]]
-        mean_c, cov_c = mean[candidates], cov[np.ix_(candidates, candidates)]
-        if not observed:
-            return mean_c, cov_c
-        K_oo = cov[np.ix_(observed, observed)] + np.diag(noise)
-        K_co = cov[np.ix_(candidates, observed)]
-        solved = np.linalg.solve(K_oo, np.column_stack([y - mean[observed], K_co.T]))
-        return mean_c + K_co @ solved[:, 0], cov_c - K_co @ solved[:, 1:]
-
     def _use(self, action, outcome):
         candidate = action[0]
         if action[1] != self.resource:
@@ -665,361 +470,6 @@ class GPUCBPolicy(SequentialPolicy):
             self._observed[candidate] = float(np.mean(outcome.fold_scores[:folds]))
             self._extra_var[candidate] = self._look_var(folds)
 
-    def _use_look(self, action, outcome):
-        """Fold in a look on a subsample: the leader's is kept for the gap's features; another
-        candidate's becomes an observation of its full score, or drops it (see `looks`)."""
-        candidate, size = action
-        scores = self._look_scores.setdefault(candidate, {})
-        scores[size] = np.nan if outcome.failed else float(outcome.score)
-        if candidate in self._observed or outcome.failed:
-            return
-        leader = self.best_
-        features = self._gap_features(candidate, leader)
-        mean, scale = self.gap_model.mean_scale(features)
-        self._look_obs[candidate] = (self._observed[leader] + float(mean[0]),
-                                     float(scale[0] * self._look_sd) ** 2)
-        if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
-            self.dropped_.add(candidate)
-
-    def _gap_features(self, candidate, leader, score=None):
-        """The gap model's features of `candidate`'s looks against `leader`'s at the same sizes.
-
-        `score`: the score of `candidate`'s next look, as if made.
-        """
-        leader_scores = self._look_scores.get(leader, {})
-        scores = dict(self._look_scores.get(candidate, {}))
-        if score is not None:
-            scores[self._next_look(candidate)] = score
-        sizes = [n for n in self.looks if n in scores and n in leader_scores]
-        return gap_features([scores[n] for n in sizes], [leader_scores[n] for n in sizes],
-                            sizes, self.resource, self.n_validation)
-
-    def _next_look(self, candidate):
-        """The smallest size of `candidate`'s looks (:meth:`_ladder`) it has no look at, or
-        None."""
-        done = self._look_scores.get(candidate, {})
-        return next((n for n in self._ladder(candidate) if n not in done), None)
-
-    def _ladder(self, candidate):
-        """The sizes of `candidate`'s looks, increasing: the largest whose prices sum to at
-        most `look_share` of its full evaluation's (see `looks`)."""
-        return self.looks[len(self.looks) - len(self._ladder_prices(candidate)):]
-
-    def _ladder_prices(self, candidate):
-        """The prices (:meth:`_look_prices`) of `candidate`'s looks, those of :meth:`_ladder`."""
-        prices = self._look_prices(candidate)
-        n_kept = int(np.searchsorted(np.cumsum(prices[::-1]), self.look_share * (1 + 1e-12),
-                                     side="right"))
-        return prices[len(prices) - n_kept:]
-
-    def _look_prices(self, candidate):
-        """The expected cost of each look of `looks` over `candidate`'s full evaluation's.
-
-        ``look_folds / n_folds * min(1, n / resource + o(k))``: an overhead
-        plus a part linear in the rows, the overhead ``o(k) = min(look_cost)
-        / look_cost(k)``, the cheapest candidate's cost standing for it (0
-        without `look_cost`).
-        """
-        folds = 1.0 if not (self.look_folds and self.n_folds) else min(
-            self.look_folds / self.n_folds, 1.0)
-        overhead = 0.0 if self.look_cost is None else (self.look_cost.min()
-                                                       / self.look_cost[candidate])
-        return folds * np.minimum(np.array(self.looks) / self.resource + overhead, 1.0)
-
-    def _next_step(self, candidate):
-        """The action that evaluates `candidate` next: its next look where it climbs the
-        looks (the leader's look at that size first, where it has none), else its full
-        evaluation."""
-        if not self._looks_next(candidate):
-            return candidate, self.resource
-        size, leader = self._next_look(candidate), self.best_
-        if size not in self._look_scores.get(leader, {}):
-            return leader, size
-        return candidate, size
-
-    def _looks_next(self, candidate):
-        """Whether `candidate`'s next evaluation is a look (see `looks`).
-
-        A candidate looked at goes on to its next look size while it has one;
-        one not looked at yet starts only where that pays (:meth:`_dropped_by_look`),
-        and while the leader's looks all succeeded.
-        """
-        if not self.looks or candidate in self._observed or self._next_look(candidate) is None:
-            return False
-        leader = self.best_
-        if leader is None or not all(np.isfinite(list(self._look_scores.get(leader, {})
-                                                      .values()))):
-            return False
-        scores = self._look_scores.get(candidate)
-        if scores:
-            return all(np.isfinite(list(scores.values())))
-        return self._dropped_by_look(candidate) > self._look_ratio(candidate)
-
-    def _look_ratio(self, candidate):
-        """The expected cost of `candidate`'s looks over its full evaluation's: the sum of
-        the prices of its ladder (:meth:`_look_prices`), at most `look_share`."""
-        return float(np.sum(self._ladder_prices(candidate)))
-
-    def _dropped_by_look(self, candidate):
-        """The probability that `candidate`'s looks drop it, before they are made.
-
-        Taken as that of its last look, the largest of its ladder
-        (:meth:`_ladder`): a look drops a candidate when the gap model's mean
-        of its final gap to the leader falls below ``m*``, the mean at the
-        look gap where the model's probability of a
-        gap above `tol` is `look_threshold`. Before the look, that mean is
-        taken as the posterior's gap ``d = f(k) - f(b)`` plus the model's
-        error there: the probability is ``Phi((m* - E d) / sqrt(Var d +
-        v))``, ``v`` the variance of a look's observation.
-        """
-        leader = self.best_
-        bar, var = self._drop_bar(leader, self._ladder(candidate)[-1])
-        mean, cov = self._posterior_cov([leader, candidate])
-        var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
-        return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
-
-    def _drop_bar(self, leader, size):
-        """``(m*, v)`` of a last look at `size` rows against `leader` (see
-        :meth:`_dropped_by_look`)."""
-        leader_score = self._look_scores.get(leader, {}).get(size, self._observed[leader])
-        key = (leader, leader_score, size)
-        if key not in self._bar_cache:
-            low, high = -1.0, self.tol + 1.0
-            for _ in range(40):  # bisection: the probability grows with the look gap
-                gap = (low + high) / 2
-                score = min(max(leader_score + gap, 0.0), 1.0)
-                features = gap_features([score], [leader_score], [size], self.resource,
-                                        self.n_validation)
-                if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
-                    low = gap
-                else:
-                    high = gap
-            mean, scale = self.gap_model.mean_scale(features)
-            self._bar_cache[key] = (float(mean[0]), float(scale[0] * self._look_sd) ** 2)
-        return self._bar_cache[key]
-
-    def _step_cost(self, candidate):
-        """The expected cost of evaluating `candidate`, relative: with a look first, the look's
-        plus the full evaluation's when the look does not drop it."""
-        if not self._looks_next(candidate):
-            return self.cost[candidate]
-        return self.cost[candidate] * (self._look_ratio(candidate)
-                                       + 1.0 - self._dropped_by_look(candidate))
-
-    def _folds_used(self, action, outcome):
-        """The folds of `outcome` the run uses, when its first look ends early; else None."""
-        if outcome.failed or outcome.fold_scores is None:
-            return None
-        return self._race_length(action[0], outcome.fold_scores)
-
-    def _race_length(self, candidate, fold_scores):
-        """The first folds after which `candidate`, scoring `fold_scores`, is out (see `race`).
-
-        None when it never is, or before any candidate is evaluated on every fold.
-        """
-        best = self.best_
-        if not self.race or best is None or not self._fold_scores:
-            return None
-        scores = np.asarray(fold_scores, dtype=float)
-        for j in range(1, min(len(scores), self.n_folds - 1) + 1):
-            look = (candidate, scores[:j].mean(), self.noise**2 + self._look_var(j))
-            mean, cov = self._posterior_cov([best, candidate], look=look)
-            sd = np.sqrt(max(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1], 1e-24))
-            if norm.cdf((mean[1] - mean[0] - self.tol) / sd) < self.risk / self.n_candidates:
-                return j
-        return None
-
-    def _look_var(self, j):
-        """The variance a mean over `j` folds adds to that over every fold.
-
-        ``v (1 / j - 1 / n_folds)``, ``v`` the variance of one fold's score
-        pooled over the candidates evaluated on every fold, at least
-        ``noise^2``.
-        """
-        pooled = np.mean([np.var(s, ddof=1) for s in self._fold_scores.values()])
-        return max(pooled, self.noise**2) * (1 / j - 1 / self.n_folds)
-
-    def _noise_vars(self, candidates):
-        """The variance of the observation of each of `candidates` (a first look's and a look
-        on a subsample's: more)."""
-        return np.array([self.noise**2 + self._extra_var.get(c, 0.0)
-                         + (self._look_obs[c][1] if c in self._look_obs else 0.0)
-                         for c in candidates])
-
     def _available(self):
         used = set(self._observed) | self._failed | self.dropped_
         return [c for c in range(self.n_candidates) if c not in used]
-
-    def _speculate(self):
-        """An action to start now, of a candidate neither running nor told; or None.
-
-        Asynchronously a decision, while fewer than `n_iter` picks are made
-        and the answer is not known (`tol`): the UCB argmax given the
-        candidates running. Otherwise the likeliest of the sequential run's
-        next steps (`_likely_picks`) of a candidate free (or a look of one
-        evaluated, the leader's), or None where no step is likely enough.
-        """
-        busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
-        free = [c for c in self._available() if c not in busy]
-        if self.asynchronous and (self.n_evaluations_ + len(busy) >= self.n_iter
-                                  or self._answer_known(free)):
-            return None
-        if not self.asynchronous:
-            steps = [step for step in self._likely_picks() if step not in self._pending
-                     and step not in self._told and (step[0] in free or (
-                         step[1] != self.resource and step[0] in self._observed))]
-            return steps[0] if steps else None
-        candidate = self._ucb_argmax(free, pending=sorted(busy))
-        if candidate is None:
-            return None
-        step = self._next_step(candidate)
-        return None if step in self._pending or step in self._told else step
-
-    def _sure(self):
-        return self._speculate() if self.asynchronous else None
-
-    def _likely_picks(self):
-        """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
-        likeliest first.
-
-        The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
-        `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
-        the posterior predictive of the simulated run (a result told already
-        is used as it is), the prior as fitted now. The steps at least half
-        the simulated runs take (`_SPECULATE_SHARE`), ranked by how many take
-        them, then by how soon: a step, not a candidate, since a candidate
-        the run picks may be looked at first rather than evaluated in full.
-        Computed once per told result.
-        """
-        if self._likely is None:
-            self._likely = self._simulate_ahead()
-        return self._likely
-
-    def _simulate_ahead(self):
-        """The ranked steps of `_likely_picks`."""
-        rng = np.random.RandomState(len(self.history_))
-        picked, depth_sum = {}, {}
-        for _ in range(self._LOOKAHEAD_RUNS):
-            run = self._copy_of_run()
-            action = self.next_decision
-            for depth in range(self._LOOKAHEAD_DEPTH):
-                if action is None:
-                    break
-                step = (int(action[0]), action[1])
-                picked[step] = picked.get(step, 0) + 1
-                depth_sum[step] = depth_sum.get(step, 0) + depth
-                outcome = self.waiting.get(action)
-                if outcome is None:
-                    outcome = run._simulated_outcome(action, rng)
-                run._decide_with(action, outcome)
-                action = run._decide()
-        likely = [step for step, n in picked.items()
-                  if n >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS]
-        return sorted(likely, key=lambda step: (-picked[step], depth_sum[step] / picked[step],
-                                                step[0]))
-
-    def _simulated_outcome(self, action, rng):
-        """An outcome of `action` drawn from this run's posterior predictive.
-
-        A full evaluation scores its posterior draw plus noise; the leader's
-        own look, its full score; another candidate's look, the leader's look
-        score plus the posterior gap between them, with the gap model's spread.
-        """
-        candidate, size = action
-        leader = self.best_
-        if size != self.resource and candidate in self._observed:
-            return Outcome(self._observed[candidate], None, None, False, False)
-        mean, std = self._posterior(())
-        if size == self.resource:
-            score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
-            return Outcome(score, None, None, False, False)
-        _, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader, score=0.5))
-        score = rng.normal(self._look_scores[leader][size] + mean[candidate] - mean[leader],
-                           np.hypot(std[candidate], scale[0] * self._look_sd))
-        return Outcome(min(max(score, 0.0), 1.0), None, None, False, False)
-
-    def _copy_of_run(self):
-        """A copy of the sequential run that simulated results can be folded into.
-
-        Its prior is this run's as fitted now: empirical Bayes and the
-        kernel prior's level and scale are not refitted to simulated scores,
-        which would cost a fit per simulated pick.
-        """
-        run = self._branch()
-        _, run.mean, run.cov = self._observed_prior()
-        run.fit_scale = run.empirical_bayes = False
-        run._observed, run._failed = dict(self._observed), set(self._failed)
-        run._times, run._extra_var = dict(self._times), dict(self._extra_var)
-        run._fold_scores, run.folds_used_ = dict(self._fold_scores), dict(self.folds_used_)
-        run._look_scores = {c: dict(scores) for c, scores in self._look_scores.items()}
-        run._look_obs = dict(self._look_obs)
-        run.dropped_ = set(self.dropped_)
-        return run
-
-    def _ucb_argmax(self, candidates, pending=()):
-        """The candidate of `candidates` to evaluate next; ties by a random order.
-
-        The highest upper bound, or with `cost` the highest gain per cost.
-        """
-        if not candidates:
-            return None
-        mean, std = self._posterior(pending)
-        t = self.n_evaluations_ + len(pending) + 1
-        ucb = mean[candidates] + np.sqrt(self.beta(t)) * std[candidates]
-        if self.cost is not None:
-            choice = self._cost_argmax(candidates, ucb)
-            if choice is not None:
-                return choice
-        best = [c for c, u in zip(candidates, ucb) if u >= ucb.max() - 1e-12]
-        return min(best, key=lambda c: self._tie_rank[c])
-
-    def _cost_argmax(self, candidates, ucb):
-        """Argmax of upper-bound gain per expected cost, or None when no gain is positive."""
-        candidates, ucb = np.asarray(candidates), np.asarray(ucb)
-        if self.budget is not None:
-            left = self.budget - sum(self._times.values())
-            fits = self._cost_scale() * self.cost[candidates] <= left
-            if fits.any():
-                candidates, ucb = candidates[fits], ucb[fits]
-        gain = self._gain(ucb, candidates)
-        if not np.any(gain > 0):
-            return None
-        value = gain / np.array([self._step_cost(c) for c in candidates])
-        best = candidates[value >= value.max() * (1 - 1e-9)]
-        return int(min(best, key=lambda c: self._tie_rank[c]))
-
-    def _gain(self, ucb, candidates):
-        """``(u(k) - b)^+``: the upper bound's gain over the best score so far."""
-        if self._observed:
-            baseline = max(self._observed.values())
-        else:
-            baseline = self._observed_prior()[1].max()
-        return np.maximum(ucb - baseline, 0.0)
-
-    def _prior(self, observed, y):
-        """Prior mean and covariance, fitted to the observed scores with `fit_scale` or
-        `empirical_bayes`."""
-        if self.fit_scale:
-            return level_and_scale(self.cov, observed, y, self.noise)
-        if not self.empirical_bayes or len(y) == 0:
-            return self.mean, self.cov
-        key = (tuple(observed), y.tobytes())
-        if self._fitted[0] != key:
-            self._fitted = (key, scaled_and_shrunk_cov(self.mean, self.cov, observed, y,
-                                                       self._noise_vars(observed)))
-        return self.mean, self._fitted[1]
-
-
-def _checked_cost(cost, n_candidates):
-    """`cost` as floats, once it holds `n_candidates` positive, finite numbers."""
-    cost = np.asarray(cost, dtype=float)
-    if cost.shape != (n_candidates,) or not np.all(np.isfinite(cost) & (cost > 0)):
-        raise ValueError(f"cost must hold {n_candidates} positive numbers, one per "
-                         f"candidate; got {cost!r}.")
-    return cost
-
-
-def _tail_matched_sd(residuals):
-    """The standard deviation of the Gaussian whose 0.5% tails are those of `residuals`."""
-    low, high = np.quantile(residuals, [0.005, 0.995])
-    return float((high - low) / (2 * norm.isf(0.005)))

@@ -18,8 +18,9 @@ from ..spaces.sampler import KDPPSampler
 from ..spaces.space import SearchSpace
 from ..training.folds import FoldsTrainer
 from ..training.rows import RowsTrainer
+from .acquisition import _checked_cost
 from .known import known_prior, learner_family
-from .policy import GPUCBPolicy, _checked_cost
+from .policy import GPUCBPolicy
 from .portfolio import (
     default_cost,
     default_portfolio,

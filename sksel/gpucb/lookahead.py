@@ -1,0 +1,126 @@
+"""GP-UCB's speculation: the steps the sequential run is likely to take next, for free workers.
+
+The run is simulated a few picks ahead from where it stands, the scores it
+waits for drawn from its posterior; a step at least half the simulated runs
+take goes to a free worker. Asynchronously (GP-BUCB), a free worker gets the
+upper-bound argmax given the evaluations running. Mixed into
+:class:`~sksel.gpucb.policy.GPUCBPolicy`, whose attributes it reads.
+"""
+
+import numpy as np
+
+from .._core.policy import Outcome
+
+
+class Lookahead:
+    """The speculative steps of :class:`~sksel.gpucb.policy.GPUCBPolicy` (see the module)."""
+
+    _LOOKAHEAD_RUNS = 8
+    _LOOKAHEAD_DEPTH = 3
+    _SPECULATE_SHARE = 0.5
+
+    def _speculate(self):
+        """An action to start now, of a candidate neither running nor told; or None.
+
+        Asynchronously a decision, while fewer than `n_iter` picks are made
+        and the answer is not known (`tol`): the UCB argmax given the
+        candidates running. Otherwise the likeliest of the sequential run's
+        next steps (`_likely_picks`) of a candidate free (or a look of one
+        evaluated, the leader's), or None where no step is likely enough.
+        """
+        busy = {c for c, _ in self.pending} | {c for c, _ in self.waiting}
+        free = [c for c in self._available() if c not in busy]
+        if self.asynchronous and (self.n_evaluations_ + len(busy) >= self.n_iter
+                                  or self._answer_known(free)):
+            return None
+        if not self.asynchronous:
+            steps = [step for step in self._likely_picks() if step not in self._pending
+                     and step not in self._told and (step[0] in free or (
+                         step[1] != self.resource and step[0] in self._observed))]
+            return steps[0] if steps else None
+        candidate = self._ucb_argmax(free, pending=sorted(busy))
+        if candidate is None:
+            return None
+        step = self._next_step(candidate)
+        return None if step in self._pending or step in self._told else step
+
+    def _sure(self):
+        return self._speculate() if self.asynchronous else None
+
+    def _likely_picks(self):
+        """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
+        likeliest first.
+
+        The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
+        `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
+        the posterior predictive of the simulated run (a result told already
+        is used as it is), the prior as fitted now. The steps at least half
+        the simulated runs take (`_SPECULATE_SHARE`), ranked by how many take
+        them, then by how soon: a step, not a candidate, since a candidate
+        the run picks may be looked at first rather than evaluated in full.
+        Computed once per told result.
+        """
+        if self._likely is None:
+            self._likely = self._simulate_ahead()
+        return self._likely
+
+    def _simulate_ahead(self):
+        """The ranked steps of `_likely_picks`."""
+        rng = np.random.RandomState(len(self.history_))
+        picked, depth_sum = {}, {}
+        for _ in range(self._LOOKAHEAD_RUNS):
+            run = self._copy_of_run()
+            action = self.next_decision
+            for depth in range(self._LOOKAHEAD_DEPTH):
+                if action is None:
+                    break
+                step = (int(action[0]), action[1])
+                picked[step] = picked.get(step, 0) + 1
+                depth_sum[step] = depth_sum.get(step, 0) + depth
+                outcome = self.waiting.get(action)
+                if outcome is None:
+                    outcome = run._simulated_outcome(action, rng)
+                run._decide_with(action, outcome)
+                action = run._decide()
+        likely = [step for step, n in picked.items()
+                  if n >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS]
+        return sorted(likely, key=lambda step: (-picked[step], depth_sum[step] / picked[step],
+                                                step[0]))
+
+    def _simulated_outcome(self, action, rng):
+        """An outcome of `action` drawn from this run's posterior predictive.
+
+        A full evaluation scores its posterior draw plus noise; the leader's
+        own look, its full score; another candidate's look, the leader's look
+        score plus the posterior gap between them, with the gap model's spread.
+        """
+        candidate, size = action
+        leader = self.best_
+        if size != self.resource and candidate in self._observed:
+            return Outcome(self._observed[candidate], None, None, False, False)
+        mean, std = self._posterior(())
+        if size == self.resource:
+            score = rng.normal(mean[candidate], np.hypot(std[candidate], self.noise))
+            return Outcome(score, None, None, False, False)
+        _, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader, score=0.5))
+        score = rng.normal(self._look_scores[leader][size] + mean[candidate] - mean[leader],
+                           np.hypot(std[candidate], scale[0] * self._look_sd))
+        return Outcome(min(max(score, 0.0), 1.0), None, None, False, False)
+
+    def _copy_of_run(self):
+        """A copy of the sequential run that simulated results can be folded into.
+
+        Its prior is this run's as fitted now: empirical Bayes and the
+        kernel prior's level and scale are not refitted to simulated scores,
+        which would cost a fit per simulated pick.
+        """
+        run = self._branch()
+        _, run.mean, run.cov = self._observed_prior()
+        run.fit_scale = run.empirical_bayes = False
+        run._observed, run._failed = dict(self._observed), set(self._failed)
+        run._times, run._extra_var = dict(self._times), dict(self._extra_var)
+        run._fold_scores, run.folds_used_ = dict(self._fold_scores), dict(self.folds_used_)
+        run._look_scores = {c: dict(scores) for c, scores in self._look_scores.items()}
+        run._look_obs = dict(self._look_obs)
+        run.dropped_ = set(self.dropped_)
+        return run

@@ -23,9 +23,9 @@ columns by its learner, the last step of a ``Pipeline``:
   by the kernel over their configurations.
 
 Of the two shipped priors, the one that matches more candidates is used (the
-default portfolio's where as many). :func:`known_prior` gives none when the
-matches do not tell the candidates apart (fewer than two different columns):
-one learner over a grid keeps the kernel prior.
+default portfolio's where as many). :func:`known_prior` gives none where fewer
+than two of the candidates' learner classes are matched: one learner over a
+grid of its parameters keeps the kernel prior over them.
 """
 
 import functools
@@ -122,7 +122,8 @@ def known_prior(estimators, kernel_corr):
     Returns
     -------
     prior : KnownPrior or None
-        None where fewer than two different shipped columns are matched.
+        None where fewer than two of the candidates' learner classes are
+        matched.
 
     Examples
     --------
@@ -145,10 +146,11 @@ def known_prior(estimators, kernel_corr):
         if best is None or key > best[0]:
             best = (key, name, columns, match, distances)
     _, name, columns, match, distances = best
-    if len({c for c in columns if c is not None}) < 2:
+    families = [learner_family(e) for e in estimators]
+    if len({f for f, c in zip(families, columns) if c is not None}) < 2:
         return None
     return _built(name, columns, match, np.array(distances), np.asarray(kernel_corr, dtype=float),
-                  [learner_family(e) for e in estimators])
+                  families)
 
 
 def _learner(estimator):

@@ -110,8 +110,8 @@ class GPUCBSelector(BaseSelectionSearch):
           parameters are the column's, with an extra variance growing with
           how far they are otherwise; a learner neither knows gets the
           shipped learners' mean score and a variance above any of theirs.
-          Used for a classifier scored in [0, 1] whose candidates match at
-          least two different shipped learners (``prior_`` says which prior,
+          Used for a classifier scored in [0, 1] whose candidates' learners
+          match at least two classes of the shipped learners (``prior_`` says which prior,
           ``prior_match_`` how each candidate matched); otherwise, as for one
           learner over a grid, ``"kernel"``;
         - a tuple ``(mean, cov)``: the prior itself, shapes ``(K,)`` and

@@ -94,7 +94,8 @@ class Acquisition:
         one not looked at yet starts only where that pays (:meth:`_dropped_by_look`),
         and while the leader's looks all succeeded.
         """
-        if not self.looks or candidate in self._observed or self._next_look(candidate) is None:
+        if (not self.looks or self.looks_contradicted_ or candidate in self._observed
+                or self._next_look(candidate) is None):
             return False
         leader = self.best_
         if leader is None or not all(np.isfinite(list(self._look_scores.get(leader, {})

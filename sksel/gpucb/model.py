@@ -121,7 +121,7 @@ class GaussianModel:
         candidate, size = action
         scores = self._look_scores.setdefault(candidate, {})
         scores[size] = np.nan if outcome.failed else float(outcome.score)
-        if candidate in self._observed or outcome.failed:
+        if candidate in self._observed or outcome.failed or self.looks_contradicted_:
             return
         leader = self.best_
         features = self._gap_features(candidate, leader)
@@ -130,6 +130,32 @@ class GaussianModel:
                                      float(scale[0] * self._look_sd) ** 2)
         if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
             self.dropped_.add(candidate)
+
+    def _check_looks(self, candidate, leader):
+        """Whether `candidate`'s full score, against `leader`'s, contradicts the gap model.
+
+        Both evaluated in full after looks at the same sizes: their final
+        gap, standardized by the model's mean and scale given those looks,
+        lies beyond the model's 0.5% tails (of its standardized residuals).
+        Then the data's learning curves are unlike those the model was fitted
+        on (a learner at chance on a third of the rows and perfect on all of
+        them: 5-bit parity), and the looks are set aside
+        (:meth:`_set_looks_aside`).
+        """
+        if leader is None or not set(self._look_scores.get(candidate, {})) & set(
+                self._look_scores.get(leader, {})):
+            return False
+        mean, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader))
+        gap = self._observed[candidate] - self._observed[leader]
+        low, high = np.quantile(self.gap_model.residuals, [0.005, 0.995])
+        return not low <= (gap - float(mean[0])) / float(scale[0]) <= high
+
+    def _set_looks_aside(self):
+        """No more looks, none of them an observation, and no candidate dropped by them: the
+        candidates they dropped are candidates again."""
+        self.looks_contradicted_ = True
+        self.dropped_ = set()
+        self._look_obs = {}
 
     def _gap_features(self, candidate, leader, score=None):
         """The gap model's features of `candidate`'s looks against `leader`'s at the same sizes.

@@ -243,6 +243,10 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         (`settle`), else the best evaluated at `resource` (:attr:`best_`).
     settled_ : int or None
         The candidate selected from its looks, or None.
+    looks_contradicted_ : bool
+        Whether a full evaluation contradicted the gap model (see `looks`):
+        from then on no look is made, none is an observation, and the
+        candidates the looks dropped are candidates again.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -310,6 +314,7 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         self.dropped_ = set()
         self.settle = settle
         self.settled_ = None
+        self.looks_contradicted_ = False
         self.families = None if families is None else np.asarray(families)
         self.family_floor = family_floor
         self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
@@ -462,7 +467,11 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         if outcome.failed:
             self._failed.add(candidate)
         elif folds is None:
+            leader = self.best_
             self._observed[candidate] = float(outcome.score)
+            if self.looks and not self.looks_contradicted_ \
+                    and self._check_looks(candidate, leader):
+                self._set_looks_aside()
             if outcome.fold_scores is not None and len(outcome.fold_scores) == self.n_folds:
                 self._fold_scores[candidate] = np.asarray(outcome.fold_scores, dtype=float)
         else:

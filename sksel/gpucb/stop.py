@@ -47,7 +47,8 @@ class Stop:
         `family_floor` of its prior variance where no candidate of its family is observed."""
         if self.families is None or not self.family_floor:
             return np.zeros(len(candidates))
-        seen = set(self.families[[*self._observed_list(), *self._look_scores]])
+        looked = [] if self.looks_contradicted_ else list(self._look_scores)
+        seen = set(self.families[[*self._observed_list(), *looked]])
         _, _, cov = self._observed_prior()
         unseen = np.array([self.families[c] not in seen for c in candidates])
         return np.where(unseen, self.family_floor * np.diag(cov)[list(candidates)], 0.0)
@@ -65,7 +66,7 @@ class Stop:
         `candidate`'s ladder of looks is made, all of them scored.
         """
         scores = self._look_scores.get(candidate, {})
-        if (not scores or self._next_look(candidate) is not None
+        if (not scores or self.looks_contradicted_ or self._next_look(candidate) is not None
                 or not np.all(np.isfinite(list(scores.values())))):
             return np.inf
         others = [c for c in range(self.n_candidates) if c != candidate

@@ -93,24 +93,27 @@ def test_looks_climb_the_ladder_and_the_best_is_evaluated_in_full():
 
 
 def test_a_candidate_far_ahead_on_its_looks_is_selected_from_them():
-    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60])
-    policy = _policy([0.80, 0.70, 0.70, 0.70, 0.70, 0.70], sd=0.15)
+    finals = np.array([0.79, 0.91, 0.86, 0.57, 0.88, 0.64])
+    policy = _policy([0.83, 0.61, 0.68, 0.62, 0.72, 0.81], sd=0.15)
     simulate(policy, _curves(finals))
     full = [c for c, n in policy.decisions_ if n == N]
-    assert policy.settled_ == policy.selection_ == 2 and 2 not in full
-    assert policy.best_ == 0 and policy.done
-    # What it risks: the gap model's probability for every candidate looked at, 2 the leader,
+    assert policy.settled_ == policy.selection_ == 1 and 1 not in full
+    # A full evaluation after looks checked the gap model first.
+    assert policy.n_looks_checked_ >= 1 and not policy.looks_contradicted_
+    # What it risks: the gap model's probability for every candidate looked at, 1 the leader,
     # and the posterior's stop term for the others; within risk.
     looks = policy.look_scores_
-    others = [c for c in range(6) if c != 2 and c not in policy.dropped_]
-    looked = [c for c in others if c in looks]
-    expected = sum(shipped_model().prob_above(gap_features(
-        [looks[c][n] for n in LOOKS if n in looks[c]], [looks[2][n] for n in LOOKS
-                                                       if n in looks[c]],
-        [n for n in LOOKS if n in looks[c]], N, N_VALIDATION), 0.01)[0] for c in looked)
+    others = [c for c in range(6) if c != 1 and c not in policy.dropped_]
+    looked = [c for c in others if set(looks.get(c, {})) & set(looks[1])]
+    expected = 0.0
+    for c in looked:
+        sizes = [n for n in LOOKS if n in looks[c] and n in looks[1]]
+        expected += shipped_model().prob_above(gap_features(
+            [looks[c][n] for n in sizes], [looks[1][n] for n in sizes], sizes, N,
+            N_VALIDATION), 0.01)[0]
     rest = [c for c in others if c not in looked]
     expected += policy.probability_left(rest) if rest else 0.0
-    assert policy.settled_by_looks(2) == pytest.approx(expected) and expected <= 0.1
+    assert policy.settled_by_looks(1) == pytest.approx(expected) and expected <= 0.1
     assert "selected from its looks" in policy.stop_reason()
 
 
@@ -334,10 +337,12 @@ def test_progress_best_is_the_best_full_evaluation_never_a_look(capsys, monkeypa
 
 
 def _settled_selector(**kw):
-    """A stump evaluated first, then a logistic regression far ahead of it on its look."""
-    learners = [DecisionTreeClassifier(max_depth=1, random_state=0), DummyClassifier(),
-                LogisticRegression(max_iter=1000)]
-    prior = (np.array([0.85, 0.70, 0.70]), np.diag(np.full(3, 0.15**2)))
+    """Three learners evaluated in full after their looks (the gap model checked), then naive
+    Bayes, far ahead on its look."""
+    learners = [DecisionTreeClassifier(max_depth=1, random_state=0),
+                DecisionTreeClassifier(max_depth=3, random_state=0), GaussianNB(),
+                DummyClassifier(), LogisticRegression(max_iter=1000)]
+    prior = (np.array([0.85, 0.72, 0.68, 0.6, 0.7]), np.diag(np.full(5, 0.15**2)))
     return GPUCBSelector(learners, prior=prior, cv=StratifiedKFold(3, shuffle=True,
                                                                    random_state=0),
                          random_state=0, looks=True, **kw)
@@ -350,20 +355,20 @@ def test_selector_selects_from_its_looks_what_they_settle_and_refits_it_on_all_r
     every = pd.DataFrame(search.all_cv_results_)
     results = pd.DataFrame(search.cv_results_)
     best = results.loc[search.best_index_]
-    # The logistic regression, never cross-validated on all the rows, is selected from its
-    # look: its row ranks first, says so, and holds the look's score.
+    # Naive Bayes, never cross-validated on all the rows, is selected from its look: its row
+    # ranks first, says so, and holds the look's score.
+    assert search.policy_.n_looks_checked_ >= 1
     assert best["candidate_id"] == 2 and best["look"] and best["settled_by_looks"]
     assert best["rank_test_score"] == 1 and best["n_resources"] == 2000 // 3
     assert not ((every["candidate_id"] == 2) & ~every["look"]).any()
     assert search.best_score_ == best["mean_test_score"]
     assert "selected from its looks" in search.policy_.stop_reason()
-    # GridSearchCV over the three selects it too; the refit is on all the rows.
+    # GridSearchCV over the five selects it too; the refit is on all the rows.
     pipe = Pipeline([("estimator", LogisticRegression())])
     grid = GridSearchCV(pipe, {"estimator": _settled_selector().estimator},
                         cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
     assert grid.best_index_ == 2
-    np.testing.assert_allclose(search.best_estimator_.coef_,
-                               LogisticRegression(max_iter=1000).fit(X, y).coef_)
+    np.testing.assert_allclose(search.best_estimator_.theta_, GaussianNB().fit(X, y).theta_)
 
 
 def test_selector_without_settle_cross_validates_the_candidate_before_selecting_it(
@@ -375,3 +380,38 @@ def test_selector_without_settle_cross_validates_the_candidate_before_selecting_
     search = _settled_selector().fit(X, y)
     best = pd.DataFrame(search.cv_results_).loc[search.best_index_]
     assert best["candidate_id"] == 2 and not best["look"] and best["n_resources"] == 2000
+
+
+def _chance_on_looks(c, n):
+    """Candidate 2 at chance on every subsample and best on all the rows (5-bit parity's
+    learners); candidate 1 looks like the leader 0 on subsamples and ends far above it."""
+    finals = {0: 0.80, 1: 0.95, 2: 0.99, 3: 0.60}
+    if n == N:
+        return finals[c]
+    if c == 2:
+        return 0.5
+    return (0.80 if c == 1 else finals[c]) - 0.1 * (1 - n / N)
+
+
+def test_a_full_score_beyond_the_gap_models_tails_sets_the_looks_aside():
+    policy = _policy([0.85, 0.70, 0.75, 0.70], sd=0.15)
+    simulate(policy, _chance_on_looks)
+    full = [c for c, n in policy.decisions_ if n == N]
+    assert policy.looks_contradicted_ and not policy.dropped_
+    # Candidate 1's gap to the leader 0 lies beyond the model's 0.5% tails given their looks.
+    low, high = np.quantile(shipped_model().residuals, [0.005, 0.995])
+    looks = policy.look_scores_
+    sizes = [n for n in LOOKS if n in looks[1] and n in looks[0]]
+    mean, scale = shipped_model().mean_scale(gap_features(
+        [looks[1][n] for n in sizes], [looks[0][n] for n in sizes], sizes, N, N_VALIDATION))
+    assert not low <= (0.95 - 0.80 - mean[0]) / scale[0] <= high
+    # Candidate 2, dropped at chance on its look, is a candidate again: evaluated and selected.
+    assert full.index(2) > full.index(1) and policy.selection_ == 2
+    assert all(n == N for c, n in policy.decisions_[policy.decisions_.index((1, N)):])
+
+
+def test_without_the_check_the_learner_at_chance_on_its_looks_stays_dropped(monkeypatch):
+    monkeypatch.setattr(GPUCBPolicy, "_set_looks_aside", lambda self: None)
+    policy = _policy([0.85, 0.70, 0.75, 0.70], sd=0.15)
+    simulate(policy, _chance_on_looks)
+    assert 2 in policy.dropped_ and policy.selection_ == 1

@@ -132,23 +132,27 @@ class GaussianModel:
             self.dropped_.add(candidate)
 
     def _check_looks(self, candidate, leader):
-        """Whether `candidate`'s full score, against `leader`'s, contradicts the gap model.
+        """Check the gap model on `candidate`'s full score against `leader`'s.
 
-        Both evaluated in full after looks at the same sizes: their final
-        gap, standardized by the model's mean and scale given those looks,
-        lies beyond the model's 0.5% tails (of its standardized residuals).
-        Then the data's learning curves are unlike those the model was fitted
-        on (a learner at chance on a third of the rows and perfect on all of
-        them: 5-bit parity), and the looks are set aside
-        (:meth:`_set_looks_aside`).
+        Both evaluated in full, after looks at the same sizes: the model is
+        contradicted where their final gap, standardized by the model's mean
+        and scale given those looks, lies beyond the model's 0.5% tails (of
+        its standardized residuals). The data's learning curves are then
+        unlike those the model was fitted on (a learner at chance on a third
+        of the rows and perfect on all of them: 5-bit parity), and the looks
+        are set aside (:meth:`_set_looks_aside`); otherwise the check counts
+        in ``n_looks_checked_``. Nothing is checked without shared looks.
         """
         if leader is None or not set(self._look_scores.get(candidate, {})) & set(
                 self._look_scores.get(leader, {})):
-            return False
+            return
         mean, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader))
         gap = self._observed[candidate] - self._observed[leader]
         low, high = np.quantile(self.gap_model.residuals, [0.005, 0.995])
-        return not low <= (gap - float(mean[0])) / float(scale[0]) <= high
+        if low <= (gap - float(mean[0])) / float(scale[0]) <= high:
+            self.n_looks_checked_ += 1
+        else:
+            self._set_looks_aside()
 
     def _set_looks_aside(self):
         """No more looks, none of them an observation, and no candidate dropped by them: the

@@ -209,7 +209,9 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         evaluate in full a candidate ``c`` whose ladder of looks is made,
         and every other candidate's probability of ending more than `tol`
         above it sums to at most `risk` (:meth:`settled_by_looks`), the run
-        stops with ``c`` as its selection (:attr:`selection_`).
+        stops with ``c`` as its selection (:attr:`selection_`). Only once a
+        full evaluation has checked the gap model on the data at hand
+        (``n_looks_checked_``).
     families : array-like of shape (K,), default=None
         A label per candidate (its learner's class), for `family_floor`.
     family_floor : float, default=0.0
@@ -247,6 +249,9 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         Whether a full evaluation contradicted the gap model (see `looks`):
         from then on no look is made, none is an observation, and the
         candidates the looks dropped are candidates again.
+    n_looks_checked_ : int
+        The full evaluations that checked the gap model and agreed with it
+        (see `looks`); `settle` waits for one.
     cost_scale_ : float
         With `cost`: the geometric mean, over the sequential run's evaluated
         candidates told a positive `fit_time`, of ``fit_time / c(k)``; 1
@@ -315,6 +320,7 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         self.settle = settle
         self.settled_ = None
         self.looks_contradicted_ = False
+        self.n_looks_checked_ = 0
         self.families = None if families is None else np.asarray(families)
         self.family_floor = family_floor
         self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
@@ -469,9 +475,8 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         elif folds is None:
             leader = self.best_
             self._observed[candidate] = float(outcome.score)
-            if self.looks and not self.looks_contradicted_ \
-                    and self._check_looks(candidate, leader):
-                self._set_looks_aside()
+            if self.looks and not self.looks_contradicted_:
+                self._check_looks(candidate, leader)
             if outcome.fold_scores is not None and len(outcome.fold_scores) == self.n_folds:
                 self._fold_scores[candidate] = np.asarray(outcome.fold_scores, dtype=float)
         else:

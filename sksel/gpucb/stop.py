@@ -63,10 +63,14 @@ class Stop:
         looked at, `candidate` as the leader; for one never looked at, the
         posterior's of ending more than `tol` above the best candidate
         evaluated in full (:meth:`probability_left`'s term). ``inf`` unless
-        `candidate`'s ladder of looks is made, all of them scored.
+        `candidate`'s ladder of looks is made, all of them scored, and a full
+        evaluation has checked the gap model on the data at hand and no full
+        evaluation has contradicted it (``n_looks_checked_``,
+        ``looks_contradicted_``).
         """
         scores = self._look_scores.get(candidate, {})
-        if (not scores or self.looks_contradicted_ or self._next_look(candidate) is not None
+        if (not scores or self.looks_contradicted_ or not self.n_looks_checked_
+                or self._next_look(candidate) is not None
                 or not np.all(np.isfinite(list(scores.values())))):
             return np.inf
         others = [c for c in range(self.n_candidates) if c != candidate

@@ -287,7 +287,16 @@ class GPUCBSelector(BaseSelectionSearch):
         the prior's fit costs (:class:`GPUCBPolicy`, `looks`). A dropped
         candidate is never selected and its row of ``cv_results_`` holds its
         last look (``look`` True, ``n_resources`` the subsample's rows, ranked
-        below the rows on all the rows). ``"auto"``: looks where they can be
+        below the rows on all the rows). A candidate whose looks settle the
+        answer (every other candidate's probability of ending more than `tol`
+        above it sums to at most `risk`) is selected from them and refitted
+        on all the rows, without its cross-validation, once a full evaluation
+        has checked the model of learning curves on the data: its row is its
+        last look, ranked first, with ``settled_by_looks`` True, and
+        ``best_score_`` is that look's score. A full evaluation whose gap to
+        the leader lies beyond the model's 0.5% tails given their looks sets
+        the looks aside: no more looks, and the candidates they dropped are
+        candidates again (``policy_.looks_contradicted_``). ``"auto"``: looks where they can be
         made and pay -- a stop (`tol`, `risk` > 0), not `asynchronous`, a
         classifier scored in [0, 1] (the gap model's scores) and training
         folds of at least 4,000 rows. ``True``: wherever they can be made (a
@@ -320,7 +329,8 @@ class GPUCBSelector(BaseSelectionSearch):
         NaN). ``n_folds_run`` is the number of folds each row's scores
         are over. With `looks`, ``look``: whether the row is a look on a
         subsample (``all_cv_results_`` holds the looks of the candidates
-        evaluated further too).
+        evaluated further too), and ``settled_by_looks``: whether it is the
+        candidate selected from its looks.
 
     n_iter_ : int
         The evaluations made (candidates evaluated, first looks included,

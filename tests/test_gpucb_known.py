@@ -114,7 +114,7 @@ def test_auto_over_a_list_of_known_learners_scores_them_as_the_grid_does():
     grid = GridSearchCV(Pipeline([("estimator", learners[0])]), {"estimator": learners},
                         cv=CV3).fit(X, y)
     assert auto.prior_ == "default" and auto.beta_scale_ == pytest.approx(0.3)
-    assert auto.prior_match_ == ["exact", "exact", "family", "family", "family"]
+    assert auto.prior_match_ == ["exact", "exact", "exact", "family", "family"]
     for c, score in zip(auto.cv_results_["candidate_id"], auto.cv_results_["mean_test_score"]):
         if np.isfinite(score):  # a first look's mean over fewer folds is hidden
             assert score == pytest.approx(grid.cv_results_["mean_test_score"][c])

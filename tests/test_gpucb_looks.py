@@ -415,3 +415,34 @@ def test_without_the_check_the_learner_at_chance_on_its_looks_stays_dropped(monk
     policy = _policy([0.85, 0.70, 0.75, 0.70], sd=0.15)
     simulate(policy, _chance_on_looks)
     assert 2 in policy.dropped_ and policy.selection_ == 1
+
+
+def test_a_family_nothing_observed_keeps_a_floor_of_variance_in_the_stop():
+    """Closed form: after candidate 0's score, the difference of candidate 2 (its family
+    unobserved) to it keeps half of 2's prior variance; candidate 1 (0's family) does not."""
+    mean = np.array([0.80, 0.78, 0.70])
+    cov = 0.01 * np.array([[1.0, 0.95, 0.9], [0.95, 1.0, 0.9], [0.9, 0.9, 1.0]])
+    kw = dict(noise=0.01, tol=0.01, risk=0.0, resource=N, random_state=0)  # never stops
+    plain = GPUCBPolicy(mean, cov, **kw)
+    floored = GPUCBPolicy(mean, cov, families=["trees", "trees", "nets"], family_floor=0.5,
+                          **kw)
+    for policy in (plain, floored):
+        assert policy.ask() == [(0, N)]
+        policy.tell(0, N, 0.80)
+    # GP regression on the one observation, by hand.
+    gain = cov[:, 0] / (cov[0, 0] + 0.01**2)
+    post_mean = mean + gain * (0.80 - mean[0])
+    post_cov = cov - np.outer(gain, cov[0])
+    terms = []
+    for c, floor in ((1, 0.0), (2, 0.5 * cov[2, 2])):
+        var = post_cov[0, 0] + post_cov[c, c] - 2 * post_cov[0, c]
+        terms.append(norm.cdf((post_mean[c] - post_mean[0] - 0.01) / np.sqrt(max(var, floor))))
+    assert floored.probability_left() == pytest.approx(sum(terms))
+    assert floored.probability_left() > plain.probability_left()
+    # Once a look or an evaluation observes its family, the floor goes.
+    for policy in (plain, floored):
+        for score in (0.78, 0.70):
+            (candidate, _), = policy.ask()
+            policy.tell(candidate, N, score)
+        assert set(policy.observed_) == {0, 1, 2}
+    assert floored.probability_left([2]) == pytest.approx(plain.probability_left([2]))

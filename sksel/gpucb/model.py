@@ -148,7 +148,7 @@ class GaussianModel:
             return
         mean, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader))
         gap = self._observed[candidate] - self._observed[leader]
-        low, high = np.quantile(self.gap_model.residuals, [0.005, 0.995])
+        low, high = self._look_tails
         if low <= (gap - float(mean[0])) / float(scale[0]) <= high:
             self.n_looks_checked_ += 1
         else:
@@ -185,7 +185,7 @@ class GaussianModel:
         return max(pooled, self.noise**2) * (1 / j - 1 / self.n_folds)
 
 
-def _tail_matched_sd(residuals):
-    """The standard deviation of the Gaussian whose 0.5% tails are those of `residuals`."""
-    low, high = np.quantile(residuals, [0.005, 0.995])
+def _tail_matched_sd(tails):
+    """The standard deviation of the Gaussian whose 0.5% tails are `tails`, ``(low, high)``."""
+    low, high = tails
     return float((high - low) / (2 * norm.isf(0.005)))

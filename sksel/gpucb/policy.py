@@ -313,7 +313,11 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         self.look_cost = None if look_cost is None else _checked_cost(look_cost, len(self.mean))
         self.look_folds = look_folds
         self.look_share = look_share
-        self._look_sd = _tail_matched_sd(gap_model.residuals) if self.looks else None
+        # The 0.5% tails of the gap model's standardized residuals: a look's variance, and
+        # where a full evaluation contradicts the model.
+        self._look_tails = (np.quantile(gap_model.residuals, [0.005, 0.995]) if self.looks
+                            else None)
+        self._look_sd = _tail_matched_sd(self._look_tails) if self.looks else None
         self._look_scores = {}  # candidate -> {size: its score at `size` rows}
         self._look_obs = {}  # candidate without a full evaluation -> (observation, variance)
         self.dropped_ = set()

@@ -35,6 +35,7 @@ import numbers
 import numpy as np
 from sklearn.pipeline import Pipeline
 
+from .._core.naming import _final_position
 from .portfolio import (
     default_cost,
     default_portfolio,
@@ -154,9 +155,8 @@ def known_prior(estimators, kernel_corr):
 
 
 def _learner(estimator):
-    while isinstance(estimator, Pipeline):
-        estimator = estimator.steps[-1][1]
-    return estimator
+    """The last step of `estimator`, through nested ``Pipeline`` steps."""
+    return _final_position(estimator, {})[0]
 
 
 def _preprocessing(estimator):
@@ -191,11 +191,17 @@ def _distance(a, b):
 
 @functools.lru_cache(maxsize=None)
 def _table(name):
-    """``(names, estimators, scores, times, family_var)`` of a shipped prior."""
+    """``(names, estimators, scores, times, variance per unit)`` of a shipped prior."""
     make_portfolio, read_prior, read_cost = _SHIPPED[name]
     names, estimators = zip(*make_portfolio())
     scores, times = read_prior()[1], read_cost()[1]
     return list(names), list(estimators), scores, times, _variance_per_unit(estimators, scores)
+
+
+@functools.lru_cache(maxsize=None)
+def _table_prior(name):
+    """``(mean, cov)`` of a shipped prior's columns (:func:`prior_from_scores`)."""
+    return prior_from_scores(_table(name)[2])
 
 
 def _variance_per_unit(estimators, scores):
@@ -226,8 +232,7 @@ def _matches(estimators, name):
             distances.append(np.nan)
             continue
         if related == family:
-            j = min(same, key=lambda j: _distance(learner, _learner(shipped[j])))
-            distance = _distance(learner, _learner(shipped[j]))
+            distance, j = min((_distance(learner, _learner(shipped[j])), j) for j in same)
         else:
             j, distance = same[0], 1.0
         distance += _preprocessing(estimator) != _preprocessing(shipped[j])
@@ -240,7 +245,7 @@ def _matches(estimators, name):
 def _built(name, columns, match, distances, kernel_corr, families):
     """The :class:`KnownPrior` of the matched `columns`, `distances` from them."""
     names, _, table_scores, table_times, per_unit = _table(name)
-    table_mean, table_cov = prior_from_scores(table_scores)
+    table_mean, table_cov = _table_prior(name)
     index = [None if c is None else names.index(c) for c in columns]
     known = np.array([i is not None for i in index])
     safe = np.array([0 if i is None else i for i in index])

@@ -535,8 +535,9 @@ class GPUCBSelector(BaseSelectionSearch):
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.candidates_ = candidates
         space = self._search_space()
+        estimators = [space.build(params) for params in candidates]
         n_iter, tol = self._n_iter_tol(len(candidates))
-        mean, cov, fit_scale, scores = self._prior(candidates, n_classes)
+        mean, cov, fit_scale, scores = self._prior(candidates, estimators, n_classes)
         self.cost_, times = self._cost(candidates)
         self.beta_scale_ = self._beta_scale(fit_scale, scores, times)
         full = min(len(train) for train, _ in splits)
@@ -553,7 +554,7 @@ class GPUCBSelector(BaseSelectionSearch):
             look_threshold=_LOOK_THRESHOLD,
             look_cost=self._look_cost(len(candidates)) if looks else None,
             look_folds=_LOOK_FOLDS, look_share=_LOOK_SHARE,
-            families=[learner_family(space.build(params)) for params in candidates],
+            families=[learner_family(estimator) for estimator in estimators],
             family_floor=_FAMILY_FLOOR if looks else 0.0,
         )
         if not looks:
@@ -614,20 +615,21 @@ class GPUCBSelector(BaseSelectionSearch):
         """Full evaluations count against `n_iter`; looks and unused speculative ones apart."""
         return policy.standing
 
-    def _prior(self, candidates, n_classes):
-        """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`; sets
-        ``prior_`` and ``prior_match_``."""
+    def _prior(self, candidates, estimators, n_classes):
+        """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`, built as
+        `estimators`; sets ``prior_`` and ``prior_match_``."""
         n_total = len(candidates)
         self.prior_match_, self._known = None, None
-        if isinstance(self.prior, str) and self.prior == "auto":
-            self._known = self._known_prior(candidates, n_classes)
+        if isinstance(self.prior, str) and self.prior in ("auto", "kernel"):
+            corr = kernel_prior(candidates, self.kernel)
+            if self.prior == "auto":
+                self._known = self._known_prior(estimators, corr, n_classes)
             if self._known is not None:
                 self.prior_, self.prior_match_ = self._known.name, self._known.match
                 return self._known.mean, self._known.cov, False, self._known.scores
-        if isinstance(self.prior, str) and self.prior in ("auto", "kernel"):
             self.prior_ = "kernel"
             self._warn_if_the_kernel_shares_nothing(candidates)
-            return np.zeros(n_total), kernel_prior(candidates, self.kernel), True, None
+            return np.zeros(n_total), corr, True, None
         if isinstance(self.prior, tuple):
             self.prior_ = "given"
             return (*_check_mean_cov(*self.prior, n_total), False, None)
@@ -646,15 +648,13 @@ class GPUCBSelector(BaseSelectionSearch):
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
 
-    def _known_prior(self, candidates, n_classes):
+    def _known_prior(self, estimators, kernel_corr, n_classes):
         """The shipped prior's knowledge of the candidates' learners
         (:func:`~sksel.gpucb.known.known_prior`), for a classifier scored in [0, 1]; or
         None."""
         if n_classes is None or not self._unit_scored_classifier(n_classes):
             return None
-        space = self._search_space()  # candidates built as the search builds them
-        return known_prior([space.build(params) for params in candidates],
-                           kernel_prior(candidates, self.kernel))
+        return known_prior(estimators, kernel_corr)
 
     def _shipped_times(self):
         """The earlier fit times of the candidates shipped with the prior used, or None."""

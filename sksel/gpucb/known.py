@@ -36,14 +36,7 @@ import numpy as np
 from sklearn.pipeline import Pipeline
 
 from .._core.naming import _final_position
-from .portfolio import (
-    default_cost,
-    default_portfolio,
-    default_prior,
-    lcdb_cost,
-    lcdb_portfolio,
-    lcdb_prior,
-)
+from .portfolio import _SHIPPED
 from .prior import prior_from_scores
 
 __all__ = ["KnownPrior", "known_prior", "learner_family"]
@@ -63,8 +56,6 @@ _RELATED = {
     "DecisionTreeClassifier": ("ExtraTreeClassifier",),
     "LinearSVC": ("SVC",),
 }
-_SHIPPED = {"default": (default_portfolio, default_prior, default_cost),
-            "lcdb": (lcdb_portfolio, lcdb_prior, lcdb_cost)}
 
 
 class KnownPrior:

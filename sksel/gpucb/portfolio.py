@@ -354,3 +354,8 @@ def _read_prior(filename, return_datasets):
     if return_datasets:
         return names, scores, datasets
     return names, scores
+
+
+#: The shipped priors by name: ``(portfolio, prior, cost)`` functions.
+_SHIPPED = {"default": (default_portfolio, default_prior, default_cost),
+            "lcdb": (lcdb_portfolio, lcdb_prior, lcdb_cost)}

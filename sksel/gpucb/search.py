@@ -21,14 +21,7 @@ from ..training.rows import RowsTrainer
 from .acquisition import _checked_cost
 from .known import known_prior, learner_family
 from .policy import GPUCBPolicy
-from .portfolio import (
-    default_cost,
-    default_portfolio,
-    default_prior,
-    lcdb_cost,
-    lcdb_portfolio,
-    lcdb_prior,
-)
+from .portfolio import _SHIPPED
 from .prior import (
     cost_prior_from_times,
     kernel_prior,
@@ -748,8 +741,8 @@ class _LooksTrainer(RowsTrainer):
 
 def _shipped_times(prior):
     """The fit times shipped with `prior` ("default", "lcdb"), or None."""
-    if isinstance(prior, str) and prior in _SHIPPED_COSTS:
-        return _SHIPPED_COSTS[prior]()[1]
+    if isinstance(prior, str) and prior in _SHIPPED:
+        return _SHIPPED[prior][2]()[1]
     return None
 
 
@@ -788,18 +781,9 @@ def _scores_from_results(results, candidates, key="mean_test_score"):
     return scores
 
 
-_SHIPPED_PRIORS = {
-    "default": (default_portfolio, default_prior),
-    "lcdb": (lcdb_portfolio, lcdb_prior),
-}
-
-
-_SHIPPED_COSTS = {"default": default_cost, "lcdb": lcdb_cost}
-
-
 def _shipped_prior_scores(candidates, name):
     """The scores of a prior shipped with sksel, once the candidates are its portfolio's."""
-    make_portfolio, read_prior = _SHIPPED_PRIORS[name]
+    make_portfolio, read_prior, _ = _SHIPPED[name]
     portfolio = [estimator for _, estimator in make_portfolio()]
     given = [params.get("estimator") for params in candidates]
     if len(given) != len(portfolio) or any(

@@ -192,12 +192,12 @@ def _tell(policy, action, outputs, metric, give_up):
         if "train_scores" in outputs[0]
         else None
     )
-    fit_time = float(np.sum([out["fit_time"] for out in outputs]))
+    seconds = float(np.sum([out["fit_time"] + out["score_time"] for out in outputs]))
     # NaN where a fold's fit failed, whatever error_score: which folds failed.
     races = {"fold_scores": [np.nan if out["fit_error"] is not None else score
                              for out, score in zip(outputs, fold_scores)]
              } if policy.races_folds else {}
-    policy.tell(*action, test, train_score=train, fit_time=fit_time, failed=failed,
+    policy.tell(*action, test, train_score=train, fit_time=seconds, failed=failed,
                 give_up=give_up, **races)
     return test
 

@@ -4,15 +4,14 @@ The bound each learner is ranked by is computed in :mod:`sksel.daub.bound`.
 """
 
 import math
+from functools import partial
 from itertools import islice
 
 import numpy as np
 
-from .._core.policy import SequentialPolicy
 from .bound import projected_bound, widening_ratio
-
-#: One-sided 1% quantile of the normal law: how far a learner trails in a race of the folds.
-_RACE_Z = 2.33
+from .cost import fit_cost, predict_cost
+from .ledger import CurvePolicy
 
 
 def daub_sizes(n_total, b, r):
@@ -51,7 +50,7 @@ def daub_sizes(n_total, b, r):
     return sizes
 
 
-class DAUBPolicy(SequentialPolicy):
+class DAUBPolicy(CurvePolicy):
     """Which learner gets how many training rows next, by DAUB's upper bounds.
 
     The policy knows nothing of estimators: it hands out ``(candidate, size)``
@@ -229,48 +228,27 @@ class DAUBPolicy(SequentialPolicy):
     (0, [(0, 100), (0, 200), (1, 100), (1, 200), (0, 400), (1, 400), (0, 800)])
     """
 
-    races_folds = True
-
     def __init__(self, n_candidates, sizes, *, l=3, bound="train", projection="linear",
                  max_score=np.inf, noise=0.0, stop="first", tol=0.0, warm_up=2, jump=1.0,
                  cost="rows", race=False, budget=None, folds_ratio=1.0):
-        self.n_candidates = n_candidates
-        self.sizes = list(sizes)
         self.l = l
         self.bound = bound
         self.projection = projection
         self.max_score = max_score
-        self.noise = noise
         self.stop = stop
-        self.tol = tol
         self.warm_up = warm_up
         self.jump = jump
         self.cost = cost
-        self.race = race
         self.budget = budget
         self.folds_ratio = folds_ratio
         self.widening_ = 1.0
-        self.fit_times_ = {}
-        self.folds_used_ = {}
-        super().__init__()
-        self._valid = [{} for _ in range(n_candidates)]
+        super().__init__(n_candidates, sizes, noise=noise, tol=tol, race=race)
         self._train = [{} for _ in range(n_candidates)]
-        self._tried = [set() for _ in range(n_candidates)]
-        self._failures_at_n = [0] * n_candidates
-        self._failed = set()
-        self._fold_scores = {}
         self._bounds = {}
         self._bounds_at_use = {}
-        self._active = set(range(n_candidates))
-        self._finished = set()
         self._warm_up = [(c, n) for c in range(n_candidates) for n in self.sizes[:warm_up]]
         self._warm_up_next = 0
         self._advance()
-
-    @property
-    def n_total(self):
-        """The largest size, N."""
-        return self.sizes[-1]
 
     # ------------------------------------------------------------------ ask/tell
     def ask(self, n_actions=1, speculative=True):
@@ -288,35 +266,6 @@ class DAUBPolicy(SequentialPolicy):
         """
         return super().ask(n_actions, speculative)
 
-    def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
-             give_up=False, fold_scores=None):
-        """Record the outcome of the action ``(candidate, resource)``.
-
-        Parameters
-        ----------
-        candidate, resource : int
-            The action, as returned by :meth:`ask`.
-        score : float
-            Validation score at `resource` (rows).
-        train_score : float, default=None
-            Score on the training subsample (needed by ``bound="train"``).
-        fit_time : float, default=None
-            Seconds the fit took (read with ``cost="time"``; the same number
-            of folds at every size below N).
-        failed : bool, default=False
-            The fit failed (see Notes).
-        give_up : bool, default=False
-            The candidate cannot go on (its worker died twice): it gets no
-            more data.
-        fold_scores : list of float, default=None
-            Validation score of each fold run, in fold order, NaN for a fold
-            whose fit failed (read at N with ``race=True``; fewer than all
-            folds when :meth:`enough_folds` ended the race; and where the
-            evaluation failed, to tell whether every fold did: see Notes).
-        """
-        super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
-                     fold_scores)
-
     def needs_train_score(self, resource):
         """Whether the bound reads the training score at `resource`: ``bound="train"`` below N."""
         return self.bound == "train" and resource < self.n_total
@@ -332,36 +281,6 @@ class DAUBPolicy(SequentialPolicy):
         if bound is None:
             return {"bound": "pending"}
         return {"bound": "none" if bound >= self.max_score else float(bound)}
-
-    def enough_folds(self, candidate, resource, fold_scores):
-        """Whether the first folds of ``(candidate, resource)``, scoring `fold_scores`, end a race.
-
-        With ``race=True``, a learner at N stops after ``j`` folds, fewer than
-        all, when its paired differences ``d`` with the best learner scored on
-        every fold (the same ``j`` folds) have a mean above
-        ``tol + 2.33 * se``: ``se`` is ``sqrt(2) * noise / sqrt(j)`` (the
-        noise of one fold's score), or the standard error of the differences
-        themselves from three folds on if larger. Only the sequential run's
-        next decision is raced, against the best learner of the results it
-        has used, so a race ends alike for any number of workers; a
-        speculative evaluation runs every fold and the run uses its first
-        folds only.
-        """
-        return ((candidate, resource) == self.next_decision and resource == self.n_total
-                and self._race_length(fold_scores) is not None)
-
-    @property
-    def best_(self):
-        """The selected candidate (see the class attributes)."""
-        scored = [c for c in range(self.n_candidates) if self._valid[c]]
-        if not scored:
-            return None
-
-        def last_score(c):
-            size = max(self._valid[c])
-            return size, self._valid[c][size]
-
-        return max(scored, key=last_score)
 
     def upper_bound(self, candidate):
         """Projected score of `candidate` at N (paper's ``UpdateBound``).
@@ -391,10 +310,6 @@ class DAUBPolicy(SequentialPolicy):
                                projection=self.projection, max_score=self.max_score,
                                noise=self._noise, widening=self.widening_)
 
-    def _noise(self, score):
-        """Standard error of a validation score near `score`."""
-        return self.noise(score) if callable(self.noise) else self.noise
-
     # ------------------------------------------------- the sequential algorithm
     def _use(self, action, outcome):
         self._fold_in(action, outcome)
@@ -403,66 +318,17 @@ class DAUBPolicy(SequentialPolicy):
     def _fold_in(self, action, outcome):
         """Update the curves, the widening and the learners left with the used `outcome`."""
         candidate, size = action
-        score, train_score, fit_time, failed, give_up, fold_scores = outcome
         self._bounds.pop(candidate, None)
-        self._tried[candidate].add(size)
-        if fit_time is not None and np.isfinite(fit_time):
-            self.fit_times_[action] = float(fit_time)
-        if size == self.n_total and not failed and self._raced_out(action, fold_scores):
-            return
-        if size == self.n_total and not failed and self.bound != "train":
-            self._check_bound(candidate, float(score))
-        if failed:
-            if size == self.n_total:
-                self._failures_at_n[candidate] += 1
-            if (give_up or _every_fold_failed(fold_scores)
-                    or self._failures_at_n[candidate] >= 2):
-                self._failed.add(candidate)
-                self._active.discard(candidate)
-            return
-        self._valid[candidate][size] = float(score)
-        if size == self.n_total:
-            self._active.discard(candidate)
-            self._finished.add(candidate)
-            if fold_scores is not None:
-                self._fold_scores[candidate] = np.asarray(fold_scores, dtype=float)
-        if train_score is not None and np.isfinite(train_score):
+        if super()._fold_in(action, outcome) and self.bound != "train":
+            self._check_bound(candidate, self._valid[candidate][size])
+        train_score = outcome[1]
+        if (size in self._valid[candidate] and train_score is not None
+                and np.isfinite(train_score)):
             self._train[candidate][size] = float(train_score)
-
-    def _raced_out(self, action, fold_scores):
-        """Whether the race of `action` at N ends before its last fold; if so, drop its learner."""
-        length = self._race_length(fold_scores) if fold_scores is not None else None
-        if length is None:
-            return False
-        self.folds_used_[action] = length
-        self._active.discard(action[0])
-        return True
-
-    def _race_length(self, fold_scores):
-        """The number of first folds after which `fold_scores` trail the bar (see `enough_folds`).
-
-        None when they never do, or without a bar: a learner scored on every
-        fold at N, the best of them (ties: the first).
-        """
-        if not self.race:
-            return None
-        scored = [c for c in sorted(self._finished) if c in self._fold_scores]
-        if not scored:
-            return None
-        bar = self._fold_scores[max(scored, key=lambda c: self._valid[c][self.n_total])]
-        scores = np.asarray(fold_scores, dtype=float)
-        for j in range(1, min(len(scores), len(bar) - 1) + 1):
-            gaps = bar[:j] - scores[:j]
-            se = math.sqrt(2) * self._noise(scores[:j].mean()) / math.sqrt(j)
-            if j >= 3:
-                se = max(se, gaps.std(ddof=1) / math.sqrt(j))
-            if se > 0 and gaps.mean() - self.tol > _RACE_Z * se:
-                return j
-        return None
 
     def _check_bound(self, candidate, score):
         """Widen every bound if `candidate`'s `score` at N beat the bound its curve gave."""
-        curve = self._valid[candidate]
+        curve = {n: s for n, s in self._valid[candidate].items() if n < self.n_total}
         ratio = widening_ratio(curve, self._projected(curve, self._train[candidate]), score,
                                self._noise)
         if ratio is not None:
@@ -557,10 +423,6 @@ class DAUBPolicy(SequentialPolicy):
         """Whether `candidate`'s cost decides if it needs `size`: a warm-up size to its second."""
         return size <= self.sizes[1] or self._cost_exponent(candidate) is not None
 
-    def _alive(self):
-        """Candidates neither given up nor scored at N."""
-        return sorted(self._active)
-
     def _next_size(self, candidate):
         """The next size above the largest tried (N from ``N / jump`` on, or past `budget`).
 
@@ -587,23 +449,34 @@ class DAUBPolicy(SequentialPolicy):
     def _cost_function(self, candidate):
         """``rows -> predicted cost`` of one fit of `candidate` below N, in its `cost` units.
 
-        In seconds, from its latest timed size and its exponent; until two of
-        its sizes are timed, the median exponent of the learners that have
-        one (`_exponent_to_n`; 1, linear in rows, before any has).
+        In seconds, overhead plus rows (:func:`~sksel.daub.cost.fit_cost` of
+        its timed sizes, fits and scoring; the median exponent of the learners
+        with one, `_exponent_to_n`, where its sizes do not tell it). Before any
+        of its sizes is timed, the median over the timed learners of their
+        cost relative to N (so a first subsample is priced with the overhead
+        they show), or rows before any is timed.
         """
         if self.cost != "time":
             return float
         timed = self._timed_sizes(candidate, self._tried[candidate])
-        exponent = self._cost_exponent(candidate)
-        if exponent is None:
-            known = [p for p in map(self._exponent_to_n, range(self.n_candidates))
-                     if p is not None]
-            exponent = float(np.median(known)) if known else 1.0
         if not timed:
-            return lambda rows: rows ** exponent
-        latest = timed[-1]
-        seconds = max(self.fit_times_[candidate, latest], 1e-6)
-        return lambda rows: seconds * (rows / latest) ** exponent
+            return self._typical_cost()
+        return partial(predict_cost, self._fitted_cost(candidate, timed))
+
+    def _fitted_cost(self, candidate, timed):
+        """`candidate`'s ``(a, b, e)`` of :func:`~sksel.daub.cost.fit_cost` on its `timed` sizes."""
+        known = [p for p in map(self._exponent_to_n, range(self.n_candidates)) if p is not None]
+        return fit_cost(timed, [self.fit_times_[candidate, n] for n in timed],
+                        float(np.median(known)) if known else 1.0)
+
+    def _typical_cost(self):
+        """``rows -> cost`` relative to N's, the median of the timed learners'; rows before any."""
+        models = [self._fitted_cost(c, timed) for c in range(self.n_candidates)
+                  if (timed := self._timed_sizes(c, self._tried[c]))]
+        if not models:
+            return float
+        return lambda rows: float(np.median([predict_cost(m, rows) / predict_cost(m, self.n_total)
+                                             for m in models]))
 
     def _exponent_to_n(self, candidate):
         """`_cost_exponent`, or failing it the exponent from its smallest timed size to N.
@@ -660,7 +533,3 @@ class DAUBPolicy(SequentialPolicy):
         """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
         return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
 
-
-def _every_fold_failed(fold_scores):
-    """Whether an evaluation failed on every fold it ran: `fold_scores` None or all NaN."""
-    return fold_scores is None or not np.isfinite(np.asarray(fold_scores, dtype=float)).any()

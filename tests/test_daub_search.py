@@ -563,11 +563,11 @@ def test_policy_options_follow_the_scorer(scoring, regression, max_score, has_no
 
 
 def _spelled_alike(search, key):
-    """Every evaluation's score, the policy's options and its bounds: what a spelling changes."""
+    """Every evaluation's score, the policy's noise and its drops: what a spelling changes."""
     policy = search.policy_
     return (search.all_cv_results_[f"mean_test_{key}"].tolist(), policy.history_,
-            policy.max_score, policy.noise(0.8) if callable(policy.noise) else policy.noise,
-            [policy.upper_bound(c) for c in range(len(search.cv_results_["params"]))])
+            policy.noise(0.8) if callable(policy.noise) else policy.noise,
+            policy.probabilities_, policy.dropped_)
 
 
 @pytest.mark.parametrize("spelling", ["scorer", "make_scorer", "dict"])
@@ -581,8 +581,9 @@ def test_how_the_scorer_is_spelled_does_not_change_the_search(clf_data, spelling
         "make_scorer": (make_scorer(accuracy_score), True, "score"),
         "dict": ({"acc": "accuracy", "f1": "f1"}, "acc", "acc"),
     }[spelling]
-    plain = DAUBSearch(learners, scoring="accuracy", cv=CV3, b=40, random_state=0).fit(X, y)
-    other = DAUBSearch(learners, scoring=scoring, refit=refit, cv=CV3, b=40,
+    plain = DAUBSearch(learners, scoring="accuracy", cv=CV3, cost="rows",
+                       random_state=0).fit(X, y)
+    other = DAUBSearch(learners, scoring=scoring, refit=refit, cv=CV3, cost="rows",
                        random_state=0).fit(X, y)
     assert _spelled_alike(other, key) == _spelled_alike(plain, "score")
 

@@ -62,10 +62,9 @@ STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
           "sklearn.ensemble.RandomForestClassifier", "sklearn.linear_model.LogisticRegression",
           "sklearn.neighbors.KNeighborsClassifier", "sklearn.neural_network.MLPClassifier",
           "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
-#: Thresholds replayed by the calibration, increasing (more learners dropped).
-THRESHOLDS = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6,
-              0.7, 0.8, 0.9, 1.0)
-#: Run-level risks a threshold is shipped for.
+#: Budgets replayed by the calibration, increasing (more learners dropped).
+BUDGETS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+#: Run-level risks a budget is shipped for.
 RISKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 #: Level of the binomial tests of the calibration.
 DELTA = 0.1
@@ -125,11 +124,11 @@ def pair_rows(tasks):
     return np.array(features), np.array(gaps), np.array(groups)
 
 
-def replay(task, model, threshold):
+def replay(task, model, budget, cost="time"):
     """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs)."""
     columns = rung_columns(task)
-    policy = RungPolicy(len(task.learners), list(columns), model=model, threshold=threshold,
-                        n_validation=task.n_validation, tol=TOL, eta=ETA)
+    policy = RungPolicy(len(task.learners), list(columns), model=model, budget=budget,
+                        n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
     return policy.best_, run.wall_time
@@ -167,21 +166,22 @@ def outcome_rows(task, kind, pickers):
     """One row per picker: the loss (points) and the speedup over training every learner."""
     valid = np.asarray(task.valid)
     full = np.asarray(task.fit_time)[:, -1].sum()
+    floor = np.asarray(task.fit_time)[np.argmax(valid[:, -1]), -1]
     rows = []
     for name, picker in pickers.items():
         pick, cost = picker(task)
         rows.append({"openmlid": task.openmlid, "seed": task.seed, "kind": kind, "method": name,
                      "loss": 100 * (valid[:, -1].max() - valid[pick, -1]),
-                     "speedup": full / cost})
+                     "speedup": full / cost, "x_floor": cost / floor})
     return rows
 
 
-def threshold_pickers(model):
-    return {t: (lambda task, t=t: replay(task, model, t)) for t in THRESHOLDS}
+def budget_pickers(model, cost):
+    return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in BUDGETS}
 
 
-def calibrate(tasks):
-    """Cross-fitted replays of every threshold (see the module docstring)."""
+def calibrate(tasks, cost="time"):
+    """Cross-fitted replays of every budget (see the module docstring)."""
     ids = np.array([t.openmlid for t in tasks])
     features, gaps, groups = pair_rows(tasks)
     rng = np.random.default_rng(0)
@@ -191,18 +191,18 @@ def calibrate(tasks):
         model = GapModel.fit(features[fitted], gaps[fitted], n_residuals=1001)
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
-                rows += outcome_rows(task, kind, threshold_pickers(model))
+                rows += outcome_rows(task, kind, budget_pickers(model, cost))
     return pd.DataFrame(rows)
 
 
-def choose_thresholds(calibration):
-    """``{risk: (threshold, share of runs losing more than tol, runs)}`` by fixed-sequence tests."""
+def choose_budgets(calibration):
+    """``{risk: (budget, share of runs losing more than tol, runs)}`` by fixed-sequence tests."""
     fails = calibration.assign(fail=calibration["loss"] > 100 * TOL + 1e-9)
     counts = fails.groupby(["method", "kind"])["fail"].agg(["sum", "size"])
     chosen = {}
     for risk in RISKS:
-        kept = THRESHOLDS[0]
-        for t in THRESHOLDS:
+        kept = BUDGETS[0]
+        for t in BUDGETS:
             if any(binom.cdf(n_fail, n_runs, risk) > DELTA
                    for n_fail, n_runs in counts.loc[t].itertuples(index=False)):
                 break
@@ -212,11 +212,11 @@ def choose_thresholds(calibration):
     return chosen
 
 
-def front(tasks, model, thresholds, seed=0):
-    """The report: every risk's threshold and halving at 2, 3, 4 on every portfolio kind."""
+def front(tasks, model, budgets, seed=0, cost="time"):
+    """The report: every risk's budget and halving at 2, 3, 4 on every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for risk, (threshold, _, _) in thresholds.items():
-        pickers[f"risk={risk:g}"] = lambda t, th=threshold: replay(t, model, th)
+    for risk, (budget, _, _) in budgets.items():
+        pickers[f"risk={risk:g}"] = lambda t, b=budget: replay(t, model, b, cost)
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
@@ -232,6 +232,7 @@ def summarize(results):
     table = results.groupby(["kind", "method"], sort=False).agg(
         runs=("loss", "size"), speedup=("log_speedup", "mean"), loss_mean=("loss", "mean"),
         loss_max=("loss", "max"), share_over_tol=("fail", "mean"),
+        x_floor=("x_floor", "median"),
         slower_than_all=("speedup", lambda s: float(np.mean(s < 1))))
     table["speedup"] = np.exp(table["speedup"])
     return table
@@ -251,8 +252,34 @@ def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
         pairs=("p", "size"), mean_probability=("p", "mean"), share_over_tol=("over", "mean"))
 
 
-def write(model, thresholds, tasks):
-    """Write the model, its residual quantiles, the thresholds and what it was fitted on."""
+def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
+    """How busy `RungPolicy` keeps `workers` simulated workers on every learner of `tasks`.
+
+    Per number of workers: the seconds of the evaluations the run used over
+    workers x wall (``busy``), those of speculative ones it did not use
+    (``wasted``), and the wall against one worker's over the workers.
+    """
+    rows = []
+    for task in tasks:
+        columns = rung_columns(task)
+        for w in workers:
+            policy = RungPolicy(len(task.learners), list(columns), model=model,
+                                budget=budgets[risk][0], n_validation=task.n_validation,
+                                tol=TOL, eta=ETA, cost=cost)
+            run = simulate(policy, lambda c, n: task.valid[c, columns[n]], w,
+                           durations=lambda c, n: task.fit_time[c, columns[n]])
+            used = sum(task.fit_time[c, columns[n]] for c, n in run.decisions)
+            rows.append({"workers": w, "openmlid": task.openmlid, "wall": run.wall_time,
+                         "busy": used / (w * run.wall_time),
+                         "wasted": (run.busy_time - used) / (w * run.wall_time)})
+    table = pd.DataFrame(rows)
+    one = table[table.workers == 1].set_index("openmlid")["wall"]
+    table["efficiency"] = table["openmlid"].map(one) / (table["wall"] * table["workers"])
+    return table.groupby("workers")[["busy", "wasted", "efficiency"]].mean()
+
+
+def write(model, budgets, tasks):
+    """Write the model, its residual quantiles, the budgets and what it was fitted on."""
     with open(DATA / "daub_gap.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["part", "term", "coef"])
@@ -264,8 +291,8 @@ def write(model, thresholds, tasks):
         out.writerows([f"{z:.5g}"] for z in model.residuals)
     with open(DATA / "daub_gap_risk.csv", "w", newline="") as f:
         out = csv.writer(f)
-        out.writerow(["risk", "threshold", "share_over_tol", "runs"])
-        out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in thresholds.items())
+        out.writerow(["risk", "budget", "share_over_tol", "runs"])
+        out.writerows([risk, b, f"{share:.4f}", n] for risk, (b, share, n) in budgets.items())
     with open(DATA / "daub_gap_fitted_on.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["source", "openmlid", "outer_seed", "rows", "learners"])
@@ -279,6 +306,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
     parser.add_argument("--report", action="store_true", help="replay the report half")
+    parser.add_argument("--cost", choices=("time", "rows"), default="time",
+                        help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     tasks = load_tasks(L.lcdb_csv_path())
@@ -286,24 +315,26 @@ def main(argv=None):
     if OWN.exists():
         tune += load_tasks(OWN, seeds=[0])
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
-    calibration = calibrate(tune)
-    thresholds = choose_thresholds(calibration)
+    calibration = calibrate(tune, args.cost)
+    budgets = choose_budgets(calibration)
     with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
         print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
         print(summarize(calibration.assign(method=calibration["method"].map(
-            lambda t: f"threshold={t:g}"))).to_string())
-        print("\nThreshold of each risk (fixed-sequence binomial tests at level "
-              f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
-        for risk, (t, share, n) in thresholds.items():
+            lambda b: f"budget={b:g}"))).to_string())
+        print("\nBudget of each risk (fixed-sequence binomial tests at level "
+              f"{DELTA}): risk, budget, worst kind's share of runs losing > tol, runs")
+        for risk, (t, share, n) in budgets.items():
             print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
         features, gaps, _ = pair_rows(tune)
         model = GapModel.fit(features, gaps, n_residuals=1001)
         if args.write:
-            write(model, thresholds, tune)
+            write(model, budgets, tune)
         if args.report:
             report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
             print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
-            print(summarize(front(report, model, thresholds)).to_string())
+            print(summarize(front(report, model, budgets, cost=args.cost)).to_string())
+            print("\nWorkers, risk=0.1, every learner (report half, simulated on LCDB's times)")
+            print(busy(report, model, budgets, cost=args.cost).to_string())
             print("\nCoverage on the report half (every learner against the leader at every "
                   "rung below N): pairs by the probability given, and how many ended > tol above")
             print(reliability(model, report).to_string())

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from ..curves.gap_model import gap_features
-from .policy import DAUBPolicy
+from .cost import fit_cost, predict_cost
+from .ledger import CurvePolicy
 
 
 def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
@@ -54,18 +55,25 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     return sizes
 
 
-class RungPolicy(DAUBPolicy):
-    """Which learners go on to the next rung: halving's top third, and any that may still win.
+class RungPolicy(CurvePolicy):
+    """Which learners go on to the next rung: those whose drop the risk cannot afford.
 
-    Every learner alive is trained on the rung's size; then the best
-    ``ceil(n / eta)`` of the `n` alive go on, as in successive halving, and so
-    does every other learner whose probability of ending more than `tol`
-    above the *leader* (the best learner at this size, the one the run would
-    select now) is at least `threshold`: the :class:`~sksel.curves.gap_model.GapModel`
-    gives it from the two learners' curves at the rungs so far. At the first
-    rung no learner is dropped when two or more rungs lie below N (the next
-    one gives every curve a slope). A learner left alone goes to N at once.
-    At N every learner left is scored, and the best is selected.
+    Every learner alive is trained on the rung's size. The *leader*, the best
+    learner at this size (the one the run would select now), always goes on.
+    For each other learner the :class:`~sksel.curves.gap_model.GapModel`
+    gives the probability that it ends more than `tol` above the leader, from
+    the two learners' curves at the rungs so far, and the learners dropped are
+    chosen so that these probabilities add up to at most `budget` while the
+    seconds saved are the most: learners in increasing order of probability
+    per predicted second of the rest of their path to N (the next rungs'
+    sizes and N's folds, :func:`~sksel.daub.cost.fit_cost` of its
+    evaluations so far with ``cost="time"``, its rows with ``cost="rows"``),
+    each dropped while the budget allows; a learner more likely than not to
+    end above the leader is never dropped. So a costly learner with a small
+    probability goes where a cheap one with the same probability stays. At
+    the first rung no learner is dropped when two or more rungs lie below N
+    (the next one gives every curve a slope). A learner left alone goes to N
+    at once. At N every learner left is scored, and the best is selected.
 
     Scores must lie in [0, 1] (accuracy and the like).
 
@@ -76,21 +84,30 @@ class RungPolicy(DAUBPolicy):
     sizes : list of int
         Increasing rung sizes (:func:`rung_sizes`); the last one is N.
     model : GapModel or None
-        The law of the final gap. None is plain successive halving.
-    threshold : float
-        A learner outside the top third goes on when its probability is at
-        least this. ``0`` keeps every learner: training every one on N.
+        The law of the final gap. None is plain successive halving: the best
+        ``ceil(n / eta)`` of the `n` alive go on.
+    budget : float
+        The most the probabilities of the learners dropped at one rung add up
+        to. ``0`` drops only learners given probability 0.
     n_validation : int
         Validation rows each score below N was measured on (the noise of a
         score, a feature of the model).
     tol : float, default=0.005
         The gap that counts as a loss.
     eta : int, default=3
-        Halving's factor: the top ``ceil(n / eta)`` always go on.
+        Halving's factor, with ``model=None``; and how many of a rung's best
+        learners so far a free worker starts on the next rung before the rung
+        is decided (``ceil(n / eta)``).
     noise : float or callable, default=0.0
         Standard error of one validation score at N, for the race of the folds.
     race : bool, default=False
         Race the folds at N, as :class:`~sksel.daub.DAUBPolicy` does.
+    cost : {"rows", "time"}, default="rows"
+        What a learner's next rungs cost: their rows (the decisions depend on
+        the scores only), or the seconds its evaluations so far predict
+        (``fit_time`` told; reruns may then drop other learners).
+    folds_ratio : float, default=1.0
+        Folds an evaluation at N runs on over those of a rung below it.
 
     Attributes
     ----------
@@ -98,9 +115,9 @@ class RungPolicy(DAUBPolicy):
         As :class:`~sksel.daub.DAUBPolicy`'s.
 
     probabilities_ : dict
-        ``{(candidate, size): probability}`` of every learner outside the top
-        third at a rung where learners were dropped: its probability of
-        ending more than `tol` above the leader.
+        ``{(candidate, size): probability}`` of every learner but the leader
+        at a rung where learners were dropped: its probability of ending
+        more than `tol` above the leader.
 
     dropped_ : dict
         ``{candidate: size}``: the rung after which each dropped learner got
@@ -112,7 +129,7 @@ class RungPolicy(DAUBPolicy):
     >>> from sksel.curves.gap_model import shipped_model
     >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
     ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
-    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.1,
+    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), budget=0.03,
     ...                     n_validation=300)
     >>> while not policy.done:
     ...     for cand, size in policy.ask():
@@ -121,33 +138,35 @@ class RungPolicy(DAUBPolicy):
     (0, {1: 300, 3: 300})
     """
 
-    def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
-                 eta=3, noise=0.0, race=False):
+    def __init__(self, n_candidates, sizes, *, model, budget, n_validation, tol=0.005,
+                 eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0):
         self.model = model
-        self.threshold = threshold
+        self.budget = budget
         self.n_validation = n_validation
         self.eta = eta
+        self.cost = cost
+        self.folds_ratio = folds_ratio
         self.probabilities_ = {}
         self.dropped_ = {}
+        super().__init__(n_candidates, sizes, noise=noise, tol=tol, race=race)
         self._rung = 0
         self._alive_at_rung = list(range(n_candidates))
-        super().__init__(n_candidates, sizes, l=2, bound="slope", max_score=1.0, noise=noise,
-                         stop="first", tol=tol, warm_up=0, race=race)
-
-    def needs_train_score(self, resource):
-        """Never: the rule reads validation scores only."""
-        return False
-
-    def describe(self, candidate, resource):
-        """Nothing: a progress line is printed before its rung is decided."""
-        return None
+        self._advance()
 
     @property
     def size(self):
         """The size of the rung the run is at."""
         return self.sizes[self._rung]
 
+    @property
+    def n_sizes(self):
+        """Number of rungs, N's included."""
+        return len(self.sizes)
+
     # ------------------------------------------------- the sequential algorithm
+    def _use(self, action, outcome):
+        self._fold_in(action, outcome)
+
     def _decide(self):
         """The next learner of this rung to train; the next rung's first once it is decided."""
         while True:
@@ -185,30 +204,63 @@ class RungPolicy(DAUBPolicy):
         self._rung = self.n_sizes - 1 if len(survivors) == 1 else self._rung + 1
         return True
 
-    @property
-    def n_sizes(self):
-        """Number of rungs, N's included."""
-        return len(self.sizes)
-
     def _survivors(self, alive):
         """The learners of `alive` that go on from this rung (see the class docstring)."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        no_decision = self.model is not None and self._rung == 0 and self.n_sizes > 2
-        if not scored or no_decision:
+        if not scored or not self._decides_here():
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
-        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
         if self.model is None:
-            return keep
-        others = [c for c in ranked if c not in keep]
-        if others:
-            leader = ranked[0]
-            features = [self._features(c, leader) for c in others]
-            for c, p in zip(others, self.model.prob_above(features, self.tol)):
-                self.probabilities_[c, self.size] = float(p)
-                if p >= self.threshold:
-                    keep.add(c)
-        return keep
+            return set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
+        leader, others = ranked[0], ranked[1:]
+        if not others:
+            return set(alive)
+        probabilities = self.model.prob_above([self._features(c, leader) for c in others],
+                                              self.tol)
+        for c, p in zip(others, probabilities):
+            self.probabilities_[c, self.size] = float(p)
+        return set(alive).difference(self._drops(others))
+
+    def _decides_here(self):
+        """Whether this rung drops learners: not the first while two or more lie below N."""
+        return self.model is None or self._rung > 0 or self.n_sizes <= 2
+
+    def _drops(self, others):
+        """The learners of `others` dropped: the most seconds for probabilities within `budget`."""
+        seconds = self._seconds_left(others)
+        probability = {c: self.probabilities_[c, self.size] for c in others}
+        order = sorted(others, key=lambda c: (probability[c] / seconds[c], c))
+        dropped, spent = set(), 0.0
+        for c in order:
+            if probability[c] < 0.5 and spent + probability[c] <= self.budget:
+                dropped.add(c)
+                spent += probability[c]
+        return dropped
+
+    def _seconds_left(self, candidates):
+        """``{candidate: cost}`` of each one's evaluations on the next rungs, N's folds included.
+
+        In rows, or with ``cost="time"`` in the seconds its timed rungs
+        predict (:func:`~sksel.daub.cost.fit_cost`; the median exponent of
+        the learners timed on two rungs or more where it has one only).
+        """
+        following = self.sizes[self._rung + 1:]
+        weights = [self.folds_ratio if n == self.n_total else 1.0 for n in following]
+        costs = self._cost_models(candidates)
+        return {c: max(sum(w * predict_cost(costs[c], n) for w, n in zip(weights, following)),
+                       1e-12) for c in candidates}
+
+    def _cost_models(self, candidates):
+        """``{candidate: (a, b, e)}`` of :func:`~sksel.daub.cost.fit_cost`; rows: ``(0, 1, 1)``."""
+        if self.cost == "rows":
+            return dict.fromkeys(candidates, (0.0, 1.0, 1.0))
+        timed = {c: sorted(n for n in self._tried[c] if (c, n) in self.fit_times_
+                           and n < self.n_total) for c in range(self.n_candidates)}
+        exponents = [fit_cost(sizes, [self.fit_times_[c, n] for n in sizes])[2]
+                     for c, sizes in timed.items() if len(sizes) >= 2]
+        exponent = float(np.median(exponents)) if exponents else 1.0
+        return {c: fit_cost(timed[c], [self.fit_times_[c, n] for n in timed[c]], exponent)
+                if timed[c] else (0.0, 1.0, exponent) for c in candidates}
 
     def _features(self, candidate, leader):
         """The gap model's features of `candidate` against `leader` at the rungs so far."""
@@ -217,9 +269,6 @@ class RungPolicy(DAUBPolicy):
         return gap_features([self._valid[candidate][n] for n in sizes],
                             [self._valid[leader][n] for n in sizes],
                             sizes, self.n_total, self.n_validation)
-
-    def _check_bound(self, candidate, score):
-        """No bounds to widen: the rule compares learners at the same size."""
 
     def _speculate(self):
         """This rung's learners not started; then the next rung of its best learners so far."""
@@ -251,7 +300,3 @@ class RungPolicy(DAUBPolicy):
         if outcome is None or outcome.failed:
             return None
         return outcome.score
-
-    def upper_bound(self, candidate):
-        """Not defined by this rule: NaN (the displays draw no bound)."""
-        return np.nan

@@ -11,7 +11,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
-from ..curves.gap_model import shipped_model, threshold
+from ..curves.gap_model import budget, shipped_model
 from ..training.rows import RowsTrainer
 from .bound import accuracy_noise
 from .policy import DAUBPolicy, daub_sizes
@@ -24,7 +24,7 @@ _ETA = 3
 #: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
 _BUDGET = 1.1
 #: The parameters of DAUB's bounds only: the rungs of ``risk > 0`` ignore them.
-_DAUB_ONLY = ("r", "b", "l", "bound", "cost", "projection", "stop", "jump")
+_DAUB_ONLY = ("r", "b", "l", "bound", "projection", "stop", "jump")
 
 
 class DAUBSearch(BaseSelectionSearch):
@@ -38,15 +38,18 @@ class DAUBSearch(BaseSelectionSearch):
 
     With ``risk > 0`` (the default) and scores in [0, 1] (accuracy and the
     other scorers listed under `noise`), the learners go through rungs whose
-    sizes grow by 3, as in successive halving: after each rung the best third
-    goes on, and so does every other learner that may still end more than
-    `tol` above the leader (the best learner at that size) with a probability
-    at or above the threshold of `risk`. That probability comes from a model
-    of the final gap between two learners given their learning curves so
-    far, learned from real learning curves (:mod:`sksel.curves.gap_model`), and
-    the threshold of each `risk` was chosen on datasets the model was not
-    fitted on, so that at most a share `risk` of searches select a learner
-    more than `tol` below the best one (:class:`~sksel.daub.RungPolicy`).
+    sizes grow by 3, as in successive halving. After each rung the leader
+    (the best learner at that size) goes on; every other learner has a
+    probability of ending more than `tol` above it, from a model of the final
+    gap between two learners given their learning curves so far, learned
+    from real learning curves (:mod:`sksel.curves.gap_model`). The learners
+    dropped are those whose probabilities add up to at most the budget of
+    `risk` while saving the most: a costly learner with a small probability
+    goes before a cheap one with the same probability (seconds with
+    ``cost="time"``, rows with ``cost="rows"``). The budget of each `risk`
+    was chosen on datasets the model was not fitted on, so that at most a
+    share `risk` of searches select a learner more than `tol` below the best
+    one (:class:`~sksel.daub.RungPolicy`).
 
     With ``risk=0``, other scores (regression, losses), or ``bound="train"``,
     the search is DAUB (Sabharwal et al., AAAI 2016): every candidate is
@@ -79,14 +82,13 @@ class DAUBSearch(BaseSelectionSearch):
 
     risk : float in [0, 1), default=0.1
         Share of searches allowed to select a learner more than `tol` below
-        the best one on all the rows (with scores in [0, 1]). A learner outside
-        the top third of a rung is dropped once its probability of ending more
-        than `tol` above the leader falls below the threshold chosen for
-        `risk` on held-out datasets (``sksel/data/daub_gap_risk.csv``). A
-        larger `risk` drops more learners, earlier: on LCDB's held-out single
-        splits, ``risk=0.1`` trained 1.5-1.8x less than training every learner
-        once, and ``0.3`` 1.9-2.7x (:ref:`daub`). ``0`` is DAUB's upper bounds,
-        which drop no learner that may still win.
+        the best one on all the rows (with scores in [0, 1]). At each rung the
+        learners dropped have probabilities of ending more than `tol` above
+        the leader that add up to at most the budget chosen for `risk` on
+        held-out datasets (``sksel/data/daub_gap_risk.csv``). A larger `risk`
+        drops more learners, earlier (on LCDB's held-out single splits, see
+        :ref:`daub_risk`). ``0`` is DAUB's upper bounds, which drop no
+        learner that may still win.
 
     tol : float, default=0.005
         The loss that counts (in units of the score: 0.5 accuracy points by
@@ -137,18 +139,22 @@ class DAUBSearch(BaseSelectionSearch):
         (``policy_.widening_``).
 
     cost : {"time", "rows"}, default="time"
-        What a step costs. ``"time"`` reads the measured fit times: a
-        learner whose fit time is nearly flat in rows (on small subsamples,
+        What a learner's next steps cost. ``"time"`` reads the measured
+        seconds of its evaluations (fits and scoring) as an overhead plus a
+        power of the rows (:func:`~sksel.daub.cost.fit_cost`). With ``risk >
+        0``, the risk of each rung's drops goes to the learners whose path to
+        whole training folds is predicted to cost the most. With ``risk=0``,
+        a learner whose fit time is nearly flat in rows (on small subsamples,
         many boosting and forest learners) goes to whole training folds as
         soon as its last two sizes show it, skipping the rest of its warm-up,
-        and the `jump` and `tol` tie-breaks compare predicted seconds. Fit
-        times vary from run to run, so a rerun with the same `random_state`
-        may take other steps: on three reruns of each dataset of our real
-        benchmark suite it selected the same learner 45 times of 48, and a
-        learner tied with it within `tol` the other 3. ``"rows"`` (the
-        paper's) counts training rows
-        only, so the same `random_state` gives the same ``cv_results_`` on
-        every run and for any `n_jobs`.
+        and the `jump` and `tol` tie-breaks compare predicted seconds.
+        Seconds vary from run to run, so a rerun with the same
+        `random_state` may take other steps (at ``risk=0``, on three reruns
+        of each dataset of our real benchmark suite it selected the same
+        learner 45 times of 48, and a learner tied with it within `tol` the
+        other 3). ``"rows"`` (the paper's) counts training rows only, so the
+        same `random_state` gives the same ``cv_results_`` on every run and
+        for any `n_jobs`.
 
     projection : {"auto", "linear", "log"}, default="auto"
         How the slope of the last `l` points projects a learning curve to N:
@@ -530,12 +536,12 @@ class DAUBSearch(BaseSelectionSearch):
         curve_folds = trainer.split(self.sizes_[0])
         race = self.race_folds and len(splits) > 1
         noise = self._noise(curve_folds, n_classes)
+        folds_ratio = len(splits) / min(folds or len(splits), len(splits))
         if rungs:
             self.policy_ = RungPolicy(
-                len(candidates), self.sizes_, model=shipped_model(),
-                threshold=threshold(self.risk),
+                len(candidates), self.sizes_, model=shipped_model(), budget=budget(self.risk),
                 n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
-                noise=noise, race=race,
+                noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
             )
             return self.policy_, trainer
         unit = self._unit_scored_classifier(n_classes)
@@ -547,7 +553,7 @@ class DAUBSearch(BaseSelectionSearch):
             warm_up=min(self._curve_points(), max(1, len(self.sizes_) - 1)), jump=self.jump,
             cost=self.cost, race=race,
             budget=None if self.bound == "train" else _BUDGET,
-            folds_ratio=len(splits) / min(folds or len(splits), len(splits)),
+            folds_ratio=folds_ratio,
         )
         return self.policy_, trainer
 

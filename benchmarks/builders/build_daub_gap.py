@@ -46,6 +46,7 @@ from scipy.stats import binom
 from sklearn.model_selection import GroupKFold
 
 from benchmarks import lcdb_replay as L
+from benchmarks.builders import _gap_families as F
 from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
@@ -53,7 +54,7 @@ from sksel.curves.gap_model import (
     GapModel,
     gap_features,
 )
-from sksel.daub import RungPolicy, rung_sizes
+from sksel.daub import rung_sizes
 from sksel.extend import simulate
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
@@ -106,8 +107,13 @@ def rung_columns(task):
 
 
 def pair_rows(tasks):
-    """Features and final gap of every learner against the leader at every rung below N."""
-    features, gaps, groups = [], [], []
+    """Features and final gap of every learner against the leader at every rung below N.
+
+    Returns ``(features, gaps, groups, pairs)``: the groups are the datasets'
+    ids; `pairs` (a DataFrame) names each pair's ``learner`` and ``leader``
+    and gives ``below_best``, the learner's final score below the task's best.
+    """
+    features, gaps, groups, pairs = [], [], [], []
     for task in tasks:
         valid = np.asarray(task.valid)
         columns = rung_columns(task)
@@ -122,14 +128,20 @@ def pair_rows(tasks):
                                                  sizes[-1], task.n_validation))
                     gaps.append(valid[j, -1] - valid[leader, -1])
                     groups.append(task.openmlid)
-    return np.array(features), np.array(gaps), np.array(groups)
+                    pairs.append((task.learners[j], task.learners[leader],
+                                  valid[:, -1].max() - valid[j, -1]))
+    pairs = pd.DataFrame(pairs, columns=["learner", "leader", "below_best"])
+    return np.array(features), np.array(gaps), np.array(groups), pairs
 
 
 def replay(task, model, threshold):
-    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs)."""
+    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs).
+
+    A family model (``--families``) is told the learners' families.
+    """
     columns = rung_columns(task)
-    policy = RungPolicy(len(task.learners), list(columns), model=model, threshold=threshold,
-                        n_validation=task.n_validation, tol=TOL, eta=ETA)
+    policy = F.rung_policy(task, list(columns), model, threshold=threshold,
+                           n_validation=task.n_validation, tol=TOL, eta=ETA)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
     return policy.best_, run.wall_time
@@ -183,7 +195,7 @@ def threshold_pickers(model):
 def calibrate(tasks):
     """Cross-fitted replays of every threshold (see the module docstring)."""
     ids = np.array([t.openmlid for t in tasks])
-    features, gaps, groups = pair_rows(tasks)
+    features, gaps, groups, _ = pair_rows(tasks)
     rng = np.random.default_rng(0)
     rows = []
     for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
@@ -212,11 +224,14 @@ def choose_thresholds(calibration):
     return chosen
 
 
-def front(tasks, model, thresholds, seed=0):
-    """The report: every risk's threshold and halving at 2, 3, 4 on every portfolio kind."""
+def front(tasks, models, thresholds, seed=0):
+    """The report: every risk's threshold with each of `models` (``{name: model}``, the name
+    appended to the method's unless it is empty) and halving at 2, 3, 4 on every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for risk, (threshold, _, _) in thresholds.items():
-        pickers[f"risk={risk:g}"] = lambda t, th=threshold: replay(t, model, th)
+    for name, model in models.items():
+        for risk, (threshold, _, _) in thresholds.items():
+            pickers[f"risk={risk:g} {name}".strip()] = (
+                lambda t, m=model, th=threshold: replay(t, m, th))
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
@@ -244,11 +259,45 @@ def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
     of ``P(final gap > tol)``, the pairs, their mean probability and the share
     whose final gap did exceed ``tol``.
     """
-    features, gaps, _ = pair_rows(tasks)
+    features, gaps, _, _ = pair_rows(tasks)
     p = model.prob_above(features, TOL)
     bins = pd.cut(p, edges, include_lowest=True)
     return pd.DataFrame({"p": p, "over": gaps > TOL}).groupby(bins, observed=True).agg(
         pairs=("p", "size"), mean_probability=("p", "mean"), share_over_tol=("over", "mean"))
+
+
+def families_report(tune, report, thresholds):
+    """``--families``: the family models against the family-free one (`_gap_families`).
+
+    Pair by pair (every learner against the leader at every rung below N),
+    first cross-fitted on the tune half (each of its five groups of datasets
+    scored by the models fitted on the four others), then on the report half
+    (models fitted on the whole tune half): coverage, CRPS and how sharp;
+    then the rule replayed on the report half at `thresholds` with each model.
+    """
+    features, gaps, groups, pairs = pair_rows(tune)
+    ids = np.array([t.openmlid for t in tune])
+    crossed = []
+    for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
+        fitted, scored = np.isin(groups, ids[fit_rows]), np.isin(groups, ids[held_out])
+        models = F.fit_models(features[fitted], gaps[fitted], pairs[fitted])
+        crossed.append(F.pair_scores(models, features[scored], gaps[scored],
+                                     pairs[scored].reset_index(drop=True), TOL))
+    crossed = pd.concat(crossed, ignore_index=True)
+    print("\nFamily models, tune half cross-fitted by groups of datasets: pairs "
+          "(losers end > 1 pt below the final best, winners at it)")
+    print(F.sharpness_table(crossed).to_string())
+    models = F.fit_models(features, gaps, pairs)
+    features, gaps, _, pairs = pair_rows(report)
+    scores = F.pair_scores(models, features, gaps, pairs, TOL)
+    print(f"\nFamily models, report half ({len(report)} single splits): pairs")
+    print(F.sharpness_table(scores).to_string())
+    print("\nCoverage on the report half: pairs by the probability given, and how many "
+          "ended > tol above")
+    print(F.reliability_table(scores).to_string())
+    print("\nThe rule replayed on the report half with each model (thresholds: "
+          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()) + ")")
+    print(summarize(front(report, models, thresholds)).to_string())
 
 
 def write(model, thresholds, tasks):
@@ -275,38 +324,60 @@ def write(model, thresholds, tasks):
                           ";".join(task.learners)])
 
 
+def calibrated(tune, write_files, report):
+    """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
+    calibration = calibrate(tune)
+    thresholds = choose_thresholds(calibration)
+    print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
+    print(summarize(calibration.assign(method=calibration["method"].map(
+        lambda t: f"threshold={t:g}"))).to_string())
+    print("\nThreshold of each risk (fixed-sequence binomial tests at level "
+          f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
+    for risk, (t, share, n) in thresholds.items():
+        print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
+    features, gaps, _, _ = pair_rows(tune)
+    model = GapModel.fit(features, gaps, n_residuals=1001)
+    if write_files:
+        write(model, thresholds, tune)
+    if report is not None:
+        print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
+        print(summarize(front(report, {"": model}, thresholds)).to_string())
+        print("\nCoverage on the report half (every learner against the leader at every "
+              "rung below N): pairs by the probability given, and how many ended > tol above")
+        print(reliability(model, report).to_string())
+    return thresholds
+
+
+def shipped_thresholds():
+    """The shipped ``{risk: (threshold, share of runs losing more than tol, runs)}``."""
+    rows = pd.read_csv(DATA / "daub_gap_risk.csv")
+    return {float(r.risk): (float(r.threshold), float(r.share_over_tol), int(r.runs))
+            for r in rows.itertuples()}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
     parser.add_argument("--report", action="store_true", help="replay the report half")
+    parser.add_argument("--families", action="store_true",
+                        help="compare models told the learners' families (alone: no "
+                             "calibration, the shipped thresholds)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     tasks = load_tasks(L.lcdb_csv_path())
     tune = [t for t in tasks if L.half(t.openmlid) == "tune"]
+    report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
     if OWN.exists():
         tune += load_tasks(OWN, seeds=[0])
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
-    calibration = calibrate(tune)
-    thresholds = choose_thresholds(calibration)
-    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
-        print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
-        print(summarize(calibration.assign(method=calibration["method"].map(
-            lambda t: f"threshold={t:g}"))).to_string())
-        print("\nThreshold of each risk (fixed-sequence binomial tests at level "
-              f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
-        for risk, (t, share, n) in thresholds.items():
-            print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
-        features, gaps, _ = pair_rows(tune)
-        model = GapModel.fit(features, gaps, n_residuals=1001)
-        if args.write:
-            write(model, thresholds, tune)
-        if args.report:
-            report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
-            print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
-            print(summarize(front(report, model, thresholds)).to_string())
-            print("\nCoverage on the report half (every learner against the leader at every "
-                  "rung below N): pairs by the probability given, and how many ended > tol above")
-            print(reliability(model, report).to_string())
+    with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
+                           "display.max_columns", 50):
+        if args.families and not (args.write or args.report):
+            thresholds = shipped_thresholds()
+        else:
+            thresholds = calibrated(tune, args.write, report if args.report else None)
+        if args.families:
+            families_report(tune, report, thresholds)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

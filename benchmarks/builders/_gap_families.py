@@ -130,13 +130,19 @@ def with_families(features, pairs, grouping):
                             family_codes(pairs["leader"], grouping)])
 
 
+def fit_model(name, features, gaps, pairs):
+    """The model `name` (``"family-free"`` or a key of `GROUPINGS`) fitted on the pairs."""
+    if name == "family-free":
+        return GapModel.fit(features, gaps, n_residuals=1001)
+    grouping = GROUPINGS[name]
+    return FamilyGapModel.fit(with_families(features, pairs, grouping), gaps, grouping,
+                              n_residuals=1001)
+
+
 def fit_models(features, gaps, pairs):
     """``{name: model}``: the family-free model and one family model per grouping."""
-    models = {"family-free": GapModel.fit(features, gaps, n_residuals=1001)}
-    for name, grouping in GROUPINGS.items():
-        models[name] = FamilyGapModel.fit(with_families(features, pairs, grouping), gaps,
-                                          grouping, n_residuals=1001)
-    return models
+    return {name: fit_model(name, features, gaps, pairs)
+            for name in ("family-free", *GROUPINGS)}
 
 
 def model_features(model, features, pairs):
@@ -160,7 +166,7 @@ def crps(model, features, gaps):
 
 
 def pair_scores(models, features, gaps, pairs, tol):
-    """One row per (model, pair): the probability given, the CRPS, loser/winner, bins."""
+    """One row per (model, pair): the probability given, the CRPS, loser, winner, decision."""
     frames = []
     for name, model in models.items():
         x = model_features(model, features, pairs)
@@ -168,7 +174,8 @@ def pair_scores(models, features, gaps, pairs, tol):
             "model": name, "p": model.prob_above(x, tol), "crps": crps(model, x, gaps),
             "scale": model.mean_scale(x)[1], "over": gaps > tol,
             "loser": pairs["below_best"].to_numpy() > 0.01,
-            "winner": pairs["below_best"].to_numpy() <= 1e-12}))
+            "winner": pairs["below_best"].to_numpy() <= 1e-12,
+            "decision": pairs["decision"].to_numpy()}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -193,7 +200,8 @@ def sharpness_table(scores, thresholds=(0.05, 0.15)):
     rows = {}
     for name, part in scores.groupby("model", sort=False):
         losers, winners = part.loc[part["loser"], "p"], part.loc[part["winner"], "p"]
-        row = {"pairs": len(part), "CRPS (pts)": 100 * part["crps"].mean(),
+        row = {"pairs": len(part), "losers": len(losers), "winners": len(winners),
+               "CRPS (pts)": 100 * part["crps"].mean(),
                "median CRPS (pts)": 100 * part["crps"].median(),
                "median scale (pts)": 100 * part["scale"].median(),
                "losers' mean p": losers.mean(), "losers' median p": losers.median()}

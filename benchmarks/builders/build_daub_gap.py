@@ -26,13 +26,30 @@ the threshold of the search's ``risk``. This script builds what it ships:
    speed/loss front of ``risk``, and the share of runs losing more than
    ``tol`` against each risk; then the model's coverage there: pairs binned
    by the probability it gives, against the share that did end above.
+5. **Families** (``--families``; measurement only, nothing is written):
+   beside the family-free model, two models also told the learner's and the
+   leader's family (:mod:`benchmarks.builders._gap_families`: each of LCDB's
+   20 learners its own family, or eight families; the learners of
+   ``own_curves.csv`` counted as the LCDB learner they stand for), fitted
+   the same way. Pair by pair, cross-fitted on the tune half's five groups
+   of datasets, then on the report half (models fitted on the whole tune
+   half), all pairs and those the rule decides on: CRPS of the final gap,
+   the share of losers (ending more than 1 point below the final best)
+   given a probability below 0.05 and 0.15, the share of winners (ending at
+   it) given one too, the losers dropped at the threshold that drops as
+   many winners as the family-free model does, and the coverage. Then the
+   rule replayed on the report half with each model: at the thresholds
+   (the shipped ones unless ``--write`` or ``--report`` calibrates in the
+   same run), at each family model's own thresholds (calibrated as in 3),
+   and at every threshold of `THRESHOLDS` (the speed/loss front).
 
 Usage::
 
     pip install --no-deps lcdb
-    python -m benchmarks build_daub_gap [--write] [--report]
+    python -m benchmarks build_daub_gap [--write] [--report] [--families]
 
-About 10 minutes on one core (the calibration replays most of it).
+About 10 minutes on one core (the calibration replays most of it); ``--families``
+alone (no calibration of the family-free model) about 1.5 minutes.
 """
 import argparse
 import copy
@@ -111,7 +128,9 @@ def pair_rows(tasks):
 
     Returns ``(features, gaps, groups, pairs)``: the groups are the datasets'
     ids; `pairs` (a DataFrame) names each pair's ``learner`` and ``leader``
-    and gives ``below_best``, the learner's final score below the task's best.
+    and gives ``below_best``, the learner's final score below the task's best,
+    and ``decision``: whether the rule would ask the model about the pair were
+    every learner alive (a rung above the first, outside its top third).
     """
     features, gaps, groups, pairs = [], [], [], []
     for task in tasks:
@@ -121,6 +140,7 @@ def pair_rows(tasks):
         for rung in range(len(sizes) - 1):
             seen = [columns[n] for n in sizes[max(0, rung - 1):rung + 1]]
             leader = int(np.argmax(valid[:, seen[-1]]))
+            ranks = np.argsort(np.argsort(-valid[:, seen[-1]], kind="stable"), kind="stable")
             for j in range(len(valid)):
                 if j != leader:
                     features.append(gap_features(valid[j, seen], valid[leader, seen],
@@ -129,8 +149,9 @@ def pair_rows(tasks):
                     gaps.append(valid[j, -1] - valid[leader, -1])
                     groups.append(task.openmlid)
                     pairs.append((task.learners[j], task.learners[leader],
-                                  valid[:, -1].max() - valid[j, -1]))
-    pairs = pd.DataFrame(pairs, columns=["learner", "leader", "below_best"])
+                                  valid[:, -1].max() - valid[j, -1],
+                                  rung >= 1 and ranks[j] >= np.ceil(len(valid) / ETA)))
+    pairs = pd.DataFrame(pairs, columns=["learner", "leader", "below_best", "decision"])
     return np.array(features), np.array(gaps), np.array(groups), pairs
 
 
@@ -192,15 +213,18 @@ def threshold_pickers(model):
     return {t: (lambda task, t=t: replay(task, model, t)) for t in THRESHOLDS}
 
 
-def calibrate(tasks):
-    """Cross-fitted replays of every threshold (see the module docstring)."""
+def calibrate(tasks, model_name="family-free"):
+    """Cross-fitted replays of every threshold (see the module docstring).
+
+    `model_name` is the model's in `_gap_families.fit_model` (``--families``).
+    """
     ids = np.array([t.openmlid for t in tasks])
-    features, gaps, groups, _ = pair_rows(tasks)
+    features, gaps, groups, pairs = pair_rows(tasks)
     rng = np.random.default_rng(0)
     rows = []
     for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
         fitted = np.isin(groups, ids[fit_rows])
-        model = GapModel.fit(features[fitted], gaps[fitted], n_residuals=1001)
+        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted])
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
                 rows += outcome_rows(task, kind, threshold_pickers(model))
@@ -224,20 +248,23 @@ def choose_thresholds(calibration):
     return chosen
 
 
-def front(tasks, models, thresholds, seed=0):
-    """The report: every risk's threshold with each of `models` (``{name: model}``, the name
-    appended to the method's unless it is empty) and halving at 2, 3, 4 on every portfolio kind."""
+def front(tasks, rules, seed=0):
+    """The report: each rule (``{method: (model, threshold)}``) and halving at 2, 3, 4 on
+    every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for name, model in models.items():
-        for risk, (threshold, _, _) in thresholds.items():
-            pickers[f"risk={risk:g} {name}".strip()] = (
-                lambda t, m=model, th=threshold: replay(t, m, th))
+    for method, (model, threshold) in rules.items():
+        pickers[method] = lambda t, m=model, th=threshold: replay(t, m, th)
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
         for kind, part in portfolios(task, rng):
             rows += outcome_rows(part, kind, pickers)
     return pd.DataFrame(rows)
+
+
+def risk_rules(model, thresholds, suffix=""):
+    """``{method: (model, threshold)}`` of every risk's threshold."""
+    return {f"risk={risk:g}{suffix}": (model, t) for risk, (t, _, _) in thresholds.items()}
 
 
 def summarize(results):
@@ -292,12 +319,42 @@ def families_report(tune, report, thresholds):
     scores = F.pair_scores(models, features, gaps, pairs, TOL)
     print(f"\nFamily models, report half ({len(report)} single splits): pairs")
     print(F.sharpness_table(scores).to_string())
+    print("\nThe same, of the pairs the rule decides on (rungs above the first, outside "
+          "the top third)")
+    print(F.sharpness_table(scores[scores["decision"]]).to_string())
     print("\nCoverage on the report half: pairs by the probability given, and how many "
           "ended > tol above")
     print(F.reliability_table(scores).to_string())
-    print("\nThe rule replayed on the report half with each model (thresholds: "
-          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()) + ")")
-    print(summarize(front(report, models, thresholds)).to_string())
+    print("\nThe rule replayed on the report half with each model at the thresholds "
+          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()))
+    rules = {}
+    for name, model in models.items():
+        rules.update(risk_rules(model, thresholds, f" {name}"))
+    print(summarize(front(report, rules)).to_string())
+    print("\nThresholds calibrated for each model as the shipped ones are (cross-fitted "
+          "replays of the tune half): risk, threshold, worst kind's share of runs losing > tol")
+    own = {"family-free": thresholds}
+    for name in F.GROUPINGS:
+        own[name] = choose_thresholds(calibrate(tune, name))
+    print(pd.DataFrame({name: {risk: f"{t:g} ({share:.3f})"
+                               for risk, (t, share, _) in chosen.items()}
+                        for name, chosen in own.items()}).rename_axis("risk").to_string())
+    print("\nThe rule replayed on the report half with each model at its own thresholds")
+    rules = {}
+    for name, model in models.items():
+        rules.update(risk_rules(model, own[name], f" {name}"))
+    print(summarize(front(report, rules)).to_string())
+    print("\nThe front on the report half, all portfolio kinds together, at every threshold: "
+          "geometric-mean speedup / share of runs losing > tol")
+    rules = {f"{name}|{t}": (model, t) for name, model in models.items() for t in THRESHOLDS}
+    results = front(report, rules)
+    results = results[results["method"].str.contains("|", regex=False)]
+    table = summarize(results.assign(kind="all kinds")).reset_index()
+    table[["model", "threshold"]] = table["method"].str.split("|", expand=True)
+    table["cell"] = [f"{s:.2f} / {f:.3f}" for s, f in zip(table["speedup"],
+                                                          table["share_over_tol"])]
+    print(table.pivot(index="threshold", columns="model", values="cell").loc[
+        [str(t) for t in THRESHOLDS], list(models)].to_string())
 
 
 def write(model, thresholds, tasks):
@@ -341,7 +398,7 @@ def calibrated(tune, write_files, report):
         write(model, thresholds, tune)
     if report is not None:
         print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
-        print(summarize(front(report, {"": model}, thresholds)).to_string())
+        print(summarize(front(report, risk_rules(model, thresholds))).to_string())
         print("\nCoverage on the report half (every learner against the leader at every "
               "rung below N): pairs by the probability given, and how many ended > tol above")
         print(reliability(model, report).to_string())

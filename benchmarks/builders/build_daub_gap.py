@@ -1,8 +1,9 @@
 """Fit and calibrate DAUBSearch's learned drop rule (``sksel/data/daub_gap*.csv``).
 
-:class:`sksel.daub.RungPolicy` drops a learner outside the top third of a rung
-once the probability that it ends more than ``tol`` above the leader is below
-the threshold of the search's ``risk``. This script builds what it ships:
+:class:`sksel.daub.RungPolicy` drops, at each rung, learners whose
+probabilities of ending more than ``tol`` above the leader add up to at most
+the budget of the search's ``risk``, the most costly first. This script
+builds what it ships:
 
 1. **Curves**: LCDB 1.0's single-split learning curves (outer seeds 0-4,
    inner seed 0; not averaged over seeds, as a user's one split is not) of
@@ -15,24 +16,47 @@ the threshold of the search's ``risk``. This script builds what it ships:
 3. **Calibration** (Learn-then-Test): the tune datasets are split into five
    groups; the model fitted without a group replays the group's runs
    (every learner; the nine "strong" learners; two random portfolios of 5-12
-   learners; per outer seed) at every threshold of `THRESHOLDS`. For each
-   risk, the threshold kept is the largest of an increasing sequence whose
-   runs losing more than ``tol`` are, by a one-sided binomial test at level
-   `DELTA`, at most that risk: the fixed-sequence test stops at the first
-   threshold not passing.
-4. **Report** (``--report``): the shipped model and thresholds replayed on
-   the report half (odd ids; never used above), single splits, on the three
+   learners; per outer seed), each evaluation costing LCDB's recorded fit
+   time (``--cost time``, what the policy reads with ``cost="time"``), at
+   every budget of `BUDGETS`. For each risk, the budget kept is the largest
+   of that increasing sequence whose runs losing more than ``tol`` are, by a
+   one-sided binomial test at level `DELTA`, at most that risk on every kind
+   of portfolio: the fixed-sequence test stops at the first budget not
+   passing.
+4. **Report** (``--report``): the shipped model and budgets replayed on the
+   report half (odd ids; never used above), single splits, on the three
    kinds of portfolio, beside successive halving at factors 2, 3 and 4: the
-   speed/loss front of ``risk``, and the share of runs losing more than
-   ``tol`` against each risk; then the model's coverage there: pairs binned
-   by the probability it gives, against the share that did end above.
+   speed/loss front of ``risk`` (speedup over training every learner once,
+   and ``x_floor``, the median cost over training only the best learner),
+   and the share of runs losing more than ``tol`` against each risk; how busy
+   the rule keeps 1, 2, 4 and 8 simulated workers; then the model's coverage
+   there: pairs binned by the probability it gives, against the share that
+   did end above.
+5. **Families** (``--families``; measurement only, nothing is written):
+   beside the family-free model, two models also told the learner's and the
+   leader's family (:mod:`benchmarks.builders._gap_families`: each of LCDB's
+   20 learners its own family, or eight families; the learners of
+   ``own_curves.csv`` counted as the LCDB learner they stand for), fitted
+   the same way. Pair by pair, cross-fitted on the tune half's five groups
+   of datasets, then on the report half (models fitted on the whole tune
+   half), all pairs and those at rungs above the first outside the top
+   third: CRPS of the final gap, the share of losers (ending more than 1
+   point below the final best) given a probability below 0.05 and 0.15, the
+   share of winners (ending at it) given one too, the losers dropped at the
+   probability that drops as many winners as the family-free model does,
+   and the coverage. Then the rule replayed on the report half with each
+   model: at the budgets (the shipped ones unless ``--write`` or ``--report``
+   calibrates in the same run), at each family model's own budgets
+   (calibrated as in 3), and at every budget of `BUDGETS` (the front).
 
 Usage::
 
     pip install --no-deps lcdb
-    python -m benchmarks build_daub_gap [--write] [--report]
+    python -m benchmarks build_daub_gap [--write] [--report] [--families] [--cost rows]
 
-About 10 minutes on one core (the calibration replays most of it).
+About 3 minutes on one core with ``--report`` (the calibration replays most of
+it); ``--families`` alone (no calibration of the family-free model) about 1.5
+minutes.
 """
 import argparse
 import copy
@@ -46,6 +70,7 @@ from scipy.stats import binom
 from sklearn.model_selection import GroupKFold
 
 from benchmarks import lcdb_replay as L
+from benchmarks.builders import _gap_families as F
 from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
@@ -53,7 +78,7 @@ from sksel.curves.gap_model import (
     GapModel,
     gap_features,
 )
-from sksel.daub import RungPolicy, rung_sizes
+from sksel.daub import rung_sizes
 from sksel.extend import simulate
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
@@ -105,8 +130,15 @@ def rung_columns(task):
 
 
 def pair_rows(tasks):
-    """Features and final gap of every learner against the leader at every rung below N."""
-    features, gaps, groups = [], [], []
+    """Features and final gap of every learner against the leader at every rung below N.
+
+    Returns ``(features, gaps, groups, pairs)``: the groups are the datasets'
+    ids; `pairs` (a DataFrame) names each pair's ``learner`` and ``leader``
+    and gives ``below_best``, the learner's final score below the task's best,
+    and ``decision``: whether the pair lies at a rung above the first, outside
+    its top third (those the rule of halving plus a threshold asked about).
+    """
+    features, gaps, groups, pairs = [], [], [], []
     for task in tasks:
         valid = np.asarray(task.valid)
         columns = rung_columns(task)
@@ -114,6 +146,7 @@ def pair_rows(tasks):
         for rung in range(len(sizes) - 1):
             seen = [columns[n] for n in sizes[max(0, rung - 1):rung + 1]]
             leader = int(np.argmax(valid[:, seen[-1]]))
+            ranks = np.argsort(np.argsort(-valid[:, seen[-1]], kind="stable"), kind="stable")
             for j in range(len(valid)):
                 if j != leader:
                     features.append(gap_features(valid[j, seen], valid[leader, seen],
@@ -121,14 +154,21 @@ def pair_rows(tasks):
                                                  sizes[-1], task.n_validation))
                     gaps.append(valid[j, -1] - valid[leader, -1])
                     groups.append(task.openmlid)
-    return np.array(features), np.array(gaps), np.array(groups)
+                    pairs.append((task.learners[j], task.learners[leader],
+                                  valid[:, -1].max() - valid[j, -1],
+                                  rung >= 1 and ranks[j] >= np.ceil(len(valid) / ETA)))
+    pairs = pd.DataFrame(pairs, columns=["learner", "leader", "below_best", "decision"])
+    return np.array(features), np.array(gaps), np.array(groups), pairs
 
 
 def replay(task, model, budget, cost="time"):
-    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs)."""
+    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs).
+
+    A family model (``--families``) is told the learners' families.
+    """
     columns = rung_columns(task)
-    policy = RungPolicy(len(task.learners), list(columns), model=model, budget=budget,
-                        n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
+    policy = F.rung_policy(task, list(columns), model, budget=budget,
+                           n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
     return policy.best_, run.wall_time
@@ -180,15 +220,18 @@ def budget_pickers(model, cost):
     return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in BUDGETS}
 
 
-def calibrate(tasks, cost="time"):
-    """Cross-fitted replays of every budget (see the module docstring)."""
+def calibrate(tasks, model_name="family-free", cost="time"):
+    """Cross-fitted replays of every budget (see the module docstring).
+
+    `model_name` is the model's in `_gap_families.fit_model` (``--families``).
+    """
     ids = np.array([t.openmlid for t in tasks])
-    features, gaps, groups = pair_rows(tasks)
+    features, gaps, groups, pairs = pair_rows(tasks)
     rng = np.random.default_rng(0)
     rows = []
     for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
         fitted = np.isin(groups, ids[fit_rows])
-        model = GapModel.fit(features[fitted], gaps[fitted], n_residuals=1001)
+        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted])
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
                 rows += outcome_rows(task, kind, budget_pickers(model, cost))
@@ -212,17 +255,23 @@ def choose_budgets(calibration):
     return chosen
 
 
-def front(tasks, model, budgets, seed=0, cost="time"):
-    """The report: every risk's budget and halving at 2, 3, 4 on every portfolio kind."""
+def front(tasks, rules, seed=0, cost="time"):
+    """The report: each rule (``{method: (model, budget)}``) and halving at 2, 3, 4 on
+    every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for risk, (budget, _, _) in budgets.items():
-        pickers[f"risk={risk:g}"] = lambda t, b=budget: replay(t, model, b, cost)
+    for method, (model, budget) in rules.items():
+        pickers[method] = lambda t, m=model, b=budget: replay(t, m, b, cost)
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
         for kind, part in portfolios(task, rng):
             rows += outcome_rows(part, kind, pickers)
     return pd.DataFrame(rows)
+
+
+def risk_rules(model, budgets, suffix=""):
+    """``{method: (model, budget)}`` of every risk's budget."""
+    return {f"risk={risk:g}{suffix}": (model, b) for risk, (b, _, _) in budgets.items()}
 
 
 def summarize(results):
@@ -245,11 +294,74 @@ def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
     of ``P(final gap > tol)``, the pairs, their mean probability and the share
     whose final gap did exceed ``tol``.
     """
-    features, gaps, _ = pair_rows(tasks)
+    features, gaps, _, _ = pair_rows(tasks)
     p = model.prob_above(features, TOL)
     bins = pd.cut(p, edges, include_lowest=True)
     return pd.DataFrame({"p": p, "over": gaps > TOL}).groupby(bins, observed=True).agg(
         pairs=("p", "size"), mean_probability=("p", "mean"), share_over_tol=("over", "mean"))
+
+
+def families_report(tune, report, budgets):
+    """``--families``: the family models against the family-free one (`_gap_families`).
+
+    Pair by pair (every learner against the leader at every rung below N),
+    first cross-fitted on the tune half (each of its five groups of datasets
+    scored by the models fitted on the four others), then on the report half
+    (models fitted on the whole tune half): coverage, CRPS and how sharp;
+    then the rule replayed on the report half at `budgets` with each model.
+    """
+    features, gaps, groups, pairs = pair_rows(tune)
+    ids = np.array([t.openmlid for t in tune])
+    crossed = []
+    for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
+        fitted, scored = np.isin(groups, ids[fit_rows]), np.isin(groups, ids[held_out])
+        models = F.fit_models(features[fitted], gaps[fitted], pairs[fitted])
+        crossed.append(F.pair_scores(models, features[scored], gaps[scored],
+                                     pairs[scored].reset_index(drop=True), TOL))
+    crossed = pd.concat(crossed, ignore_index=True)
+    print("\nFamily models, tune half cross-fitted by groups of datasets: pairs "
+          "(losers end > 1 pt below the final best, winners at it)")
+    print(F.sharpness_table(crossed).to_string())
+    models = F.fit_models(features, gaps, pairs)
+    features, gaps, _, pairs = pair_rows(report)
+    scores = F.pair_scores(models, features, gaps, pairs, TOL)
+    print(f"\nFamily models, report half ({len(report)} single splits): pairs")
+    print(F.sharpness_table(scores).to_string())
+    print("\nThe same, of the pairs at rungs above the first, outside the top third")
+    print(F.sharpness_table(scores[scores["decision"]]).to_string())
+    print("\nCoverage on the report half: pairs by the probability given, and how many "
+          "ended > tol above")
+    print(F.reliability_table(scores).to_string())
+    print("\nThe rule replayed on the report half with each model at the budgets "
+          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in budgets.items()))
+    rules = {}
+    for name, model in models.items():
+        rules.update(risk_rules(model, budgets, f" {name}"))
+    print(summarize(front(report, rules)).to_string())
+    print("\nThresholds calibrated for each model as the shipped ones are (cross-fitted "
+          "replays of the tune half): risk, budget, worst kind's share of runs losing > tol")
+    own = {"family-free": budgets}
+    for name in F.GROUPINGS:
+        own[name] = choose_budgets(calibrate(tune, name))
+    print(pd.DataFrame({name: {risk: f"{t:g} ({share:.3f})"
+                               for risk, (t, share, _) in chosen.items()}
+                        for name, chosen in own.items()}).rename_axis("risk").to_string())
+    print("\nThe rule replayed on the report half with each model at its own budgets")
+    rules = {}
+    for name, model in models.items():
+        rules.update(risk_rules(model, own[name], f" {name}"))
+    print(summarize(front(report, rules)).to_string())
+    print("\nThe front on the report half, all portfolio kinds together, at every budget: "
+          "geometric-mean speedup / share of runs losing > tol")
+    rules = {f"{name}|{t}": (model, t) for name, model in models.items() for t in BUDGETS}
+    results = front(report, rules)
+    results = results[results["method"].str.contains("|", regex=False)]
+    table = summarize(results.assign(kind="all kinds")).reset_index()
+    table[["model", "budget"]] = table["method"].str.split("|", expand=True)
+    table["cell"] = [f"{s:.2f} / {f:.3f}" for s, f in zip(table["speedup"],
+                                                          table["share_over_tol"])]
+    print(table.pivot(index="budget", columns="model", values="cell").loc[
+        [str(t) for t in BUDGETS], list(models)].to_string())
 
 
 def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
@@ -292,7 +404,7 @@ def write(model, budgets, tasks):
     with open(DATA / "daub_gap_risk.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["risk", "budget", "share_over_tol", "runs"])
-        out.writerows([risk, b, f"{share:.4f}", n] for risk, (b, share, n) in budgets.items())
+        out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in budgets.items())
     with open(DATA / "daub_gap_fitted_on.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["source", "openmlid", "outer_seed", "rows", "learners"])
@@ -302,42 +414,64 @@ def write(model, budgets, tasks):
                           ";".join(task.learners)])
 
 
+def calibrated(tune, write_files, report, cost="time"):
+    """Calibrate and print (see the module docstring); write, report if asked; the budgets."""
+    calibration = calibrate(tune, cost=cost)
+    budgets = choose_budgets(calibration)
+    print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
+    print(summarize(calibration.assign(method=calibration["method"].map(
+        lambda t: f"budget={t:g}"))).to_string())
+    print("\nBudget of each risk (fixed-sequence binomial tests at level "
+          f"{DELTA}): risk, budget, worst kind's share of runs losing > tol, runs")
+    for risk, (t, share, n) in budgets.items():
+        print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
+    features, gaps, _, _ = pair_rows(tune)
+    model = GapModel.fit(features, gaps, n_residuals=1001)
+    if write_files:
+        write(model, budgets, tune)
+    if report is not None:
+        print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
+        print(summarize(front(report, risk_rules(model, budgets), cost=cost)).to_string())
+        print("\nWorkers, risk=0.1, every learner (report half, simulated on LCDB's times)")
+        print(busy(report, model, budgets, cost=cost).to_string())
+        print("\nCoverage on the report half (every learner against the leader at every "
+              "rung below N): pairs by the probability given, and how many ended > tol above")
+        print(reliability(model, report).to_string())
+    return budgets
+
+
+def shipped_budgets():
+    """The shipped ``{risk: (budget, share of runs losing more than tol, runs)}``."""
+    rows = pd.read_csv(DATA / "daub_gap_risk.csv")
+    return {float(r.risk): (float(r.budget), float(r.share_over_tol), int(r.runs))
+            for r in rows.itertuples()}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
     parser.add_argument("--report", action="store_true", help="replay the report half")
+    parser.add_argument("--families", action="store_true",
+                        help="compare models told the learners' families (alone: no "
+                             "calibration, the shipped budgets)")
     parser.add_argument("--cost", choices=("time", "rows"), default="time",
                         help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     tasks = load_tasks(L.lcdb_csv_path())
     tune = [t for t in tasks if L.half(t.openmlid) == "tune"]
+    report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
     if OWN.exists():
         tune += load_tasks(OWN, seeds=[0])
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
-    calibration = calibrate(tune, args.cost)
-    budgets = choose_budgets(calibration)
-    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
-        print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
-        print(summarize(calibration.assign(method=calibration["method"].map(
-            lambda b: f"budget={b:g}"))).to_string())
-        print("\nBudget of each risk (fixed-sequence binomial tests at level "
-              f"{DELTA}): risk, budget, worst kind's share of runs losing > tol, runs")
-        for risk, (t, share, n) in budgets.items():
-            print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
-        features, gaps, _ = pair_rows(tune)
-        model = GapModel.fit(features, gaps, n_residuals=1001)
-        if args.write:
-            write(model, budgets, tune)
-        if args.report:
-            report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
-            print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
-            print(summarize(front(report, model, budgets, cost=args.cost)).to_string())
-            print("\nWorkers, risk=0.1, every learner (report half, simulated on LCDB's times)")
-            print(busy(report, model, budgets, cost=args.cost).to_string())
-            print("\nCoverage on the report half (every learner against the leader at every "
-                  "rung below N): pairs by the probability given, and how many ended > tol above")
-            print(reliability(model, report).to_string())
+    with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
+                           "display.max_columns", 50):
+        if args.families and not (args.write or args.report):
+            budgets = shipped_budgets()
+        else:
+            budgets = calibrated(tune, args.write, report if args.report else None, args.cost)
+        if args.families:
+            families_report(tune, report, budgets)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

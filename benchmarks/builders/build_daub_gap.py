@@ -375,7 +375,7 @@ def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
     for task in tasks:
         columns = rung_columns(task)
         for w in workers:
-            policy = RungPolicy(len(task.learners), list(columns), model=model,
+            policy = F.rung_policy(task, list(columns), model,
                                 budget=budgets[risk][0], n_validation=task.n_validation,
                                 tol=TOL, eta=ETA, cost=cost)
             run = simulate(policy, lambda c, n: task.valid[c, columns[n]], w,

@@ -16,9 +16,9 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     """Training sizes of the rungs: N divided by powers of `eta`, one below halving's first.
 
     Successive halving over `n_candidates` needs ``1 + floor(log_eta(n))``
-    rungs for one learner to be left; one more, smaller size gives every
-    learner a slope at the first rung where learners are dropped. Sizes below
-    `min_size` are left out (N is always kept).
+    rungs for one learner to be left; one more, smaller size screens every
+    learner cheaply, and gives those it keeps a slope at the next. Sizes
+    below `min_size` are left out (N is always kept).
 
     Parameters
     ----------
@@ -71,9 +71,9 @@ class RungPolicy(CurvePolicy):
     each dropped while the budget allows; a learner more likely than not to
     end above the leader is never dropped. So a costly learner with a small
     probability goes where a cheap one with the same probability stays. At
-    the first rung no learner is dropped when two or more rungs lie below N
-    (the next one gives every curve a slope). A learner left alone goes to N
-    at once. At N every learner left is scored, and the best is selected.
+    the first rung the model reads the scores without a slope. A learner
+    left alone goes to N at once. At N every learner left is scored, and the
+    best is selected.
 
     Scores must lie in [0, 1] (accuracy and the like).
 
@@ -207,7 +207,7 @@ class RungPolicy(CurvePolicy):
     def _survivors(self, alive):
         """The learners of `alive` that go on from this rung (see the class docstring)."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        if not scored or not self._decides_here():
+        if not scored:
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
         if self.model is None:
@@ -220,10 +220,6 @@ class RungPolicy(CurvePolicy):
         for c, p in zip(others, probabilities):
             self.probabilities_[c, self.size] = float(p)
         return set(alive).difference(self._drops(others))
-
-    def _decides_here(self):
-        """Whether this rung drops learners: not the first while two or more lie below N."""
-        return self.model is None or self._rung > 0 or self.n_sizes <= 2
 
     def _drops(self, others):
         """The learners of `others` dropped: the most seconds for probabilities within `budget`."""

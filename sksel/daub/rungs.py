@@ -127,15 +127,15 @@ class RungPolicy(CurvePolicy):
     --------
     >>> from sksel.daub import RungPolicy
     >>> from sksel.curves.gap_model import shipped_model
-    >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
+    >>> curves = {0: lambda n: 0.9 - 20 / n, 1: lambda n: 0.5 - 50 / n,
     ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
-    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), budget=0.03,
+    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), budget=0.1,
     ...                     n_validation=300)
     >>> while not policy.done:
     ...     for cand, size in policy.ask():
     ...         policy.tell(cand, size, curves[cand](size))
     >>> policy.best_, policy.dropped_
-    (0, {1: 300, 3: 300})
+    (0, {3: 100, 1: 300})
     """
 
     def __init__(self, n_candidates, sizes, *, model, budget, n_validation, tol=0.005,

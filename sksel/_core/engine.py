@@ -31,12 +31,13 @@ results.
 The race of an action's folds (``enough``) ends on its first outputs, in task
 order, and only on the policy's next decision: while that race may still end,
 the action's task ``k + 1`` is handed to joblib only once the outputs of tasks
-``0`` to ``k`` are in, so that no fold runs that the race then drops; a worker
-meanwhile takes the queued tasks of other actions (the policy is asked for
-more), and takes a held fold only where nothing else is queued, as
-speculative work it would otherwise idle through. Which tasks run changes,
-not the outputs the race decides on: the results are the same for any
-``n_jobs``.
+``0`` to ``k`` are in, so that no fold runs that the race then drops. A free
+worker meanwhile takes the queued tasks of other actions (the policy is asked
+for more); no more are handed out than workers are free, so that none waits
+in joblib's queue ahead of the held fold. Where nothing else is queued, the
+free worker takes the held fold, as speculative work it would otherwise idle
+through. Which tasks run changes, not the outputs the race decides on: the
+results are the same for any ``n_jobs``.
 
 Fits run in this process (one worker, or the threading backend) are capped
 at the CPUs they share: OpenMP and BLAS start a thread per CPU the process
@@ -379,7 +380,8 @@ class Engine:
         the folds of an evaluation); its tasks still queued never run, and
         those already handed to a worker finish unreported. Only the
         policy's ``next_decision`` is raced; its task ``k + 1`` waits for the
-        outputs of tasks ``0`` to ``k`` while other tasks are queued.
+        outputs of tasks ``0`` to ``k`` while other tasks are queued (see
+        the module docstring).
     state_key : str or None
         The entry of a task's output (a dict) holding learned state that
         later tasks take up, or None. On a dask cluster that state stays on

@@ -415,6 +415,9 @@ class Engine:
         self._start = time.perf_counter()
         self._policy = policy
         self._queue = deque()
+        # Guards `_queue` and the keys of `_running`: joblib reads `_feed` in a thread of
+        # its own, while this one queues, races and reports.
+        self._queue_lock = threading.Lock()
         self._running = {}
         self._n_done = 0
         self._task_seconds, self._n_timed_tasks = 0.0, 0  # fit and score seconds so far
@@ -712,9 +715,10 @@ class Engine:
                 return
             action = actions[0]
             tasks = self.make_tasks(action)
-            self._running[action] = [None] * len(tasks)
-            self._queue.extend(_keyed_task(action, i, task, self._search_id)
-                               for i, task in enumerate(tasks))
+            with self._queue_lock:
+                self._running[action] = [None] * len(tasks)
+                self._queue.extend(_keyed_task(action, i, task, self._search_id)
+                                   for i, task in enumerate(tasks))
 
     def _held(self, key):
         """Whether the queued task `key` waits for the outputs of its action's earlier tasks.
@@ -744,19 +748,21 @@ class Engine:
         else is queued, as speculative work that the worker would otherwise
         idle through. None: the worker gets an idle task.
         """
-        held = [self._held(_key_of(task)) for task in self._queue]
-        if not any(held):
-            return self._queue.popleft() if self._queue else None
-        if self._n_tasks_left() - len(self._queue) >= self._n_workers:
-            return None
-        position = held.index(False) if False in held else 0
-        task = self._queue[position]
-        del self._queue[position]
-        return task
+        with self._queue_lock:
+            held = [self._held(_key_of(task)) for task in self._queue]
+            if not any(held):
+                return self._queue.popleft() if self._queue else None
+            if self._n_tasks_left() - len(self._queue) >= self._n_workers:
+                return None
+            position = held.index(False) if False in held else 0
+            task = self._queue[position]
+            del self._queue[position]
+            return task
 
     def _n_ready(self):
         """Queued tasks that are not held (see `_held`)."""
-        return sum(not self._held(_key_of(task)) for task in self._queue)
+        with self._queue_lock:
+            return sum(not self._held(_key_of(task)) for task in self._queue)
 
     def _n_tasks_left(self):
         """Tasks of the actions handed out whose outputs are not in: queued or running."""
@@ -785,12 +791,14 @@ class Engine:
         first = outputs[:outputs.index(None)]
         if self.enough is None or not first or not self.enough(action, first):
             return
-        self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
-        outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
+        with self._queue_lock:
+            self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+            outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
 
     def _report(self, action):
         """Hand the outputs of `action`, all in or the first ones of its race, to ``on_done``."""
-        outputs = self._running.pop(action)
+        with self._queue_lock:
+            outputs = self._running.pop(action)
         if _SKIPPED in outputs:
             outputs = outputs[:outputs.index(_SKIPPED)]
         self._n_done += 1

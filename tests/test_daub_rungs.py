@@ -26,7 +26,6 @@ from sksel.curves.gap_model import (
     shipped_model,
 )
 from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
-from sksel.daub.rungs import _loss
 from sksel.daub.cost import fit_cost, predict_cost
 
 
@@ -119,100 +118,66 @@ def test_rung_sizes_leave_out_sizes_below_min_size():
     assert rung_sizes(100, 9, min_size=200) == [100]
 
 
-class _ByCandidate(GapModel):
-    """A stand-in model: a normal final gap whose mean is read back by the learner's score."""
+def _brute_force(scores, sizes, probability, budget):
+    """The rule with equal costs, by enumeration: ``(selected, {candidate: dropped at})``.
 
-    def __init__(self, means, scale=0.01, n=20001):
-        super().__init__(np.zeros(len(MEAN_TERMS)), np.zeros(len(SCALE_TERMS)),
-                         norm.ppf((np.arange(n) + 0.5) / n))
-        self.means, self.scale = means, scale
+    At each rung below N, of every set of learners other than the
+    leader, each below probability 0.5 and together within `budget`, the
+    largest is dropped (ties: the smallest sum of probabilities).
+    """
+    alive = list(range(len(scores)))
+    dropped = {}
+    for rung, size in enumerate(sizes):
+        ranked = sorted(alive, key=lambda c: (-scores[c][size], c))
+        if size == sizes[-1]:
+            return ranked[0], dropped
+        others = [c for c in ranked[1:] if probability(c, size) < 0.5]
+        best = max((subset for k in range(len(others) + 1)
+                    for subset in combinations(others, k)
+                    if sum(probability(c, size) for c in subset) <= budget),
+                   key=lambda subset: (len(subset), -sum(probability(c, size) for c in subset)))
+        for c in best:
+            dropped[c] = size
+        alive = sorted(set(alive).difference(best))
+        if len(alive) == 1:
+            return alive[0], dropped
 
-    def mean_scale(self, features):
-        features = np.atleast_2d(features)
-        mean = np.array([self.means[round(f[FEATURES.index("score")], 9)] for f in features])
-        return mean, np.full(len(mean), self.scale)
 
+class _ByCandidate:
+    """A stand-in model: the probability of each pair, read back by the learner's score."""
 
-def _exact_loss(means, scale, dropped, kept, tol):
-    """P(best of `dropped` > tol + max(0, best of `kept`)) for independent normal gaps."""
-    x = np.linspace(-0.5, 0.5, 200001)
-    cdf_dropped = np.prod([norm.cdf((x - means[c]) / scale) for c in dropped], axis=0)
-    y = x - tol
-    cdf_kept = (y >= 0) * np.prod([norm.cdf((y - means[c]) / scale) for c in kept], axis=0)
-    return float(np.sum(np.diff(cdf_dropped) * cdf_kept[1:]))
+    def __init__(self, table):
+        self.table = table
 
-
-def _greedy(means, scale, others, budget, tol, margin=0.015):
-    """The rule with equal costs and exact losses; None where a loss is within `margin`."""
-    p = {c: norm.sf((tol - means[c]) / scale) for c in others}
-    dropped = []
-    for c in sorted(others, key=lambda c: (p[c], c)):
-        if p[c] >= 0.5:
-            continue
-        loss = _exact_loss(means, scale, dropped + [c],
-                           [k for k in others if k not in dropped + [c]], tol)
-        if abs(loss - budget) < margin:
-            return None
-        if loss <= budget:
-            dropped.append(c)
-    return set(dropped)
+    def prob_above(self, features, tol):
+        return np.array([self.table[round(f[FEATURES.index("score")], 9)] for f in features])
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_rung_policy_drops_what_the_exact_chance_of_a_loss_allows(seed):
+@pytest.mark.parametrize("n_workers", [1, 3])
+def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
     rng = np.random.RandomState(seed)
-    n, sizes, tol, budget = 9, [30, 90], 0.005, 0.1
-    scores = {c: round(0.9 - 0.004 * c - float(rng.uniform(0, 0.002)), 9) for c in range(n)}
-    means = {scores[c]: float(rng.uniform(-0.03, 0.01)) for c in range(1, n)}
-    policy = RungPolicy(n, sizes, model=_ByCandidate(means), budget=budget, n_validation=100,
-                        tol=tol)
-    simulate(policy, lambda c, s: scores[c])
-    expected = _greedy({c: means[scores[c]] for c in range(1, n)}, 0.01, list(range(1, n)),
-                       budget, tol)
-    if expected is None:
-        pytest.skip("a loss within the draws' error of the budget")
-    assert set(policy.dropped_) == expected
-    for c in range(1, n):
-        assert policy.probabilities_[c, 30] == pytest.approx(
-            norm.sf((tol - means[scores[c]]) / 0.01), abs=1e-3)
-
-
-def test_many_close_learners_are_dropped_where_a_sum_of_their_chances_would_keep_them():
-    # Six learners each 6.7% likely to end 0.5 point above the leader: their sum is 0.4,
-    # but while the others stay, dropping one loses little.
-    scores = {c: 0.9 - 0.001 * c for c in range(7)}
-    model = _ByCandidate({round(scores[c], 9): -0.01 for c in range(1, 7)}, scale=0.01)
-    policy = RungPolicy(7, [30, 90], model=model, budget=0.1, n_validation=100)
-    simulate(policy, lambda c, s: scores[c])
-    assert all(p == pytest.approx(norm.sf(1.5), abs=1e-3)
-               for p in policy.probabilities_.values())
-    assert len(policy.dropped_) >= 2  # a sum of probabilities within 0.1 allows one
-    kept = [c for c in range(1, 7) if c not in policy.dropped_]
-    means = dict.fromkeys(range(1, 7), -0.01)
-    assert _exact_loss(means, 0.01, list(policy.dropped_), kept, 0.005) <= 0.1 + 0.01
-
-
-def test_the_chance_of_a_loss_is_that_of_independent_normal_gaps():
-    means = {1: -0.01, 2: 0.0, 3: -0.02}
-    model = _ByCandidate({0.8: -0.01, 0.7: 0.0, 0.6: -0.02}, scale=0.01)
-    features = [gap_features([s], [0.9], [100], 1000, 100) for s in (0.8, 0.7, 0.6)]
-    gaps = dict(zip([1, 2, 3], model.sample(features, n_draws=200000)))
-    for dropped in ([1], [1, 3], [2, 3], [1, 2, 3]):
-        kept = [c for c in means if c not in dropped]
-        assert _loss(gaps, dropped, 0.005) == pytest.approx(
-            _exact_loss(means, 0.01, dropped, kept, 0.005), abs=0.005)
-    # One learner dropped, the leader alone kept: its probability of ending above it.
-    only = {1: gaps[1]}
-    assert _loss(only, [1], 0.005) == pytest.approx(norm.sf(1.5), abs=0.005)
+    n, sizes = 10, [30, 90, 270, 810]
+    scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
+    # A probability per (candidate, size), read back through the score (unique).
+    prob = {(c, s): float(rng.uniform(0, 0.6)) for c in range(n) for s in sizes}
+    table = {round(scores[c][s], 9): prob[c, s] for c in range(n) for s in sizes}
+    policy = RungPolicy(n, sizes, model=_ByCandidate(table), budget=0.4, n_validation=100)
+    simulate(policy, lambda c, s: scores[c][s], n_workers)
+    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.4)
+    assert policy.best_ == best
+    assert policy.dropped_ == dropped
+    for (c, s), p in policy.probabilities_.items():
+        assert p == prob[c, s]
 
 
 def _two_tied_learners(cost, seconds_per_row):
     """A leader and two learners behind it with probability 0.08 each; budget for one."""
     sizes = [30, 90]
     scores = {0: 0.9, 1: 0.8, 2: 0.7}
-    # Normal gaps of mean -0.009, scale 0.01: each ends above the leader with probability 0.08.
-    model = _ByCandidate({0.8: -0.009, 0.7: -0.009})
-    policy = RungPolicy(3, sizes, model=model, budget=0.1, n_validation=100, cost=cost)
+    table = {0.8: 0.08, 0.7: 0.08}
+    policy = RungPolicy(3, sizes, model=_ByCandidate(table), budget=0.1, n_validation=100,
+                        cost=cost)
     simulate(policy, lambda c, s: scores[c], durations=lambda c, s: seconds_per_row[c] * s)
     return policy
 

@@ -88,7 +88,7 @@ STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
           "sklearn.neighbors.KNeighborsClassifier", "sklearn.neural_network.MLPClassifier",
           "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
 #: Budgets replayed by the calibration, increasing (more learners dropped).
-BUDGETS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+BUDGETS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 #: Run-level risks a budget is shipped for.
 RISKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 #: Level of the binomial tests of the calibration.

@@ -181,25 +181,6 @@ class GapModel:
         features = np.atleast_2d(np.asarray(features, dtype=float))
         return design(features) @ self.mean_coef, np.exp(scale_design(features) @ self.scale_coef)
 
-    def sample(self, features, n_draws=4000, random_state=0):
-        """Draws of the final gaps, independent from one row of `features` to the next.
-
-        Parameters
-        ----------
-        features : array-like of shape (n_pairs, len(FEATURES))
-        n_draws : int, default=4000
-        random_state : int, default=0
-            Seed of the draws: the same features give the same draws.
-
-        Returns
-        -------
-        gaps : ndarray of shape (n_pairs, n_draws)
-        """
-        mean, scale = self.mean_scale(features)
-        rng = np.random.default_rng(random_state)
-        z = self.residuals[rng.integers(len(self.residuals), size=(len(mean), n_draws))]
-        return mean[:, None] + scale[:, None] * z
-
     def prob_above(self, features, tol):
         """The probability that each final gap exceeds `tol`.
 

@@ -61,23 +61,19 @@ class RungPolicy(CurvePolicy):
     Every learner alive is trained on the rung's size. The *leader*, the best
     learner at this size (the one the run would select now), always goes on.
     For each other learner the :class:`~sksel.curves.gap_model.GapModel`
-    gives the law of its final gap to the leader, from the two learners'
-    curves at the rungs so far. The learners dropped are chosen so that the
-    chance of a loss, that the best of them ends more than `tol` above the
-    best of those kept (the leader included; the gaps drawn independently,
-    4,000 draws), stays at most `budget` while the seconds saved are the
-    most: learners are taken in increasing order of their probability of
-    ending more than `tol` above the leader per predicted second of the rest
-    of their path to N (the next rungs' sizes and N's folds,
-    :func:`~sksel.daub.cost.fit_cost` of its evaluations so far with
-    ``cost="time"``, its rows with ``cost="rows"``), each dropped while the
-    chance stays within the budget; a learner more likely than not to end
-    above the leader is never dropped. So a costly learner with a small
-    probability goes where a cheap one with the same probability stays, and
-    among many learners close to each other, dropping one costs little risk
-    while the others stay. At the first rung the model reads the scores
-    without a slope. A learner left alone goes to N at once. At N every
-    learner left is scored, and the best is selected.
+    gives the probability that it ends more than `tol` above the leader, from
+    the two learners' curves at the rungs so far, and the learners dropped are
+    chosen so that these probabilities add up to at most `budget` while the
+    seconds saved are the most: learners in increasing order of probability
+    per predicted second of the rest of their path to N (the next rungs'
+    sizes and N's folds, :func:`~sksel.daub.cost.fit_cost` of its
+    evaluations so far with ``cost="time"``, its rows with ``cost="rows"``),
+    each dropped while the budget allows; a learner more likely than not to
+    end above the leader is never dropped. So a costly learner with a small
+    probability goes where a cheap one with the same probability stays. At
+    the first rung the model reads the scores without a slope. A learner
+    left alone goes to N at once. At N every learner left is scored, and the
+    best is selected.
 
     Scores must lie in [0, 1] (accuracy and the like).
 
@@ -91,8 +87,8 @@ class RungPolicy(CurvePolicy):
         The law of the final gap. None is plain successive halving: the best
         ``ceil(n / eta)`` of the `n` alive go on.
     budget : float
-        The most the chance of a loss by one rung's drops may be. ``0``
-        drops only learners that cannot end above the leader.
+        The most the probabilities of the learners dropped at one rung add up
+        to. ``0`` drops only learners given probability 0.
     n_validation : int
         Validation rows each score below N was measured on (the noise of a
         score, a feature of the model).
@@ -219,28 +215,23 @@ class RungPolicy(CurvePolicy):
         leader, others = ranked[0], ranked[1:]
         if not others:
             return set(alive)
-        features = [self._features(c, leader) for c in others]
-        for c, p in zip(others, self.model.prob_above(features, self.tol)):
+        probabilities = self.model.prob_above([self._features(c, leader) for c in others],
+                                              self.tol)
+        for c, p in zip(others, probabilities):
             self.probabilities_[c, self.size] = float(p)
-        gaps = dict(zip(others, self.model.sample(features, random_state=self._rung)))
-        return set(alive).difference(self._drops(others, gaps))
+        return set(alive).difference(self._drops(others))
 
-    def _drops(self, others, gaps):
-        """The learners of `others` dropped: the most seconds within the `budget` of a loss.
-
-        `gaps` are draws of each one's final gap to the leader. Learners are
-        taken in increasing order of probability per second left, each
-        dropped while the share of draws where the best of those dropped ends
-        more than `tol` above the best of those kept, the leader (gap 0)
-        included, stays at most `budget`.
-        """
+    def _drops(self, others):
+        """The learners of `others` dropped: the most seconds for probabilities within `budget`."""
         seconds = self._seconds_left(others)
         probability = {c: self.probabilities_[c, self.size] for c in others}
-        dropped = []
-        for c in sorted(others, key=lambda c: (probability[c] / seconds[c], c)):
-            if probability[c] < 0.5 and _loss(gaps, dropped + [c], self.tol) <= self.budget:
-                dropped.append(c)
-        return set(dropped)
+        order = sorted(others, key=lambda c: (probability[c] / seconds[c], c))
+        dropped, spent = set(), 0.0
+        for c in order:
+            if probability[c] < 0.5 and spent + probability[c] <= self.budget:
+                dropped.add(c)
+                spent += probability[c]
+        return dropped
 
     def _seconds_left(self, candidates):
         """``{candidate: cost}`` of each one's evaluations on the next rungs, N's folds included.
@@ -305,15 +296,3 @@ class RungPolicy(CurvePolicy):
         if outcome is None or outcome.failed:
             return None
         return outcome.score
-
-
-def _loss(gaps, dropped, tol):
-    """Share of the draws of `gaps` where the best of `dropped` ends `tol` above the rest's best.
-
-    The rest are the learners of `gaps` not dropped, and the leader, whose
-    gap is 0.
-    """
-    kept = [gaps[c] for c in gaps if c not in dropped]
-    best_kept = np.maximum(np.max(kept, axis=0), 0.0) if kept else 0.0
-    best_dropped = np.max([gaps[c] for c in dropped], axis=0)
-    return float(np.mean(best_dropped > best_kept + tol))

@@ -104,9 +104,9 @@ CASES = [
         build=lambda **kw: DAUBSearch(
             [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
              KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-            **{"cv": CV3, "random_state": 0, **kw}),
+            **{"cv": CV3, "cost": "rows", "random_state": 0, **kw}),
         counted=lambda **kw: DAUBSearch(SlowKNN(), KNN_GRID, **{
-            "cv": 3, "refit": False, "random_state": 0, **kw}),
+            "cv": 3, "refit": False, "random_state": 0, "cost": "rows", **kw}),
         counter=SlowKNN,
         checks=lambda: [
             DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise")],
@@ -118,10 +118,11 @@ CASES = [
         build=lambda **kw: DAUBSearch(
             [GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0),
              KNeighborsClassifier(15), LogisticRegression(C=0.01), LogisticRegression(C=1.0)],
-            **{"cv": CV3, "random_state": 0, "keep_predictions": True,
+            **{"cv": CV3, "cost": "rows", "random_state": 0, "keep_predictions": True,
                "keep_fold_models": True, **kw}),
         counted=lambda **kw: DAUBSearch(SlowKNN(), KNN_GRID, **{
-            "cv": 3, "refit": False, "random_state": 0, "keep_predictions": True, **kw}),
+            "cv": 3, "refit": False, "random_state": 0, "cost": "rows",
+            "keep_predictions": True, **kw}),
         counter=SlowKNN,
         checks=lambda: [
             DAUBSearch(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2, error_score="raise",

@@ -849,18 +849,19 @@ SELECTION_CANDIDATES = [
 
 
 def _selection_search(**kwargs):
-    # tol=0: no tie-break by measured fit times, so the decisions themselves are
-    # reproducible, not only the selection.
-    params = dict(cv=CV3, b=20, stop="strict", tol=0.0, random_state=0)
+    # tol=0 and cost="rows": no decision reads measured seconds, so the decisions
+    # themselves are reproducible, not only the selection.
+    params = dict(cv=CV3, b=20, stop="strict", tol=0.0, cost="rows", random_state=0)
     return DAUBSearch(SELECTION_CANDIDATES, **{**params, **kwargs})
 
 
 @pytest.mark.parametrize("n_jobs", [2, -1])
 def test_n_jobs_same_selection_with_default_tie_break(clf_data, n_jobs):
-    """With the default tol, fit times order near-tied steps; the selection stays."""
+    """With DAUB's bounds and the default tol, fit times order near-tied steps; the selection
+    stays."""
     X, y = clf_data
-    one = _selection_search(n_jobs=1, tol=0.005).fit(X, y)
-    many = _selection_search(n_jobs=n_jobs, tol=0.005).fit(X, y)
+    one = _selection_search(n_jobs=1, tol=0.005, risk=0, cost="time").fit(X, y)
+    many = _selection_search(n_jobs=n_jobs, tol=0.005, risk=0, cost="time").fit(X, y)
     assert many.best_params_ == one.best_params_
     assert many.best_score_ == one.best_score_
 

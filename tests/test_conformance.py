@@ -69,7 +69,7 @@ POLICIES = [
     PolicyCase("daub", lambda: DAUBPolicy(8, [25, 50, 100, 200], bound="slope", stop="strict",
                                           tol=0.005), True),
     PolicyCase("daub_rungs", lambda: RungPolicy(9, rung_sizes(270, 9), model=shipped_model(),
-                                                budget=0.3, n_validation=100), True),
+                                                threshold=0.15, n_validation=100), True),
     PolicyCase("gpucb", lambda: GPUCBPolicy(np.full(12, 0.7), _KERNEL, n_iter=8, tol=0.01,
                                             resource=200, random_state=0), True),
     PolicyCase("gpucb_asynchronous", lambda: GPUCBPolicy(

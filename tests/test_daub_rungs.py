@@ -1,7 +1,6 @@
 """DAUBSearch's rungs with a learned net (risk > 0): the gap model, RungPolicy, the search."""
 
 import math
-from itertools import combinations
 
 import numpy as np
 import pytest
@@ -20,10 +19,10 @@ from sksel.curves.gap_model import (
     MEAN_TERMS,
     SCALE_TERMS,
     GapModel,
-    budget,
     gap_features,
-    risk_budgets,
+    risk_thresholds,
     shipped_model,
+    threshold,
 )
 from sksel.daub import DAUBPolicy, RungPolicy, rung_sizes
 from sksel.daub.cost import fit_cost, predict_cost
@@ -92,13 +91,13 @@ def test_shipped_model_ranks_a_learner_far_behind_below_one_close_behind():
     assert p_rising > p_far
 
 
-def test_budgets_grow_with_risk_and_interpolate():
-    risks, budgets = risk_budgets()
-    assert np.all(np.diff(risks) > 0) and np.all(np.diff(budgets) >= 0)
-    for r, b in zip(risks, budgets):
-        assert budget(r) == pytest.approx(b)
-    assert budget(risks[0] / 10) == budgets[0]
-    assert budgets[0] <= budget(math.sqrt(risks[0] * risks[1])) <= budgets[1]
+def test_thresholds_grow_with_risk_and_interpolate():
+    risks, thresholds = risk_thresholds()
+    assert np.all(np.diff(risks) > 0) and np.all(np.diff(thresholds) >= 0)
+    for r, t in zip(risks, thresholds):
+        assert threshold(r) == pytest.approx(t)
+    assert threshold(risks[0] / 10) == thresholds[0]
+    assert thresholds[0] <= threshold(math.sqrt(risks[0] * risks[1])) <= thresholds[1]
 
 
 @pytest.mark.parametrize("n_total, n, eta, expected", [
@@ -118,27 +117,22 @@ def test_rung_sizes_leave_out_sizes_below_min_size():
     assert rung_sizes(100, 9, min_size=200) == [100]
 
 
-def _brute_force(scores, sizes, probability, budget):
-    """The rule with equal costs, by enumeration: ``(selected, {candidate: dropped at})``.
-
-    At each rung below N, of every set of learners other than the
-    leader, each below probability 0.5 and together within `budget`, the
-    largest is dropped (ties: the smallest sum of probabilities).
-    """
+def _brute_force(scores, sizes, probability, threshold, eta=3):
+    """Halving's rungs plus the net, written plainly: ``(selected, {candidate: dropped at})``."""
     alive = list(range(len(scores)))
     dropped = {}
     for rung, size in enumerate(sizes):
         ranked = sorted(alive, key=lambda c: (-scores[c][size], c))
         if size == sizes[-1]:
             return ranked[0], dropped
-        others = [c for c in ranked[1:] if probability(c, size) < 0.5]
-        best = max((subset for k in range(len(others) + 1)
-                    for subset in combinations(others, k)
-                    if sum(probability(c, size) for c in subset) <= budget),
-                   key=lambda subset: (len(subset), -sum(probability(c, size) for c in subset)))
-        for c in best:
-            dropped[c] = size
-        alive = sorted(set(alive).difference(best))
+        if rung == 0 and len(sizes) > 2:
+            continue
+        keep = set(ranked[:math.ceil(len(alive) / eta)])
+        keep |= {c for c in ranked if probability(c, size) >= threshold}
+        for c in alive:
+            if c not in keep:
+                dropped[c] = size
+        alive = sorted(keep)
         if len(alive) == 1:
             return alive[0], dropped
 
@@ -160,35 +154,35 @@ def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
     n, sizes = 10, [30, 90, 270, 810]
     scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
     # A probability per (candidate, size), read back through the score (unique).
-    prob = {(c, s): float(rng.uniform(0, 0.6)) for c in range(n) for s in sizes}
+    prob = {(c, s): float(rng.uniform(0, 0.3)) for c in range(n) for s in sizes}
     table = {round(scores[c][s], 9): prob[c, s] for c in range(n) for s in sizes}
-    policy = RungPolicy(n, sizes, model=_ByCandidate(table), budget=0.4, n_validation=100)
+    policy = RungPolicy(n, sizes, model=_ByCandidate(table), threshold=0.15, n_validation=100)
     simulate(policy, lambda c, s: scores[c][s], n_workers)
-    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.4)
+    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.15)
     assert policy.best_ == best
     assert policy.dropped_ == dropped
     for (c, s), p in policy.probabilities_.items():
         assert p == prob[c, s]
 
 
-def _two_tied_learners(cost, seconds_per_row):
-    """A leader and two learners behind it with probability 0.08 each; budget for one."""
-    sizes = [30, 90]
-    scores = {0: 0.9, 1: 0.8, 2: 0.7}
-    table = {0.8: 0.08, 0.7: 0.08}
-    policy = RungPolicy(3, sizes, model=_ByCandidate(table), budget=0.1, n_validation=100,
-                        cost=cost)
+def _two_behind(cost, seconds_per_row):
+    """Two learners ahead (the top third), two behind with probability 0.1 each; threshold 0.1."""
+    sizes = [30, 90, 270]
+    scores = {0: 0.9, 1: 0.88, 2: 0.7, 3: 0.6}
+    policy = RungPolicy(4, sizes, model=_ByCandidate({0.7: 0.1, 0.6: 0.1}), threshold=0.1,
+                        n_validation=100, cost=cost)
     simulate(policy, lambda c, s: scores[c], durations=lambda c, s: seconds_per_row[c] * s)
     return policy
 
 
-@pytest.mark.parametrize("slow", [1, 2])
-def test_with_time_costs_the_risk_goes_to_the_learner_that_costs_the_most(slow):
-    seconds_per_row = {0: 1.0, 1: 1.0, 2: 1.0, slow: 20.0}
-    timed = _two_tied_learners("time", seconds_per_row)
-    assert timed.dropped_ == {slow: 30}
-    # In rows both cost the same: the tie goes by candidate order, whatever the seconds.
-    assert _two_tied_learners("rows", seconds_per_row).dropped_ == {1: 30}
+@pytest.mark.parametrize("slow", [2, 3])
+def test_with_time_costs_a_costly_learner_needs_a_larger_probability_to_go_on(slow):
+    seconds_per_row = {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0, slow: 4.0}
+    timed = _two_behind("time", seconds_per_row)
+    # Threshold 0.1 * sqrt(4 / 2) for the slow one, 0.1 * sqrt(1 / 2) for the other.
+    assert timed.dropped_ == {slow: 90}
+    # In rows both paths cost the same: both are at the threshold and go on.
+    assert _two_behind("rows", seconds_per_row).dropped_ == {}
 
 
 @pytest.mark.parametrize("a, b, e", [(0.05, 2e-4, 1.0), (0.0, 1e-6, 2.0), (0.3, 1e-3, 0.5),
@@ -213,7 +207,7 @@ def test_without_a_model_it_is_successive_halving():
     rng = np.random.RandomState(1)
     sizes = [10, 30, 90, 270]
     scores = {c: {s: float(rng.uniform()) for s in sizes} for c in range(9)}
-    policy = RungPolicy(9, sizes, model=None, budget=0.5, n_validation=100)
+    policy = RungPolicy(9, sizes, model=None, threshold=0.5, n_validation=100)
     simulate(policy, lambda c, s: scores[c][s])
     alive = list(range(9))
     for size in sizes:
@@ -224,9 +218,9 @@ def test_without_a_model_it_is_successive_halving():
     assert policy.best_ == alive[0]
 
 
-def test_budget_zero_trains_every_learner_with_a_chance_on_n():
+def test_threshold_zero_trains_every_learner_on_n():
     sizes = [20, 60, 180]
-    policy = RungPolicy(6, sizes, model=shipped_model(), budget=0.0, n_validation=100)
+    policy = RungPolicy(6, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
     simulate(policy, lambda c, s: 0.5 + 0.05 * c + s / 1000)
     assert sorted(c for c, n in policy.decisions_ if n == 180) == list(range(6))
     assert policy.best_ == 5
@@ -234,7 +228,7 @@ def test_budget_zero_trains_every_learner_with_a_chance_on_n():
 
 def test_a_failed_learner_is_never_selected_and_the_rest_go_on():
     sizes = [20, 60, 180]
-    policy = RungPolicy(4, sizes, model=shipped_model(), budget=0.0, n_validation=100)
+    policy = RungPolicy(4, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
     simulate(policy, lambda c, s: np.nan if c == 3 else 0.6 + 0.01 * c)
     assert policy.best_ == 2
     # Failed on every fold of the first rung: given up there, no larger rung.
@@ -310,7 +304,7 @@ def test_a_larger_risk_drops_no_fewer_learners():
             top = rng.uniform(0.6, 0.9, 12)
             curve = {c: {s: top[c] - 5 / math.sqrt(s) + rng.normal(0, 0.01) for s in sizes}
                      for c in range(12)}
-            policy = RungPolicy(12, sizes, model=shipped_model(), budget=budget(risk),
+            policy = RungPolicy(12, sizes, model=shipped_model(), threshold=threshold(risk),
                                 n_validation=400)
             simulate(policy, lambda c, s: curve[c][s])
             dropped += len(policy.dropped_)

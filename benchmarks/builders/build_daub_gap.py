@@ -1,9 +1,10 @@
 """Fit and calibrate DAUBSearch's learned drop rule (``sksel/data/daub_gap*.csv``).
 
-:class:`sksel.daub.RungPolicy` drops, at each rung, learners whose
-probabilities of ending more than ``tol`` above the leader add up to at most
-the budget of the search's ``risk``, the most costly first. This script
-builds what it ships:
+:class:`sksel.daub.RungPolicy` drops a learner outside the top third of a rung
+once the probability that it ends more than ``tol`` above the leader is below
+its threshold: the threshold of the search's ``risk``, scaled by what the
+rest of the learner's path is predicted to cost. This script builds what it
+ships:
 
 1. **Curves**: LCDB 1.0's single-split learning curves (outer seeds 0-4,
    inner seed 0; not averaged over seeds, as a user's one split is not) of
@@ -18,12 +19,12 @@ builds what it ships:
    (every learner; the nine "strong" learners; two random portfolios of 5-12
    learners; per outer seed), each evaluation costing LCDB's recorded fit
    time (``--cost time``, what the policy reads with ``cost="time"``), at
-   every budget of `BUDGETS`. For each risk, the budget kept is the largest
-   of that increasing sequence whose runs losing more than ``tol`` are, by a
+   every threshold of `THRESHOLDS`. For each risk, the threshold kept is the
+   largest of that increasing sequence whose runs losing more than ``tol`` are, by a
    one-sided binomial test at level `DELTA`, at most that risk on every kind
-   of portfolio: the fixed-sequence test stops at the first budget not
+   of portfolio: the fixed-sequence test stops at the first threshold not
    passing.
-4. **Report** (``--report``): the shipped model and budgets replayed on the
+4. **Report** (``--report``): the shipped model and thresholds replayed on the
    report half (odd ids; never used above), single splits, on the three
    kinds of portfolio, beside successive halving at factors 2, 3 and 4: the
    speed/loss front of ``risk`` (speedup over training every learner once,
@@ -45,9 +46,9 @@ builds what it ships:
    share of winners (ending at it) given one too, the losers dropped at the
    probability that drops as many winners as the family-free model does,
    and the coverage. Then the rule replayed on the report half with each
-   model: at the budgets (the shipped ones unless ``--write`` or ``--report``
-   calibrates in the same run), at each family model's own budgets
-   (calibrated as in 3), and at every budget of `BUDGETS` (the front).
+   model: at the thresholds (the shipped ones unless ``--write`` or ``--report``
+   calibrates in the same run), at each family model's own thresholds
+   (calibrated as in 3), and at every threshold of `THRESHOLDS` (the front).
 
 Usage::
 
@@ -87,9 +88,10 @@ STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
           "sklearn.ensemble.RandomForestClassifier", "sklearn.linear_model.LogisticRegression",
           "sklearn.neighbors.KNeighborsClassifier", "sklearn.neural_network.MLPClassifier",
           "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
-#: Budgets replayed by the calibration, increasing (more learners dropped).
-BUDGETS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
-#: Run-level risks a budget is shipped for.
+#: Thresholds replayed by the calibration, increasing (more learners dropped).
+THRESHOLDS = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6,
+              0.7, 0.8, 0.9, 1.0)
+#: Run-level risks a threshold is shipped for.
 RISKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 #: Level of the binomial tests of the calibration.
 DELTA = 0.1
@@ -161,13 +163,13 @@ def pair_rows(tasks):
     return np.array(features), np.array(gaps), np.array(groups), pairs
 
 
-def replay(task, model, budget, cost="time"):
+def replay(task, model, threshold, cost="time"):
     """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs).
 
     A family model (``--families``) is told the learners' families.
     """
     columns = rung_columns(task)
-    policy = F.rung_policy(task, list(columns), model, budget=budget,
+    policy = F.rung_policy(task, list(columns), model, threshold=threshold,
                            n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
@@ -216,12 +218,12 @@ def outcome_rows(task, kind, pickers):
     return rows
 
 
-def budget_pickers(model, cost):
-    return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in BUDGETS}
+def threshold_pickers(model, cost):
+    return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in THRESHOLDS}
 
 
 def calibrate(tasks, model_name="family-free", cost="time"):
-    """Cross-fitted replays of every budget (see the module docstring).
+    """Cross-fitted replays of every threshold (see the module docstring).
 
     `model_name` is the model's in `_gap_families.fit_model` (``--families``).
     """
@@ -234,18 +236,18 @@ def calibrate(tasks, model_name="family-free", cost="time"):
         model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted])
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
-                rows += outcome_rows(task, kind, budget_pickers(model, cost))
+                rows += outcome_rows(task, kind, threshold_pickers(model, cost))
     return pd.DataFrame(rows)
 
 
-def choose_budgets(calibration):
-    """``{risk: (budget, share of runs losing more than tol, runs)}`` by fixed-sequence tests."""
+def choose_thresholds(calibration):
+    """``{risk: (threshold, share of runs losing more than tol, runs)}`` by fixed-sequence tests."""
     fails = calibration.assign(fail=calibration["loss"] > 100 * TOL + 1e-9)
     counts = fails.groupby(["method", "kind"])["fail"].agg(["sum", "size"])
     chosen = {}
     for risk in RISKS:
-        kept = BUDGETS[0]
-        for t in BUDGETS:
+        kept = THRESHOLDS[0]
+        for t in THRESHOLDS:
             if any(binom.cdf(n_fail, n_runs, risk) > DELTA
                    for n_fail, n_runs in counts.loc[t].itertuples(index=False)):
                 break
@@ -256,11 +258,11 @@ def choose_budgets(calibration):
 
 
 def front(tasks, rules, seed=0, cost="time"):
-    """The report: each rule (``{method: (model, budget)}``) and halving at 2, 3, 4 on
+    """The report: each rule (``{method: (model, threshold)}``) and halving at 2, 3, 4 on
     every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for method, (model, budget) in rules.items():
-        pickers[method] = lambda t, m=model, b=budget: replay(t, m, b, cost)
+    for method, (model, threshold) in rules.items():
+        pickers[method] = lambda t, m=model, b=threshold: replay(t, m, b, cost)
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
@@ -269,9 +271,9 @@ def front(tasks, rules, seed=0, cost="time"):
     return pd.DataFrame(rows)
 
 
-def risk_rules(model, budgets, suffix=""):
-    """``{method: (model, budget)}`` of every risk's budget."""
-    return {f"risk={risk:g}{suffix}": (model, b) for risk, (b, _, _) in budgets.items()}
+def risk_rules(model, thresholds, suffix=""):
+    """``{method: (model, threshold)}`` of every risk's threshold."""
+    return {f"risk={risk:g}{suffix}": (model, b) for risk, (b, _, _) in thresholds.items()}
 
 
 def summarize(results):
@@ -301,14 +303,14 @@ def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
         pairs=("p", "size"), mean_probability=("p", "mean"), share_over_tol=("over", "mean"))
 
 
-def families_report(tune, report, budgets):
+def families_report(tune, report, thresholds):
     """``--families``: the family models against the family-free one (`_gap_families`).
 
     Pair by pair (every learner against the leader at every rung below N),
     first cross-fitted on the tune half (each of its five groups of datasets
     scored by the models fitted on the four others), then on the report half
     (models fitted on the whole tune half): coverage, CRPS and how sharp;
-    then the rule replayed on the report half at `budgets` with each model.
+    then the rule replayed on the report half at `thresholds` with each model.
     """
     features, gaps, groups, pairs = pair_rows(tune)
     ids = np.array([t.openmlid for t in tune])
@@ -332,39 +334,39 @@ def families_report(tune, report, budgets):
     print("\nCoverage on the report half: pairs by the probability given, and how many "
           "ended > tol above")
     print(F.reliability_table(scores).to_string())
-    print("\nThe rule replayed on the report half with each model at the budgets "
-          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in budgets.items()))
+    print("\nThe rule replayed on the report half with each model at the thresholds "
+          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()))
     rules = {}
     for name, model in models.items():
-        rules.update(risk_rules(model, budgets, f" {name}"))
+        rules.update(risk_rules(model, thresholds, f" {name}"))
     print(summarize(front(report, rules)).to_string())
     print("\nThresholds calibrated for each model as the shipped ones are (cross-fitted "
-          "replays of the tune half): risk, budget, worst kind's share of runs losing > tol")
-    own = {"family-free": budgets}
+          "replays of the tune half): risk, threshold, worst kind's share of runs losing > tol")
+    own = {"family-free": thresholds}
     for name in F.GROUPINGS:
-        own[name] = choose_budgets(calibrate(tune, name))
+        own[name] = choose_thresholds(calibrate(tune, name))
     print(pd.DataFrame({name: {risk: f"{t:g} ({share:.3f})"
                                for risk, (t, share, _) in chosen.items()}
                         for name, chosen in own.items()}).rename_axis("risk").to_string())
-    print("\nThe rule replayed on the report half with each model at its own budgets")
+    print("\nThe rule replayed on the report half with each model at its own thresholds")
     rules = {}
     for name, model in models.items():
         rules.update(risk_rules(model, own[name], f" {name}"))
     print(summarize(front(report, rules)).to_string())
-    print("\nThe front on the report half, all portfolio kinds together, at every budget: "
+    print("\nThe front on the report half, all portfolio kinds together, at every threshold: "
           "geometric-mean speedup / share of runs losing > tol")
-    rules = {f"{name}|{t}": (model, t) for name, model in models.items() for t in BUDGETS}
+    rules = {f"{name}|{t}": (model, t) for name, model in models.items() for t in THRESHOLDS}
     results = front(report, rules)
     results = results[results["method"].str.contains("|", regex=False)]
     table = summarize(results.assign(kind="all kinds")).reset_index()
-    table[["model", "budget"]] = table["method"].str.split("|", expand=True)
+    table[["model", "threshold"]] = table["method"].str.split("|", expand=True)
     table["cell"] = [f"{s:.2f} / {f:.3f}" for s, f in zip(table["speedup"],
                                                           table["share_over_tol"])]
-    print(table.pivot(index="budget", columns="model", values="cell").loc[
-        [str(t) for t in BUDGETS], list(models)].to_string())
+    print(table.pivot(index="threshold", columns="model", values="cell").loc[
+        [str(t) for t in THRESHOLDS], list(models)].to_string())
 
 
-def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
+def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
     """How busy `RungPolicy` keeps `workers` simulated workers on every learner of `tasks`.
 
     Per number of workers: the seconds of the evaluations the run used over
@@ -376,7 +378,7 @@ def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
         columns = rung_columns(task)
         for w in workers:
             policy = F.rung_policy(task, list(columns), model,
-                                budget=budgets[risk][0], n_validation=task.n_validation,
+                                threshold=thresholds[risk][0], n_validation=task.n_validation,
                                 tol=TOL, eta=ETA, cost=cost)
             run = simulate(policy, lambda c, n: task.valid[c, columns[n]], w,
                            durations=lambda c, n: task.fit_time[c, columns[n]])
@@ -390,8 +392,8 @@ def busy(tasks, model, budgets, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
     return table.groupby("workers")[["busy", "wasted", "efficiency"]].mean()
 
 
-def write(model, budgets, tasks):
-    """Write the model, its residual quantiles, the budgets and what it was fitted on."""
+def write(model, thresholds, tasks):
+    """Write the model, its residual quantiles, the thresholds and what it was fitted on."""
     with open(DATA / "daub_gap.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["part", "term", "coef"])
@@ -403,8 +405,8 @@ def write(model, budgets, tasks):
         out.writerows([f"{z:.5g}"] for z in model.residuals)
     with open(DATA / "daub_gap_risk.csv", "w", newline="") as f:
         out = csv.writer(f)
-        out.writerow(["risk", "budget", "share_over_tol", "runs"])
-        out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in budgets.items())
+        out.writerow(["risk", "threshold", "share_over_tol", "runs"])
+        out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in thresholds.items())
     with open(DATA / "daub_gap_fitted_on.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["source", "openmlid", "outer_seed", "rows", "learners"])
@@ -415,35 +417,35 @@ def write(model, budgets, tasks):
 
 
 def calibrated(tune, write_files, report, cost="time"):
-    """Calibrate and print (see the module docstring); write, report if asked; the budgets."""
+    """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
     calibration = calibrate(tune, cost=cost)
-    budgets = choose_budgets(calibration)
+    thresholds = choose_thresholds(calibration)
     print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
     print(summarize(calibration.assign(method=calibration["method"].map(
-        lambda t: f"budget={t:g}"))).to_string())
-    print("\nBudget of each risk (fixed-sequence binomial tests at level "
-          f"{DELTA}): risk, budget, worst kind's share of runs losing > tol, runs")
-    for risk, (t, share, n) in budgets.items():
+        lambda t: f"threshold={t:g}"))).to_string())
+    print("\nThreshold of each risk (fixed-sequence binomial tests at level "
+          f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
+    for risk, (t, share, n) in thresholds.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
     features, gaps, _, _ = pair_rows(tune)
     model = GapModel.fit(features, gaps, n_residuals=1001)
     if write_files:
-        write(model, budgets, tune)
+        write(model, thresholds, tune)
     if report is not None:
         print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
-        print(summarize(front(report, risk_rules(model, budgets), cost=cost)).to_string())
+        print(summarize(front(report, risk_rules(model, thresholds), cost=cost)).to_string())
         print("\nWorkers, risk=0.1, every learner (report half, simulated on LCDB's times)")
-        print(busy(report, model, budgets, cost=cost).to_string())
+        print(busy(report, model, thresholds, cost=cost).to_string())
         print("\nCoverage on the report half (every learner against the leader at every "
               "rung below N): pairs by the probability given, and how many ended > tol above")
         print(reliability(model, report).to_string())
-    return budgets
+    return thresholds
 
 
-def shipped_budgets():
-    """The shipped ``{risk: (budget, share of runs losing more than tol, runs)}``."""
+def shipped_thresholds():
+    """The shipped ``{risk: (threshold, share of runs losing more than tol, runs)}``."""
     rows = pd.read_csv(DATA / "daub_gap_risk.csv")
-    return {float(r.risk): (float(r.budget), float(r.share_over_tol), int(r.runs))
+    return {float(r.risk): (float(r.threshold), float(r.share_over_tol), int(r.runs))
             for r in rows.itertuples()}
 
 
@@ -453,7 +455,7 @@ def main(argv=None):
     parser.add_argument("--report", action="store_true", help="replay the report half")
     parser.add_argument("--families", action="store_true",
                         help="compare models told the learners' families (alone: no "
-                             "calibration, the shipped budgets)")
+                             "calibration, the shipped thresholds)")
     parser.add_argument("--cost", choices=("time", "rows"), default="time",
                         help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
     args = parser.parse_args(argv)
@@ -467,11 +469,11 @@ def main(argv=None):
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
         if args.families and not (args.write or args.report):
-            budgets = shipped_budgets()
+            thresholds = shipped_thresholds()
         else:
-            budgets = calibrated(tune, args.write, report if args.report else None, args.cost)
+            thresholds = calibrated(tune, args.write, report if args.report else None, args.cost)
         if args.families:
-            families_report(tune, report, budgets)
+            families_report(tune, report, thresholds)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

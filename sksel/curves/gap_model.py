@@ -19,7 +19,7 @@ and curves of learners it lacks recorded by ``benchmarks/builders/record_curves.
   as its quantiles.
 
 It knows no learner by name (a family-free model), so any estimator gets it.
-The coefficients, the residual quantiles, the budget of each ``risk``
+The coefficients, the residual quantiles, the threshold of each ``risk``
 (chosen on datasets the model was not fitted on) and the list of what it was
 fitted on are shipped in ``sksel/data/daub_gap*.csv`` and rebuilt by
 ``benchmarks/builders/build_daub_gap.py``.
@@ -214,26 +214,26 @@ def shipped_model():
 
 
 @lru_cache(maxsize=1)
-def risk_budgets():
-    """The shipped ``(risks, budgets)``: the drops of a rung add up to at most their risk's budget.
+def risk_thresholds():
+    """The shipped ``(risks, thresholds)``: a learner is dropped below its risk's threshold.
 
     Chosen on datasets the model was not fitted on (``sksel/data/daub_gap_risk.csv``).
     """
     rows = _read("daub_gap_risk.csv")
     return (np.array([float(r["risk"]) for r in rows]),
-            np.array([float(r["budget"]) for r in rows]))
+            np.array([float(r["threshold"]) for r in rows]))
 
 
-def budget(risk):
-    """What the probabilities of one rung's drops may add up to, for a run-level `risk` in (0, 1).
+def threshold(risk):
+    """The probability below which a learner is dropped, for a run-level `risk` in (0, 1).
 
     Interpolated (in log-risk) between the shipped risks, constant beyond them.
 
     Examples
     --------
-    >>> from sksel.curves.gap_model import budget
-    >>> bool(0 < budget(0.05) <= budget(0.1) <= budget(0.2))
+    >>> from sksel.curves.gap_model import threshold
+    >>> bool(0 < threshold(0.05) <= threshold(0.1) <= threshold(0.2) < 1)
     True
     """
-    risks, budgets = risk_budgets()
-    return float(np.interp(math.log(risk), np.log(risks), budgets))
+    risks, thresholds = risk_thresholds()
+    return float(np.interp(math.log(risk), np.log(risks), thresholds))

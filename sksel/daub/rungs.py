@@ -16,9 +16,9 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     """Training sizes of the rungs: N divided by powers of `eta`, one below halving's first.
 
     Successive halving over `n_candidates` needs ``1 + floor(log_eta(n))``
-    rungs for one learner to be left; one more, smaller size screens every
-    learner cheaply, and gives those it keeps a slope at the next. Sizes
-    below `min_size` are left out (N is always kept).
+    rungs for one learner to be left; one more, smaller size gives every
+    learner a slope at the first rung where learners are dropped. Sizes below
+    `min_size` are left out (N is always kept).
 
     Parameters
     ----------
@@ -55,25 +55,31 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     return sizes
 
 
-class RungPolicy(CurvePolicy):
-    """Which learners go on to the next rung: those whose drop the risk cannot afford.
+#: How much a learner's predicted seconds scale its threshold (``cost="time"``).
+_COST_WEIGHT = 0.5
 
-    Every learner alive is trained on the rung's size. The *leader*, the best
-    learner at this size (the one the run would select now), always goes on.
-    For each other learner the :class:`~sksel.curves.gap_model.GapModel`
-    gives the probability that it ends more than `tol` above the leader, from
-    the two learners' curves at the rungs so far, and the learners dropped are
-    chosen so that these probabilities add up to at most `budget` while the
-    seconds saved are the most: learners in increasing order of probability
-    per predicted second of the rest of their path to N (the next rungs'
-    sizes and N's folds, :func:`~sksel.daub.cost.fit_cost` of its
-    evaluations so far with ``cost="time"``, its rows with ``cost="rows"``),
-    each dropped while the budget allows; a learner more likely than not to
-    end above the leader is never dropped. So a costly learner with a small
-    probability goes where a cheap one with the same probability stays. At
-    the first rung the model reads the scores without a slope. A learner
-    left alone goes to N at once. At N every learner left is scored, and the
-    best is selected.
+
+class RungPolicy(CurvePolicy):
+    """Which learners go on to the next rung: halving's top third, and any that may still win.
+
+    Every learner alive is trained on the rung's size; then the best
+    ``ceil(n / eta)`` of the `n` alive go on, as in successive halving, and so
+    does every other learner whose probability of ending more than `tol`
+    above the *leader* (the best learner at this size, the one the run would
+    select now) is at least its threshold: the
+    :class:`~sksel.curves.gap_model.GapModel` gives the probability from the
+    two learners' curves at the rungs so far. The threshold is where the risk
+    is spent: `threshold` times ``(seconds / typical) ** 0.5``, at most 0.5,
+    where ``seconds`` is what the rest of the learner's path to N is
+    predicted to cost (the next rungs' sizes and N's folds; with
+    ``cost="time"`` from :func:`~sksel.daub.cost.fit_cost` of its evaluations
+    so far) and ``typical`` the geometric mean of that over the learners
+    outside the top third. A costly learner needs a larger probability to go
+    on than a cheap one; with ``cost="rows"`` every learner's path costs the
+    same rows and the threshold is `threshold`. At the first rung no learner
+    is dropped when two or more rungs lie below N (the next one gives every
+    curve a slope). A learner left alone goes to N at once. At N every
+    learner left is scored, and the best is selected.
 
     Scores must lie in [0, 1] (accuracy and the like).
 
@@ -84,20 +90,18 @@ class RungPolicy(CurvePolicy):
     sizes : list of int
         Increasing rung sizes (:func:`rung_sizes`); the last one is N.
     model : GapModel or None
-        The law of the final gap. None is plain successive halving: the best
-        ``ceil(n / eta)`` of the `n` alive go on.
-    budget : float
-        The most the probabilities of the learners dropped at one rung add up
-        to. ``0`` drops only learners given probability 0.
+        The law of the final gap. None is plain successive halving.
+    threshold : float
+        A learner outside the top third whose path costs the typical seconds
+        goes on when its probability is at least this (see above). ``0``
+        keeps every learner: training every one on N.
     n_validation : int
         Validation rows each score below N was measured on (the noise of a
         score, a feature of the model).
     tol : float, default=0.005
         The gap that counts as a loss.
     eta : int, default=3
-        Halving's factor, with ``model=None``; and how many of a rung's best
-        learners so far a free worker starts on the next rung before the rung
-        is decided (``ceil(n / eta)``).
+        Halving's factor: the top ``ceil(n / eta)`` always go on.
     noise : float or callable, default=0.0
         Standard error of one validation score at N, for the race of the folds.
     race : bool, default=False
@@ -115,9 +119,9 @@ class RungPolicy(CurvePolicy):
         As :class:`~sksel.daub.DAUBPolicy`'s.
 
     probabilities_ : dict
-        ``{(candidate, size): probability}`` of every learner but the leader
-        at a rung where learners were dropped: its probability of ending
-        more than `tol` above the leader.
+        ``{(candidate, size): probability}`` of every learner outside the top
+        third at a rung where learners were dropped: its probability of
+        ending more than `tol` above the leader.
 
     dropped_ : dict
         ``{candidate: size}``: the rung after which each dropped learner got
@@ -127,21 +131,21 @@ class RungPolicy(CurvePolicy):
     --------
     >>> from sksel.daub import RungPolicy
     >>> from sksel.curves.gap_model import shipped_model
-    >>> curves = {0: lambda n: 0.9 - 20 / n, 1: lambda n: 0.5 - 50 / n,
+    >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
     ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
-    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), budget=0.1,
+    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.1,
     ...                     n_validation=300)
     >>> while not policy.done:
     ...     for cand, size in policy.ask():
     ...         policy.tell(cand, size, curves[cand](size))
     >>> policy.best_, policy.dropped_
-    (0, {3: 100, 1: 300})
+    (0, {1: 300, 3: 300})
     """
 
-    def __init__(self, n_candidates, sizes, *, model, budget, n_validation, tol=0.005,
+    def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
                  eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0):
         self.model = model
-        self.budget = budget
+        self.threshold = threshold
         self.n_validation = n_validation
         self.eta = eta
         self.cost = cost
@@ -207,31 +211,32 @@ class RungPolicy(CurvePolicy):
     def _survivors(self, alive):
         """The learners of `alive` that go on from this rung (see the class docstring)."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        if not scored:
+        no_decision = self.model is not None and self._rung == 0 and self.n_sizes > 2
+        if not scored or no_decision:
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
-        if self.model is None:
-            return set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
-        leader, others = ranked[0], ranked[1:]
-        if not others:
-            return set(alive)
-        probabilities = self.model.prob_above([self._features(c, leader) for c in others],
-                                              self.tol)
-        for c, p in zip(others, probabilities):
+        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
+        others = [c for c in ranked if c not in keep]
+        if self.model is None or not others:
+            return keep
+        features = [self._features(c, ranked[0]) for c in others]
+        thresholds = self._thresholds(others)
+        for c, p in zip(others, self.model.prob_above(features, self.tol)):
             self.probabilities_[c, self.size] = float(p)
-        return set(alive).difference(self._drops(others))
+            if p >= thresholds[c]:
+                keep.add(c)
+        return keep
 
-    def _drops(self, others):
-        """The learners of `others` dropped: the most seconds for probabilities within `budget`."""
+    def _thresholds(self, others):
+        """``{candidate: threshold}``: `threshold` scaled by the seconds it would still cost.
+
+        Times ``(seconds / typical) ** 0.5``, ``typical`` the geometric mean
+        of `others`' seconds left (:meth:`_seconds_left`), at most 0.5.
+        """
         seconds = self._seconds_left(others)
-        probability = {c: self.probabilities_[c, self.size] for c in others}
-        order = sorted(others, key=lambda c: (probability[c] / seconds[c], c))
-        dropped, spent = set(), 0.0
-        for c in order:
-            if probability[c] < 0.5 and spent + probability[c] <= self.budget:
-                dropped.add(c)
-                spent += probability[c]
-        return dropped
+        typical = math.exp(np.mean([math.log(seconds[c]) for c in others]))
+        return {c: min(0.5, self.threshold * (seconds[c] / typical) ** _COST_WEIGHT)
+                for c in others}
 
     def _seconds_left(self, candidates):
         """``{candidate: cost}`` of each one's evaluations on the next rungs, N's folds included.

@@ -11,7 +11,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
-from ..curves.gap_model import budget, shipped_model
+from ..curves.gap_model import shipped_model, threshold
 from ..training.rows import RowsTrainer
 from .bound import accuracy_noise
 from .policy import DAUBPolicy, daub_sizes
@@ -38,18 +38,19 @@ class DAUBSearch(BaseSelectionSearch):
 
     With ``risk > 0`` (the default) and scores in [0, 1] (accuracy and the
     other scorers listed under `noise`), the learners go through rungs whose
-    sizes grow by 3, as in successive halving. After each rung the leader
-    (the best learner at that size) goes on; every other learner has a
-    probability of ending more than `tol` above it, from a model of the final
-    gap between two learners given their learning curves so far, learned
-    from real learning curves (:mod:`sksel.curves.gap_model`). The learners
-    dropped are those whose probabilities add up to at most the budget of
-    `risk` while saving the most: a costly learner with a small probability
-    goes before a cheap one with the same probability (seconds with
-    ``cost="time"``, rows with ``cost="rows"``). The budget of each `risk`
-    was chosen on datasets the model was not fitted on, so that at most a
-    share `risk` of searches select a learner more than `tol` below the best
-    one (:class:`~sksel.daub.RungPolicy`).
+    sizes grow by 3, as in successive halving: after each rung the best third
+    goes on, and so does every other learner that may still end more than
+    `tol` above the leader (the best learner at that size) with a probability
+    at or above its threshold: the threshold of `risk`, scaled by what the
+    rest of the learner's path is predicted to cost, so that a costly learner
+    needs a larger probability to go on than a cheap one (seconds with
+    ``cost="time"``, rows with ``cost="rows"``). That probability comes from
+    a model of the final gap between two learners given their learning
+    curves so far, learned from real learning curves
+    (:mod:`sksel.curves.gap_model`), and the threshold of each `risk` was
+    chosen on datasets the model was not fitted on, so that at most a share
+    `risk` of searches select a learner more than `tol` below the best one
+    (:class:`~sksel.daub.RungPolicy`).
 
     With ``risk=0``, other scores (regression, losses), or ``bound="train"``,
     the search is DAUB (Sabharwal et al., AAAI 2016): every candidate is
@@ -62,10 +63,10 @@ class DAUBSearch(BaseSelectionSearch):
     cost more than a tenth of its fit on whole training folds (in rows, or in
     seconds with ``cost="time"``) goes to them at once, so the search costs
     at most about 1.1 times training every learner once (the paper's
-    ``bound="train"`` has no such cap). The parameters `r` to `jump`
-    below tune it and do nothing where the rungs run (``risk > 0`` with
-    scores in [0, 1]): ``fit`` warns of those set away from their defaults
-    there, before any training.
+    ``bound="train"`` has no such cap). The parameters `r`, `b`, `l`,
+    `bound`, `projection`, `stop` and `jump` below tune it and do nothing
+    where the rungs run (``risk > 0`` with scores in [0, 1]): ``fit`` warns of
+    those set away from their defaults there, before any training.
 
     Read more in the :ref:`User Guide <daub>`.
 
@@ -82,13 +83,13 @@ class DAUBSearch(BaseSelectionSearch):
 
     risk : float in [0, 1), default=0.1
         Share of searches allowed to select a learner more than `tol` below
-        the best one on all the rows (with scores in [0, 1]). At each rung the
-        learners dropped have probabilities of ending more than `tol` above
-        the leader that add up to at most the budget chosen for `risk` on
-        held-out datasets (``sksel/data/daub_gap_risk.csv``). A larger `risk`
-        drops more learners, earlier (on LCDB's held-out single splits, see
-        :ref:`daub_risk`). ``0`` is DAUB's upper bounds, which drop no
-        learner that may still win.
+        the best one on all the rows (with scores in [0, 1]). A learner outside
+        the top third of a rung is dropped once its probability of ending more
+        than `tol` above the leader falls below its threshold, that of `risk`
+        (chosen on held-out datasets, ``sksel/data/daub_gap_risk.csv``) scaled
+        by its predicted cost. A larger `risk` drops more learners, earlier
+        (on LCDB's held-out single splits, see :ref:`daub_risk`). ``0`` is
+        DAUB's upper bounds, which drop no learner that may still win.
 
     tol : float, default=0.005
         The loss that counts (in units of the score: 0.5 accuracy points by
@@ -142,8 +143,8 @@ class DAUBSearch(BaseSelectionSearch):
         What a learner's next steps cost. ``"time"`` reads the measured
         seconds of its evaluations (fits and scoring) as an overhead plus a
         power of the rows (:func:`~sksel.daub.cost.fit_cost`). With ``risk >
-        0``, the risk of each rung's drops goes to the learners whose path to
-        whole training folds is predicted to cost the most. With ``risk=0``,
+        0``, a learner whose path to whole training folds is predicted to
+        cost more needs a larger probability to go on. With ``risk=0``,
         a learner whose fit time is nearly flat in rows (on small subsamples,
         many boosting and forest learners) goes to whole training folds as
         soon as its last two sizes show it, skipping the rest of its warm-up,
@@ -430,7 +431,7 @@ class DAUBSearch(BaseSelectionSearch):
     >>> search.sizes_
     [159, 479, 1437]
     >>> search.policy_.dropped_  # {candidate: the rung after which it got no more rows}
-    {0: 159, 1: 159}
+    {0: 479, 1: 479}
     """
 
     _parameter_constraints: dict = {
@@ -539,7 +540,8 @@ class DAUBSearch(BaseSelectionSearch):
         folds_ratio = len(splits) / min(folds or len(splits), len(splits))
         if rungs:
             self.policy_ = RungPolicy(
-                len(candidates), self.sizes_, model=shipped_model(), budget=budget(self.risk),
+                len(candidates), self.sizes_, model=shipped_model(),
+                threshold=threshold(self.risk),
                 n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
             )

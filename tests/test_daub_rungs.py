@@ -165,12 +165,12 @@ def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
         assert p == prob[c, s]
 
 
-def _two_behind(cost, seconds_per_row):
-    """Two learners ahead (the top third), two behind with probability 0.1 each; threshold 0.1."""
+def _two_behind(cost, seconds_per_row, probability=0.1):
+    """Two learners ahead (the top third), two behind with `probability` each; threshold 0.1."""
     sizes = [30, 90, 270]
     scores = {0: 0.9, 1: 0.88, 2: 0.7, 3: 0.6}
-    policy = RungPolicy(4, sizes, model=_ByCandidate({0.7: 0.1, 0.6: 0.1}), threshold=0.1,
-                        n_validation=100, cost=cost)
+    model = _ByCandidate({0.7: probability, 0.6: probability})
+    policy = RungPolicy(4, sizes, model=model, threshold=0.1, n_validation=100, cost=cost)
     simulate(policy, lambda c, s: scores[c], durations=lambda c, s: seconds_per_row[c] * s)
     return policy
 
@@ -183,6 +183,13 @@ def test_with_time_costs_a_costly_learner_needs_a_larger_probability_to_go_on(sl
     assert timed.dropped_ == {slow: 90}
     # In rows both paths cost the same: both are at the threshold and go on.
     assert _two_behind("rows", seconds_per_row).dropped_ == {}
+
+
+def test_seconds_scale_a_threshold_by_at_most_two():
+    # 100 times the other's seconds: sqrt(100 / 10) = 3.2, held at 2, so 0.2 <= 0.25 goes on.
+    seconds_per_row = {0: 1.0, 1: 1.0, 2: 100.0, 3: 1.0}
+    assert _two_behind("time", seconds_per_row, probability=0.25).dropped_ == {}
+    assert _two_behind("time", seconds_per_row, probability=0.19).dropped_ == {2: 90}
 
 
 @pytest.mark.parametrize("a, b, e", [(0.05, 2e-4, 1.0), (0.0, 1e-6, 2.0), (0.3, 1e-3, 0.5),

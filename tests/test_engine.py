@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from joblib import parallel_config
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.datasets import load_iris
+from sklearn.datasets import load_iris, make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
@@ -65,15 +65,23 @@ def _fail(log, name, i):
 
 
 class _FixedPolicy:
-    """Hands out `actions` in order, one per ask; done once all are told."""
+    """Hands out `actions` in order, one per ask; done once all are told.
+
+    Its next decision is the first action not told, as a sequential run's.
+    """
 
     def __init__(self, actions):
+        self._actions = list(actions)
         self._todo = deque(actions)
         self._n_actions = len(actions)
         self.told = []
 
     def ask(self, n_actions=1, speculative=True):
         return [self._todo.popleft() for _ in range(min(n_actions, len(self._todo)))]
+
+    @property
+    def next_decision(self):
+        return next((a for a in self._actions if a not in self.told), None)
 
     @property
     def done(self):
@@ -565,6 +573,47 @@ def test_a_race_leaves_the_queued_tasks_of_its_action_unrun(tmp_path, n_jobs):
         # Handed to joblib ahead of those reported: two per worker, and one
         # more for a task that finished before this process read it.
         assert started[:2] == [0, 1] and len(started) <= len(raced) + 2 * n_jobs + 1
+
+
+def test_the_later_folds_of_a_race_wait_for_its_first_fold(tmp_path):
+    """A worker takes another action's tasks rather than folds that the race may end.
+
+    ``enough`` ends the race of "raced", the next decision, on its first
+    fold. Its later folds were handed to joblib with the first (two tasks
+    per worker) and ran unreported; now they wait for the first fold's
+    output while the other worker runs the tasks of "other", and never run.
+    """
+    log = str(tmp_path / "log")
+
+    def task(name, i):
+        return _work, (log, name, i, 0.05 if name == "raced" else 0.3), {}
+
+    def enough(action, outputs):
+        return action[0] == "raced"
+
+    _, results, _ = _run_engine([("raced", 5), ("other", 6)], task, n_jobs=2, enough=enough)
+    assert results == {("raced", 5): ["raced-0"], ("other", 6): [f"other-{i}" for i in range(6)]}
+    assert {line for line in _starts(log) if line.startswith("raced")} == {"raced 0"}
+
+
+def test_a_race_of_the_folds_gives_the_same_results_on_two_workers():
+    """DAUBSearch's races end on the same folds whatever the number of workers."""
+    X, y = make_classification(n_samples=1200, n_features=20, n_informative=6,
+                               random_state=0)
+    cands = [DecisionTreeClassifier(max_depth=2, random_state=0), LogisticRegression(),
+             DecisionTreeClassifier(max_depth=1, random_state=0), GaussianNB()]
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    results = [DAUBSearch(cands, cv=cv, b=200, r=2, cost="rows", risk=0, random_state=0,
+                          refit=False, n_jobs=n_jobs).fit(X, y)
+               for n_jobs in (1, 2)]
+    assert results[0].policy_.folds_used_  # a race ended early
+    one, two = (search.cv_results_ for search in results)
+    assert one.keys() == two.keys()
+    for column in one:
+        if not column.endswith("_time"):
+            np.testing.assert_array_equal(np.asarray(one[column]), np.asarray(two[column]),
+                                          err_msg=column)
+    assert results[0].best_index_ == results[1].best_index_
 
 
 # ------------------------------------------------------------------ idle tasks

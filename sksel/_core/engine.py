@@ -28,6 +28,17 @@ to it; a policy's speculative actions are asked for only while fewer tasks
 than that are queued or running, so that they are picked on the latest
 results.
 
+The race of an action's folds (``enough``) ends on its first outputs, in task
+order, and only on the policy's next decision: while that race may still end,
+the action's task ``k + 1`` is handed to joblib only once the outputs of tasks
+``0`` to ``k`` are in, so that no fold runs that the race then drops. A free
+worker meanwhile takes the queued tasks of other actions (the policy is asked
+for more); no more are handed out than workers are free, so that none waits
+in joblib's queue ahead of the held fold. Where nothing else is queued, the
+free worker takes the held fold, as speculative work it would otherwise idle
+through. Which tasks run changes, not the outputs the race decides on: the
+results are the same for any ``n_jobs``.
+
 Fits run in this process (one worker, or the threading backend) are capped
 at the CPUs they share: OpenMP and BLAS start a thread per CPU the process
 may run on, which in a container with a CPU quota can be far more than the
@@ -367,7 +378,10 @@ class Engine:
         first tasks of `action` as they come in (in task order, while some
         are not): True reports `action` at once with those outputs (racing
         the folds of an evaluation); its tasks still queued never run, and
-        those already handed to a worker finish unreported.
+        those already handed to a worker finish unreported. Only the
+        policy's ``next_decision`` is raced; its task ``k + 1`` waits for the
+        outputs of tasks ``0`` to ``k`` while other tasks are queued (see
+        the module docstring).
     state_key : str or None
         The entry of a task's output (a dict) holding learned state that
         later tasks take up, or None. On a dask cluster that state stays on
@@ -401,6 +415,9 @@ class Engine:
         self._start = time.perf_counter()
         self._policy = policy
         self._queue = deque()
+        # Guards `_queue` and the keys of `_running`: joblib reads `_feed` in a thread of
+        # its own, while this one queues, races and reports.
+        self._queue_lock = threading.Lock()
         self._running = {}
         self._n_done = 0
         self._task_seconds, self._n_timed_tasks = 0.0, 0  # fit and score seconds so far
@@ -525,8 +542,10 @@ class Engine:
             self._refill()
             if not self._queue:
                 return
-            n_tasks = min(self._n_workers, len(self._queue))
-            for item in parallel([_for_joblib(self._queue.popleft()) for _ in range(n_tasks)]):
+            batch = []
+            while len(batch) < self._n_workers and (task := self._next_task()) is not None:
+                batch.append(_for_joblib(task))
+            for item in parallel(batch):
                 self._receive(*item)
 
     def _feed(self):
@@ -541,9 +560,10 @@ class Engine:
         """
         idle = _IDLE_SECONDS
         while not self._finished and not self._out_of_time() and not self._interrupted:
-            if self._queue:
+            task = self._next_task()
+            if task is not None:
                 idle = _IDLE_SECONDS
-                yield _for_joblib(self._queue.popleft())
+                yield _for_joblib(task)
             else:
                 yield delayed(_idle)(idle)
                 idle = min(2 * idle, self._longest_idle())
@@ -680,7 +700,7 @@ class Engine:
 
     # ------------------------------------------------------------- bookkeeping
     def _refill(self):
-        """Queue actions until every worker has a task or the policy has none.
+        """Queue actions until every worker has a task not held (`_held`) or the policy has none.
 
         Speculative actions only while fewer than two tasks per worker are
         queued or running (handed to joblib included): asked earlier, the
@@ -688,16 +708,61 @@ class Engine:
         wasted. Actions whose results will be used are queued ahead further,
         which keeps workers fed where tasks take a while to reach them.
         """
-        while len(self._queue) < self._n_workers and not self._out_of_time():
+        while self._n_ready() < self._n_workers and not self._out_of_time():
             speculative = self._n_tasks_left() < 2 * self._n_workers
             actions = self._policy.ask(1, speculative=speculative)
             if not actions:
                 return
             action = actions[0]
             tasks = self.make_tasks(action)
-            self._running[action] = [None] * len(tasks)
-            self._queue.extend(_keyed_task(action, i, task, self._search_id)
-                               for i, task in enumerate(tasks))
+            with self._queue_lock:
+                self._running[action] = [None] * len(tasks)
+                self._queue.extend(_keyed_task(action, i, task, self._search_id)
+                                   for i, task in enumerate(tasks))
+
+    def _held(self, key):
+        """Whether the queued task `key` waits for the outputs of its action's earlier tasks.
+
+        A task of an action whose race may still end (`_may_race`) does while
+        a task before it is out: the race may end on that one's output, and
+        this task would then run for nothing.
+        """
+        action, i = key
+        return i > 0 and self._may_race(action) and None in self._running[action][:i]
+
+    def _may_race(self, action):
+        """Whether ``enough`` may end the race of `action`: it is the policy's next decision.
+
+        A policy that races folds races its sequential run's next decision
+        only (:attr:`~sksel._core.policy.SequentialPolicy.next_decision`); an
+        action handed out ahead of it has its tasks held once it becomes it.
+        """
+        return self.enough is not None and action == self._policy.next_decision
+
+    def _next_task(self):
+        """Take the first queued task that is not held (see `_held`), or None.
+
+        While a task is held, another is taken only for a worker that is
+        free (fewer tasks handed out than workers), not to wait in joblib's
+        queue ahead of the held one; a held task is taken only where nothing
+        else is queued, as speculative work that the worker would otherwise
+        idle through. None: the worker gets an idle task.
+        """
+        with self._queue_lock:
+            held = [self._held(_key_of(task)) for task in self._queue]
+            if not any(held):
+                return self._queue.popleft() if self._queue else None
+            if self._n_tasks_left() - len(self._queue) >= self._n_workers:
+                return None
+            position = held.index(False) if False in held else 0
+            task = self._queue[position]
+            del self._queue[position]
+            return task
+
+    def _n_ready(self):
+        """Queued tasks that are not held (see `_held`)."""
+        with self._queue_lock:
+            return sum(not self._held(_key_of(task)) for task in self._queue)
 
     def _n_tasks_left(self):
         """Tasks of the actions handed out whose outputs are not in: queued or running."""
@@ -720,17 +785,20 @@ class Engine:
         """End the race of `action` if ``enough`` says its first outputs suffice.
 
         Its tasks still queued are dropped; those already handed to joblib
-        finish, and their outputs are not reported.
+        (speculatively, see `_next_task`) finish, and their outputs are not
+        reported.
         """
         first = outputs[:outputs.index(None)]
         if self.enough is None or not first or not self.enough(action, first):
             return
-        self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
-        outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
+        with self._queue_lock:
+            self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+            outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
 
     def _report(self, action):
         """Hand the outputs of `action`, all in or the first ones of its race, to ``on_done``."""
-        outputs = self._running.pop(action)
+        with self._queue_lock:
+            outputs = self._running.pop(action)
         if _SKIPPED in outputs:
             outputs = outputs[:outputs.index(_SKIPPED)]
         self._n_done += 1

@@ -72,10 +72,11 @@ class RungPolicy(CurvePolicy):
     two learners' curves at the rungs so far. The threshold is where the risk
     is spent: `threshold` times ``(seconds / typical) ** 0.5`` (that factor
     kept within [1/2, 2]; the threshold at most 0.5), where ``seconds`` is
-    what the rest of the learner's path to N is predicted to cost (the next rungs' sizes and N's folds; with
-    ``cost="time"`` from :func:`~sksel.daub.cost.fit_cost` of its evaluations
-    so far) and ``typical`` the geometric mean of that over the learners
-    outside the top third. A costly learner needs a larger probability to go
+    what the rest of the learner's path to N is predicted to cost (the next
+    rungs' sizes and N's folds; with ``cost="time"`` from
+    :func:`~sksel.daub.cost.fit_cost` of its evaluations so far) and
+    ``typical`` the geometric mean of that over the learners outside the top
+    third. A costly learner needs a larger probability to go
     on than a cheap one; with ``cost="rows"`` every learner's path costs the
     same rows and the threshold is `threshold`. At the first rung no learner
     is dropped when two or more rungs lie below N (the next one gives every

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from .._core.policy import SequentialPolicy
+from .cost import fit_cost
 
 #: One-sided 1% quantile of the normal law: how far a learner trails in a race of the folds.
 _RACE_Z = 2.33
@@ -148,6 +149,17 @@ class CurvePolicy(SequentialPolicy):
     def _alive(self):
         """Candidates neither given up nor scored at N."""
         return sorted(self._active)
+
+    def _timed_sizes(self, candidate, sizes):
+        """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
+        return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
+
+    def _fitted_cost(self, candidate, timed, exponent):
+        """`candidate`'s ``(a, b, e)`` of :func:`~sksel.daub.cost.fit_cost` on its `timed` sizes.
+
+        `exponent` where its sizes do not tell it.
+        """
+        return fit_cost(timed, [self.fit_times_[candidate, n] for n in timed], exponent)
 
     def _fold_in(self, action, outcome):
         """Record the used `outcome` of `action` in the curves and the learners left.

@@ -10,7 +10,7 @@ from itertools import islice
 import numpy as np
 
 from .bound import projected_bound, widening_ratio
-from .cost import fit_cost, predict_cost
+from .cost import predict_cost
 from .ledger import CurvePolicy
 
 
@@ -316,7 +316,7 @@ class DAUBPolicy(CurvePolicy):
         self._bounds.pop(candidate, None)
         if super()._fold_in(action, outcome) and self.bound != "train":
             self._check_bound(candidate, self._valid[candidate][size])
-        train_score = outcome[1]
+        _, train_score, *_ = outcome
         if (size in self._valid[candidate] and train_score is not None
                 and np.isfinite(train_score)):
             self._train[candidate][size] = float(train_score)
@@ -453,20 +453,16 @@ class DAUBPolicy(CurvePolicy):
         """
         if self.cost != "time":
             return float
+        known = [p for p in map(self._exponent_to_n, range(self.n_candidates)) if p is not None]
+        exponent = float(np.median(known)) if known else 1.0
         timed = self._timed_sizes(candidate, self._tried[candidate])
         if not timed:
-            return self._typical_cost()
-        return partial(predict_cost, self._fitted_cost(candidate, timed))
+            return self._typical_cost(exponent)
+        return partial(predict_cost, self._fitted_cost(candidate, timed, exponent))
 
-    def _fitted_cost(self, candidate, timed):
-        """`candidate`'s ``(a, b, e)`` of :func:`~sksel.daub.cost.fit_cost` on its `timed` sizes."""
-        known = [p for p in map(self._exponent_to_n, range(self.n_candidates)) if p is not None]
-        return fit_cost(timed, [self.fit_times_[candidate, n] for n in timed],
-                        float(np.median(known)) if known else 1.0)
-
-    def _typical_cost(self):
+    def _typical_cost(self, exponent):
         """``rows -> cost`` relative to N's, the median of the timed learners'; rows before any."""
-        models = [self._fitted_cost(c, timed) for c in range(self.n_candidates)
+        models = [self._fitted_cost(c, timed, exponent) for c in range(self.n_candidates)
                   if (timed := self._timed_sizes(c, self._tried[c]))]
         if not models:
             return float
@@ -523,8 +519,3 @@ class DAUBPolicy(CurvePolicy):
             latest = self._timed_sizes(c, self._tried[c])[-1]
             costs[c] = self.fit_times_[c, latest] * (sizes[c] / latest) ** exponents[c]
         return costs
-
-    def _timed_sizes(self, candidate, sizes):
-        """The sizes of `sizes` below N at which `candidate`'s fit time is known, increasing."""
-        return sorted(n for n in sizes if n < self.n_total and (candidate, n) in self.fit_times_)
-

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..curves.gap_model import gap_features
-from .cost import fit_cost, predict_cost
+from .cost import predict_cost
 from .ledger import CurvePolicy
 
 
@@ -259,13 +259,12 @@ class RungPolicy(CurvePolicy):
         """``{candidate: (a, b, e)}`` of :func:`~sksel.daub.cost.fit_cost`; rows: ``(0, 1, 1)``."""
         if self.cost == "rows":
             return dict.fromkeys(candidates, (0.0, 1.0, 1.0))
-        timed = {c: sorted(n for n in self._tried[c] if (c, n) in self.fit_times_
-                           and n < self.n_total) for c in range(self.n_candidates)}
-        exponents = [fit_cost(sizes, [self.fit_times_[c, n] for n in sizes])[2]
+        timed = {c: self._timed_sizes(c, self._tried[c]) for c in range(self.n_candidates)}
+        exponents = [self._fitted_cost(c, sizes, 1.0)[2]
                      for c, sizes in timed.items() if len(sizes) >= 2]
         exponent = float(np.median(exponents)) if exponents else 1.0
-        return {c: fit_cost(timed[c], [self.fit_times_[c, n] for n in timed[c]], exponent)
-                if timed[c] else (0.0, 1.0, exponent) for c in candidates}
+        return {c: self._fitted_cost(c, timed[c], exponent) if timed[c] else (0.0, 1.0, exponent)
+                for c in candidates}
 
     def _features(self, candidate, leader):
         """The gap model's features of `candidate` against `leader` at the rungs so far."""

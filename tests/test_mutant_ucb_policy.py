@@ -11,6 +11,7 @@ from scipy import stats
 
 from sksel._core.simulate import simulate
 from sksel.mutant_ucb import MutantUCBPolicy
+from sksel.mutant_ucb.clock import SubtrainClock
 
 
 def run(policy, reward):
@@ -241,3 +242,74 @@ def test_leaders_are_finished_in_parallel_within_the_budget(n_workers, finished)
     # One chain of final sub-trains per worker, for the leaders, the best among them.
     assert [k for k in range(6) if policy.subtrains(k) == 5] == finished
     assert policy.best_ == 5
+
+
+# --------------------------------------------------------------- the clock
+
+
+def timed(policy_kwargs, max_time, durations, **clock_kwargs):
+    """A policy with a clock that reads the seconds told so far (one worker, in a row)."""
+    told = []
+    clock = SubtrainClock(max_time, clock=lambda: sum(told), **clock_kwargs)
+    policy = MutantUCBPolicy(clock=clock, **policy_kwargs)
+    tell = policy.tell
+
+    def counted(candidate, resource, score, **kwargs):
+        told.append(kwargs["fit_time"])
+        tell(candidate, resource, score, **kwargs)
+
+    policy.tell = counted
+    return policy, told
+
+
+def test_clock_at_equal_prices_pulls_as_the_upper_bound():
+    # (upper bound - best mu) / price orders the arms as the upper bound
+    # where every sub-train costs the same.
+    quality = np.random.RandomState(0).uniform(0.5, 0.9, size=500)
+    kwargs = dict(n_initial=6, budget=60, max_subtrains=4, random_state=0)
+    plain = run(MutantUCBPolicy(**kwargs), lambda k, n: quality[k] + 0.01 * n)
+    policy, _ = timed(kwargs, 1e9, None)
+    simulate(policy, lambda k, n: quality[k] + 0.01 * n, durations=lambda k, n: 2.0)
+    assert policy.history_ == plain.history_
+
+
+def test_clock_pulls_a_costly_model_only_when_its_gain_pays():
+    # Two models scoring 0.5 every time; model 1's sub-trains last 10 s,
+    # model 0's 1 s. Prices (the median 5.5 counted once): model 1's is
+    # (10 + 5.5) / 2 = 7.75, model 0's (k + 5.5) / (k + 1) after k sub-trains.
+    # Its gain per second, sqrt(E / k) / price, stays above sqrt(E) / 7.75
+    # up to k = 49: within 20 sub-trains model 1 is never pulled again.
+    kwargs = dict(n_initial=2, budget=20, mutation=False, random_state=0)
+    policy, _ = timed(kwargs, 1e9, None)
+    simulate(policy, lambda k, n: 0.5, durations=lambda k, n: [1.0, 10.0][k])
+    assert policy.history_ == [(0, 1), (1, 1)] + [(0, n) for n in range(2, 20)]
+    # Without the clock the upper bounds alternate between them.
+    plain = run(MutantUCBPolicy(**kwargs), lambda k, n: 0.5)
+    assert plain.history_[2:6] == [(0, 2), (1, 2), (0, 3), (1, 3)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_clock_ends_the_search_with_its_refit_within_max_time(seed):
+    # One worker, 1 s a sub-train, a refit at half a sub-train's seconds: the
+    # pulls stop once one more, the finishing of the leader and its refit would
+    # pass 40 s, so that the search and the refit end within the last second.
+    rng = np.random.RandomState(seed)
+    quality = rng.uniform(0.5, 0.9, size=500)
+    kwargs = dict(n_initial=30, budget=None, max_subtrains=4, random_state=seed,
+                  initial_count=lambda budget: budget // 4)
+    policy, told = timed(kwargs, 40.0, None, refit_factor=0.5)
+    simulate(policy, lambda k, n: quality[k] + 0.01 * n, durations=lambda k, n: 1.0)
+    assert policy.done
+    finished = [k for k in range(policy.n_models) if policy.subtrains(k) == 4]
+    selected = max(finished, key=policy.mu)  # as the search selects
+    assert 39.0 < sum(told) + 0.5 * policy.lineage_subtrains(selected) <= 40.0
+
+
+def test_clock_starts_as_many_initial_models_as_the_time_pays_for():
+    # 100 s at 1 s a sub-train: 100 sub-trains, K = 100 // 5 = 20 initial models
+    # started out of the 50 drawn.
+    kwargs = dict(n_initial=50, budget=None, max_subtrains=5, random_state=0,
+                  initial_count=lambda budget: budget // 5)
+    policy, _ = timed(kwargs, 100.0, None)
+    simulate(policy, lambda k, n: 0.6 + 0.001 * k, durations=lambda k, n: 1.0)
+    assert sum(1 for model, n in policy.history_ if model < 50 and n == 1) == 20

@@ -737,3 +737,26 @@ def test_verbose_two_lines_name_the_model_and_its_parent_as_cv_results(capsys):
         assert found and found.group(1) == name
         model_, parent_, n_ = found.group(2, 3, 4)
         assert (int(model_), int(parent_ or -1), int(n_)) == (model, parent, n)
+
+
+def test_budget_none_needs_max_time_before_any_training():
+    CountingSGD.n_fits = 0
+    with pytest.raises(ValueError, match="budget=None .* give max_time"):
+        MutantUCBSearch(CountingSGD(), ALPHAS, cv=CV3, budget=None).fit(X, Y)
+    assert CountingSGD.n_fits == 0
+
+
+def test_time_budget_selects_a_fully_trained_model_among_models_the_seconds_started():
+    # budget=None: max_time is the budget. The policy starts as many initial
+    # models as the seconds pay for, out of the 128 drawn, finishes its
+    # leader, and ends the search by itself (not cut by the deadline).
+    X, y = load_iris(return_X_y=True)
+    search = MutantUCBSearch(
+        SGDClassifier(random_state=0), {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=None,
+        max_time=1.5, max_subtrains=4, cv=3, random_state=0).fit(X, y)
+    results = search.cv_results_
+    assert search.stop_reason_ == "done"
+    assert results["n_resources_total"][search.best_index_] >= 4
+    initial = results["candidate_id"][results["parent_id"] < 0]
+    assert 2 <= len(initial) < 128
+    np.testing.assert_array_equal(np.sort(initial), np.arange(len(initial)))

@@ -24,10 +24,12 @@ class MutantUCBPolicy(Policy):
     n_initial : int
         K, the number of models sampled at the start (models ``0 .. K-1``).
 
-    budget : int
+    budget : int or None
         T, the number of sub-trains in all, the final training of the
         selected model included; never exceeded. At least
         ``n_initial + max_subtrains - 1`` leaves room to finish a model.
+        None: no cap on the sub-trains (with a `clock`, the time is the
+        budget).
 
     max_subtrains : int or None, default=None
         N, the most sub-trains a model receives itself (the paper's). None:
@@ -73,6 +75,25 @@ class MutantUCBPolicy(Policy):
         asked once its first sub-train is told (the trainer knows whether it
         could go on from its parent's model or had to start afresh). None:
         what it was bred to inherit (see `inherit`).
+
+    clock : SubtrainClock or None, default=None
+        A time budget (:class:`~sksel.mutant_ucb.clock.SubtrainClock`):
+        the seconds told (`tell`'s ``fit_time``) price every model's
+        sub-trains by its lineage, and the arm pulled is the one with the
+        highest optimistic gain per predicted second,
+        ``(upper_bound(k) - max_j mu_j) / price_k``, which is the highest
+        upper bound where all sub-trains cost the same. The pulls stop once
+        one more, the finishing of the leaders and the refit of the best would
+        not end within the clock's ``max_time``; a model's final sub-trains
+        start only where they and its refit end in time, once one model was
+        finished. None: nothing depends on the seconds.
+
+    initial_count : callable or None, default=None
+        ``initial_count(budget) -> int``, K for a budget of sub-trains; with
+        a `clock`, K is ``initial_count`` of the sub-trains the time pays for,
+        from the seconds of the initial models told so far, at most
+        `n_initial`, which is then the configurations drawn to choose from.
+        None: K is `n_initial`.
 
     random_state : int, RandomState instance or None, default=None
         Seed of the sub-train-or-mutate draws and of the ties.
@@ -124,7 +145,7 @@ class MutantUCBPolicy(Policy):
 
     def __init__(self, n_initial, budget, *, max_subtrains=None, max_lineage_subtrains=None,
                  exploration=0.05, mutation=True, reward="mean", scale=1.0, inherit=True,
-                 inherited=None, random_state=None):
+                 inherited=None, clock=None, initial_count=None, random_state=None):
         self.n_initial = n_initial
         self.budget = budget
         self.max_subtrains = max_subtrains
@@ -135,6 +156,9 @@ class MutantUCBPolicy(Policy):
         self.scale = scale
         self.inherit = inherit
         self.inherited = inherited
+        self.clock = clock
+        self.initial_count = initial_count
+        self._k = None if clock is not None and initial_count is not None else n_initial
         self._rng = check_random_state(random_state)
         self.history_ = []
         self.decisions_ = []
@@ -184,7 +208,9 @@ class MutantUCBPolicy(Policy):
 
         A failed sub-train (``failed``, ``give_up`` or a non-finite score)
         marks the candidate failed: it is never chosen or selected again.
-        `train_score` and `fit_time` are unused.
+        `fit_time`, the seconds of the sub-train summed over the folds, prices
+        the model's sub-trains where a `clock` is given; `train_score` is
+        unused.
         """
         self._busy.discard(candidate)
         self.decisions_.append((candidate, resource))
@@ -193,6 +219,8 @@ class MutantUCBPolicy(Policy):
         if failed or give_up or not np.isfinite(score):
             self._failed.add(candidate)
             return
+        if self.clock is not None and fit_time is not None:
+            self.clock.note(candidate, resource - self._trained[candidate], fit_time)
         score = float(score)
         if resource == 1:
             self._first[candidate] = score
@@ -247,18 +275,33 @@ class MutantUCBPolicy(Policy):
     # ---------------------------------------------------------------- internals
     def _next_action(self, peek=False):
         """The next action, or None; with `peek`, draw nothing and change nothing."""
-        started = len(self.history_)
-        if started < self.n_initial:
+        started = len(self.history_) if self._k is None else min(len(self.history_), self._k)
+        if started < self._initial_models():
             return (started, 1) if peek else self._start_initial(started)
-        if self._initial_in < self.n_initial:
+        if self._initial_in < started:
             return None  # the initial sub-trains are not all in
+        self._k = started
         if not self._finishing and self._can_pull():
             arm = self._argmax()
-            if arm is not None:
+            if arm is not None and self._pays_for(arm):
                 return (arm, None) if peek else self._pull(arm)
-            if self._busy:
+            if arm is None and self._busy:
                 return None
         return self._finalize(peek)
+
+    def _initial_models(self):
+        """K, the initial models: `n_initial`, or with `initial_count` as the seconds say.
+
+        Before any initial sub-train is told, one per worker (at least two).
+        """
+        if self._k is not None:
+            return self._k
+        if not self._initial_in:
+            return min(self.n_initial, max(2, self.clock.n_workers))
+        price = self.clock.typical(self.parents_)
+        budget = len(self.history_) + self.clock.subtrains_left(price) if price > 0 else np.inf
+        count = self.initial_count(int(min(budget, np.iinfo(np.int32).max)))
+        return max(2, min(self.n_initial, count))
 
     def _start_initial(self, model):
         self._pulls[model] = 1
@@ -270,6 +313,8 @@ class MutantUCBPolicy(Policy):
         The leaders are the best models so far, one per worker: the one that
         asks and one per model in flight (one with a single worker).
         """
+        if self.budget is None:
+            return True
         left = self.budget - len(self.history_) - 1
         if self.max_subtrains is None:
             return left >= 0
@@ -284,12 +329,55 @@ class MutantUCBPolicy(Policy):
         return sorted(models, key=lambda k: (-self.mu(k), k))
 
     def _argmax(self):
-        """The free, trainable arm with the highest upper bound; ties to the lowest index."""
+        """The free, trainable arm with the highest index; ties to the lowest index.
+
+        The index is the upper bound, or with a `clock` the optimistic gain
+        over the best ``mu`` per predicted second of a sub-train.
+        """
         arms = [k for k in range(self.n_models)
                 if self._scored(k) and k not in self._busy and self._trainable(k)]
         if not arms:
             return None
-        return max(arms, key=lambda k: (self.upper_bound(k), -k))
+        if self.clock is None:
+            return max(arms, key=lambda k: (self.upper_bound(k), -k))
+        best = self.mu(self.best_)
+        return max(arms, key=lambda k: ((self.upper_bound(k) - best) / self._price(k), -k))
+
+    def _price(self, model):
+        """The predicted seconds of a sub-train of `model`; a tiny positive floor."""
+        return max(self.clock.price(model, self.parents_), 1e-9)
+
+    def _pays_for(self, arm):
+        """Whether pulling `arm`, then finishing the leaders and refitting one, ends in time.
+
+        The pull runs beside the sub-trains in flight; the leaders are those
+        `_can_pull` keeps room for. Without a `clock`, always.
+        """
+        if self.clock is None:
+            return True
+        leaders = self._leaders(1 + len(self._busy))
+        rooms = [self._room(k) if self.max_subtrains is not None else 0 for k in leaders]
+        finish = self.clock.wall([room * self._price(k) for k, room in zip(leaders, rooms)])
+        refit = max(self.clock.refit_seconds(self.lineage_subtrains(k) + room, self._price(k))
+                    for k, room in zip(leaders, rooms))
+        now = self.clock.wall([self._price(arm)] + [self._price(k) for k in self._busy])
+        return now + finish + refit <= self.clock.time_left()
+
+    def _finishes_in_time(self, model):
+        """Whether the final sub-trains of `model`, then a refit, end in time.
+
+        The refit is that of `model` or of the best model finished so far,
+        the longer. Always where no `clock` is given, and while no model is
+        finished or being finished: the search ends with one fully trained
+        model.
+        """
+        finished = [k for k in range(self.n_models) if self._scored(k) and not self._unfinished(k)]
+        if self.clock is None or not (self._finishing or finished):
+            return True
+        need = self._room(model)
+        refit = max(self.clock.refit_seconds(self.lineage_subtrains(k) + room, self._price(k))
+                    for k, room in [(model, need)] + [(k, 0) for k in self._by_mu(finished)[:1]])
+        return self.clock.wall([need * self._price(model)]) + refit <= self.clock.time_left()
 
     def _scored(self, model):
         return self._last[model] is not None and model not in self._failed
@@ -346,13 +434,13 @@ class MutantUCBPolicy(Policy):
         for model in self._finishing:
             if model not in self._busy and self._unfinished(model):
                 return (model, None) if peek else (model, self._trained[model] + 1)
-        left = self.budget - len(self.history_) - sum(
+        left = np.inf if self.budget is None else self.budget - len(self.history_) - sum(
             self._room(k) - (k in self._busy) for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing
                    and self._scored(k) and self._unfinished(k)]
         for model in self._by_mu(waiting):
             need = self._room(model)
-            if need > left:
+            if need > left or not self._finishes_in_time(model):
                 continue
             if model in self._busy:
                 left -= need  # kept for it: it starts its chain once its pull is in

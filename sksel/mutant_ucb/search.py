@@ -11,6 +11,7 @@ import warnings
 from types import MappingProxyType
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
@@ -29,6 +30,7 @@ from ..training.subtrain import (
     _supports,
     subtrain_kind,
 )
+from .clock import SubtrainClock
 from .policy import MutantUCBPolicy
 
 
@@ -62,12 +64,16 @@ class MutantUCBSearch(BaseSelectionSearch):
         :class:`~sklearn.model_selection.RandomizedSearchCV` takes them; a
         list of dicts is a tree-structured space.
 
-    budget : int, default=100
+    budget : int or None, default=100
         T, the sub-trains of the whole search (per cross-validation fold),
         the final training of the best model included; never exceeded. It
         must cover one sub-train of each initial model and the finishing of
         one model: at least ``n_initial + max_subtrains - 1``, checked before
-        any training.
+        any training. None: `max_time` is the budget (it must be given), and
+        with ``n_initial="auto"`` the search draws 128 configurations and
+        starts as many as the seconds of the first sub-trains say the time
+        pays for (``budget // max_subtrains`` of the sub-trains it predicts,
+        at least 8).
 
     n_initial : int or "auto", default="auto"
         K, the configurations drawn at the start. ``"auto"`` is
@@ -184,7 +190,22 @@ class MutantUCBSearch(BaseSelectionSearch):
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a
         sub-train is not one of scikit-learn's fits).
 
-    return_train_score, max_time, checkpoint
+    max_time : float or None, default=None
+        Seconds the whole fit may take, the refit of the selected model
+        included. With it the bandit counts seconds: every model's sub-trains
+        are priced by the seconds its lineage's took (fit and score, summed
+        over the folds), the pull goes to the model with the highest
+        optimistic gain per predicted second, ``(upper bound - best mu) /
+        price`` (the highest upper bound where every sub-train costs the
+        same), and the pulls stop once one more, the finishing of the
+        leaders and the refit would not end in time, so that the search ends
+        by itself with a fully trained model; decisions then depend on the
+        machine's timing, and a search resumed from its `checkpoint` may end
+        elsewhere. The deadline itself ends the search as in
+        :class:`~sksel.DAUBSearch` where the seconds were mispredicted.
+        None: no time limit, and nothing depends on measured seconds.
+
+    return_train_score, checkpoint
         As in :class:`~sksel.DAUBSearch`. Every model whose estimator leaves
         its ``random_state`` None (``MLPClassifier()``, an ``SGDClassifier``
         in a ``Pipeline``) gets a seed of its own drawn from `random_state`,
@@ -293,7 +314,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         **BaseSelectionSearch._parameter_constraints,
         # None is refused with what to do instead, by one_estimator_space.
         "param_distributions": [dict, list, None],
-        "budget": [Interval(numbers.Integral, 1, None, closed="left")],
+        "budget": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "n_initial": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_lineage_subtrains": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -392,15 +413,20 @@ class MutantUCBSearch(BaseSelectionSearch):
         return space.sample(self._initial_count(), random_state=self._rng)
 
     def _initial_count(self):
-        """K, checked: the budget must train every initial model and finish one."""
+        """K, checked: the budget must train every initial model and finish one.
+
+        With ``budget=None`` (a time budget): `n_initial`, or where it is
+        ``"auto"`` the configurations drawn, from which the policy starts as
+        many as the seconds say (:meth:`_auto_initial`).
+        """
+        if self.budget is None:
+            if self.max_time is None:
+                raise ValueError(
+                    "budget=None leaves the search without a budget: give max_time (seconds), "
+                    "or budget in sub-trains.")
+            return _TIMED_DRAWS if self.n_initial == "auto" else self.n_initial
         room = self.budget - self.max_subtrains + 1
-        if self.n_initial != "auto":
-            n_initial = self.n_initial
-        elif self.mutation:
-            n_initial = max(2, min(room, max(self.budget // self.max_subtrains,
-                                             _SMALL_BUDGET_INITIAL)))
-        else:
-            n_initial = max(2, min(room, 2 * self.budget // self.max_subtrains))
+        n_initial = self._auto_initial(self.budget) if self.n_initial == "auto" else self.n_initial
         if n_initial > room:
             raise ValueError(
                 f"budget={self.budget} cannot give n_initial={n_initial} models one sub-train "
@@ -409,6 +435,22 @@ class MutantUCBSearch(BaseSelectionSearch):
                 "budget, or lower n_initial or max_subtrains."
             )
         return n_initial
+
+    def _auto_initial(self, budget):
+        """``n_initial="auto"`` for a budget of `budget` sub-trains (see `n_initial`)."""
+        room = budget - self.max_subtrains + 1
+        if self.mutation:
+            return max(2, min(room, max(budget // self.max_subtrains, _SMALL_BUDGET_INITIAL)))
+        return max(2, min(room, 2 * budget // self.max_subtrains))
+
+    def _clock(self, splits):
+        """The policy's clock where `max_time` is set (see `max_time`), else None."""
+        if self.max_time is None:
+            return None
+        rows = len(splits[0][0]) + len(splits[0][1])
+        trained = np.mean([len(train) for train, _ in splits])
+        return SubtrainClock(self.max_time, n_workers=effective_n_jobs(self.n_jobs),
+                             n_folds=len(splits), refit_factor=rows / trained / len(splits))
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.subtrain_kind_ = subtrain_kind(self.estimator, self._subtrain_kind())
@@ -433,11 +475,17 @@ class MutantUCBSearch(BaseSelectionSearch):
             max_lineage_subtrains=self.max_lineage_subtrains, exploration=self.exploration,
             mutation=bool(self.mutation), reward=self.reward,
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
-            inherit=self.inherit, inherited=trainer.inherited, random_state=self._rng,
+            inherit=self.inherit, inherited=trainer.inherited, clock=self._clock(splits),
+            initial_count=self._auto_initial if self.budget is None and self.n_initial == "auto"
+            else None, random_state=self._rng,
         )
         return self.policy_, trainer
 
     def _progress_budget(self, n_candidates):
+        if self.budget is None:
+            return None, False, (
+                f"max_time {self.max_time:g} s, one evaluation per sub-train; the resource of an "
+                "evaluation is the model's sub-trains so far")
         return self.budget, False, (
             f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
             "evaluation is the model's sub-trains so far")
@@ -600,6 +648,9 @@ class MutantUCBSearch(BaseSelectionSearch):
 #: The fewest initial models with mutation, where the budget allows: a budget of five fully
 #: trained models' worth (n_initial 5) scored below ASHA's; 8 scored above it on the tune half.
 _SMALL_BUDGET_INITIAL = 8
+
+#: The configurations drawn where the time budget sets how many initial models start.
+_TIMED_DRAWS = 128
 
 #: Draws of a mutant that avoid the failed configurations and values, before it copies its parent.
 _MUTANT_DRAWS = 100

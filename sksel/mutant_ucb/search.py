@@ -70,10 +70,10 @@ class MutantUCBSearch(BaseSelectionSearch):
         must cover one sub-train of each initial model and the finishing of
         one model: at least ``n_initial + max_subtrains - 1``, checked before
         any training. None: `max_time` is the budget (it must be given), and
-        with ``n_initial="auto"`` the search draws 128 configurations and
-        starts as many as the seconds of the first sub-trains say the time
-        pays for (``budget // max_subtrains`` of the sub-trains it predicts,
-        at least 8).
+        with ``n_initial="auto"`` the search draws 128 configurations (32
+        with ``init="k-dpp"``) and starts as many as the seconds of the first
+        sub-trains say the time pays for (as ``"auto"`` does for a budget of
+        the sub-trains it predicts).
 
     n_initial : int or "auto", default="auto"
         K, the configurations drawn at the start. ``"auto"`` is
@@ -424,7 +424,9 @@ class MutantUCBSearch(BaseSelectionSearch):
                 raise ValueError(
                     "budget=None leaves the search without a budget: give max_time (seconds), "
                     "or budget in sub-trains.")
-            return _TIMED_DRAWS if self.n_initial == "auto" else self.n_initial
+            if self.n_initial != "auto":
+                return self.n_initial
+            return _TIMED_DRAWS_KDPP if self.init == "k-dpp" else _TIMED_DRAWS
         room = self.budget - self.max_subtrains + 1
         n_initial = self._auto_initial(self.budget) if self.n_initial == "auto" else self.n_initial
         if n_initial > room:
@@ -649,8 +651,9 @@ class MutantUCBSearch(BaseSelectionSearch):
 #: trained models' worth (n_initial 5) scored below ASHA's; 8 scored above it on the tune half.
 _SMALL_BUDGET_INITIAL = 8
 
-#: The configurations drawn where the time budget sets how many initial models start.
-_TIMED_DRAWS = 128
+#: The configurations drawn where the time budget sets how many initial models start; fewer
+#: from a k-DPP, whose draw of 128 took 5 s.
+_TIMED_DRAWS, _TIMED_DRAWS_KDPP = 128, 32
 
 #: Draws of a mutant that avoid the failed configurations and values, before it copies its parent.
 _MUTANT_DRAWS = 100

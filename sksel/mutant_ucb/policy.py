@@ -79,14 +79,12 @@ class MutantUCBPolicy(Policy):
     clock : SubtrainClock or None, default=None
         A time budget (:class:`~sksel.mutant_ucb.clock.SubtrainClock`):
         the seconds told (`tell`'s ``fit_time``) price every model's
-        sub-trains by its lineage, and the arm pulled is the one with the
-        highest optimistic gain per predicted second,
-        ``(upper_bound(k) - max_j mu_j) / price_k``, which is the highest
-        upper bound where all sub-trains cost the same. The pulls stop once
-        one more, the finishing of the leaders and the refit of the best would
-        not end within the clock's ``max_time``; a model's final sub-trains
-        start only where they and its refit end in time, once one model was
-        finished. None: nothing depends on the seconds.
+        sub-trains by its lineage. The pulls stop once one more, the
+        finishing of the leaders and a refit would not end within the
+        clock's ``max_time``; a model's final sub-trains start only where
+        they and a refit end in time, once one model was finished. Which arm
+        is pulled does not depend on the prices. None: nothing depends on the
+        seconds.
 
     initial_count : callable or None, default=None
         ``initial_count(budget) -> int``, K for a budget of sub-trains; with
@@ -329,19 +327,12 @@ class MutantUCBPolicy(Policy):
         return sorted(models, key=lambda k: (-self.mu(k), k))
 
     def _argmax(self):
-        """The free, trainable arm with the highest index; ties to the lowest index.
-
-        The index is the upper bound, or with a `clock` the optimistic gain
-        over the best ``mu`` per predicted second of a sub-train.
-        """
+        """The free, trainable arm with the highest upper bound; ties to the lowest index."""
         arms = [k for k in range(self.n_models)
                 if self._scored(k) and k not in self._busy and self._trainable(k)]
         if not arms:
             return None
-        if self.clock is None:
-            return max(arms, key=lambda k: (self.upper_bound(k), -k))
-        best = self.mu(self.best_)
-        return max(arms, key=lambda k: ((self.upper_bound(k) - best) / self._price(k), -k))
+        return max(arms, key=lambda k: (self.upper_bound(k), -k))
 
     def _price(self, model):
         """The predicted seconds of a sub-train of `model`; a tiny positive floor."""

@@ -194,14 +194,13 @@ class MutantUCBSearch(BaseSelectionSearch):
         Seconds the whole fit may take, the refit of the selected model
         included. With it the bandit counts seconds: every model's sub-trains
         are priced by the seconds its lineage's took (fit and score, summed
-        over the folds), the pull goes to the model with the highest
-        optimistic gain per predicted second, ``(upper bound - best mu) /
-        price`` (the highest upper bound where every sub-train costs the
-        same), and the pulls stop once one more, the finishing of the
-        leaders and the refit would not end in time, so that the search ends
-        by itself with a fully trained model; decisions then depend on the
-        machine's timing, and a search resumed from its `checkpoint` may end
-        elsewhere. The deadline itself ends the search as in
+        over the folds), and the pulls stop once one more, the finishing of
+        the leaders and the refit would not end in time, so that the search
+        ends by itself with a fully trained model; when the pulls stop then
+        depends on the machine's timing, and a search resumed from its
+        `checkpoint` may end elsewhere. Which model is pulled does not
+        depend on the seconds (weighing its optimistic gain per second
+        scored lower, see the User Guide). The deadline itself ends the search as in
         :class:`~sksel.DAUBSearch` where the seconds were mispredicted.
         None: no time limit, and nothing depends on measured seconds.
 

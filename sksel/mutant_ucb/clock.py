@@ -17,7 +17,8 @@ class SubtrainClock:
     sub-trains so far, with the mean of its parent's (or, for an initial
     model or where the parent has none, the median of the initial models')
     counted as one more sub-train, so that one slow or fast sub-train does
-    not settle a price.
+    not settle a price; and at least its last sub-train's seconds, as a
+    sub-train may cost more as the model grows (scoring more trees).
 
     Parameters
     ----------
@@ -51,6 +52,7 @@ class SubtrainClock:
             clock = lambda: time.perf_counter() - start  # noqa: E731
         self.clock = clock
         self._seconds = {}  # model -> [seconds, sub-trains]
+        self._last = {}  # model -> seconds of its last sub-train
         self._first_told = None  # when the first sub-train was told
         self._since_first = [0.0, 0]  # seconds and sub-trains told after it
 
@@ -59,6 +61,7 @@ class SubtrainClock:
         spent = self._seconds.setdefault(model, [0.0, 0])
         spent[0] += seconds
         spent[1] += subtrains
+        self._last[model] = seconds / subtrains
         if self._first_told is None:
             self._first_told = self.clock()
         else:
@@ -89,7 +92,7 @@ class SubtrainClock:
         if prior is None:
             prior = self.typical(parents)
         seconds, subtrains = self._seconds.get(model, (0.0, 0))
-        return (seconds + prior) / (subtrains + 1)
+        return max((seconds + prior) / (subtrains + 1), self._last.get(model, 0.0))
 
     def time_left(self):
         """Seconds until `max_time`."""

@@ -357,7 +357,8 @@ class MutantUCBPolicy(Policy):
     def _finishes_in_time(self, model):
         """Whether the final sub-trains of `model`, then a refit, end in time.
 
-        The refit is that of `model` or of the best model finished so far,
+        They run beside the work in hand (:meth:`_wall_of_work`). The refit is
+        that of `model` or of the best model finished so far,
         the longer. Always where no `clock` is given, and while no model is
         finished or being finished: the search ends with one fully trained
         model.
@@ -368,7 +369,17 @@ class MutantUCBPolicy(Policy):
         need = self._room(model)
         refit = max(self.clock.refit_seconds(self.lineage_subtrains(k) + room, self._price(k))
                     for k, room in [(model, need)] + [(k, 0) for k in self._by_mu(finished)[:1]])
-        return self.clock.wall([need * self._price(model)]) + refit <= self.clock.time_left()
+        return self._wall_of_work(model, need) + refit <= self.clock.time_left()
+
+    def _wall_of_work(self, model, subtrains):
+        """The wall seconds of `subtrains` sub-trains of `model`, beside the work in hand.
+
+        That is the final sub-trains of the models being finished and the
+        pulls in flight.
+        """
+        chains = [self._room(k) * self._price(k) for k in self._finishing if self._unfinished(k)]
+        pulls = [self._price(k) for k in self._busy if k not in self._finishing]
+        return self.clock.wall([subtrains * self._price(model)] + chains + pulls)
 
     def _scored(self, model):
         return self._last[model] is not None and model not in self._failed

@@ -354,16 +354,15 @@ class MutantUCBPolicy(Policy):
         now = self.clock.wall([self._price(arm)] + [self._price(k) for k in self._busy])
         return now + finish + refit <= self.clock.time_left()
 
-    def _finishes_in_time(self, model):
+    def _finishes_in_time(self, model, finished):
         """Whether the final sub-trains of `model`, then a refit, end in time.
 
         They run beside the work in hand (:meth:`_wall_of_work`). The refit is
-        that of `model` or of the best model finished so far,
-        the longer. Always where no `clock` is given, and while no model is
+        that of `model` or of the best of the models `finished` so far, the
+        longer. Always where no `clock` is given, and while no model is
         finished or being finished: the search ends with one fully trained
         model.
         """
-        finished = [k for k in range(self.n_models) if self._scored(k) and not self._unfinished(k)]
         if self.clock is None or not (self._finishing or finished):
             return True
         need = self._room(model)
@@ -440,9 +439,10 @@ class MutantUCBPolicy(Policy):
             self._room(k) - (k in self._busy) for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing
                    and self._scored(k) and self._unfinished(k)]
+        finished = [k for k in range(self.n_models) if self._scored(k) and not self._unfinished(k)]
         for model in self._by_mu(waiting):
             need = self._room(model)
-            if need > left or not self._finishes_in_time(model):
+            if need > left or not self._finishes_in_time(model, finished):
                 continue
             if model in self._busy:
                 left -= need  # kept for it: it starts its chain once its pull is in

@@ -426,15 +426,19 @@ class MutantUCBPolicy(Policy):
         of final sub-trains of a model already being finished, or starts
         that of the best model (highest ``mu``) whose chain the budget left
         can pay for beside the chains started and those of better models
-        still running a pull. With one worker that is one chain, the best
-        model's; with more, the leaders are finished in parallel and the
-        search selects the best finished one.
+        still running a pull; with a `clock`, at most one chain per worker
+        runs, and a chain starts only where it ends in time. With one worker
+        that is one chain, the best model's; with more, the leaders are
+        finished in parallel and the search selects the best finished one.
         """
         if self.max_subtrains is None:
             return None
         for model in self._finishing:
             if model not in self._busy and self._unfinished(model):
                 return (model, None) if peek else (model, self._trained[model] + 1)
+        if self.clock is not None and sum(map(self._unfinished, self._finishing)) >= (
+                self.clock.n_workers):
+            return None  # one chain per worker: another starts, if in time, once one ends
         left = np.inf if self.budget is None else self.budget - len(self.history_) - sum(
             self._room(k) - (k in self._busy) for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing

@@ -43,8 +43,10 @@ def test_models_below_the_cap_are_scored_on_a_fixed_stratified_part_of_the_fold(
     splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     estimator = SGDClassifier(random_state=0)
     space = SearchSpace(estimator, [{"alpha": [1e-4, 1e-3]}])
-    job = _Job(space, [{"alpha": 1e-4}, {"alpha": 1e-3}], X, y, None, lambda c: {}, None,
-               error_score=np.nan, verbose=0, returns_train_score=lambda n: False)
+    candidates = [{"alpha": 1e-4}, {"alpha": 1e-3}]
+    job = _Job(space, candidates, [space.build(params) for params in candidates], X, y, None,
+               lambda c: {}, None, error_score=np.nan, verbose=0,
+               returns_train_score=lambda n: False)
 
     def scored_rows(trainer, action, fold):
         train, test = splits[fold]

@@ -284,6 +284,20 @@ def test_max_time_is_read_between_folds():
     assert results == {("quick", 1): ["quick-0"]}
 
 
+def test_max_time_counts_from_started():
+    # A search's fit starts the clock (`started`): drawing and building its
+    # candidates took 0.4 s of a 0.5 s limit, so the 0.3 s fold that starts
+    # at once is the last one.
+    _STARTED.clear()
+    engine, results, _ = _run_engine(
+        [("sleepy", 5)], lambda name, i: (_nap, (name, i, 0.3), {}),
+        n_jobs=1, max_time=0.5, started=time.perf_counter() - 0.4,
+    )
+    assert engine.stop_reason_ == "max_time"
+    assert _STARTED == [("sleepy", 0)]
+    assert results == {}
+
+
 def _work_then_mark(log, name, i, seconds, marker):
     """`_work`, then say in `marker` that the task ended."""
     result = _work(log, name, i, seconds)

@@ -371,6 +371,9 @@ class Engine:
         next result comes in); otherwise the fit running at the deadline
         finishes (a fit cannot be interrupted). The refit of the selected
         candidate, done by the search after the engine, is not counted.
+    started : float or None, default=None
+        The ``time.perf_counter()`` from which `max_time` counts (the start
+        of the search's ``fit``). None: from the start of :meth:`run`.
     name : str
         Name printed in warnings.
     enough : callable or None, default=None
@@ -396,12 +399,13 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 name="search", enough=None, state_key=None):
+                 started=None, name="search", enough=None, state_key=None):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
+        self.started = started
         self.name = name
         self.enough = enough
         self.state_key = state_key
@@ -413,6 +417,7 @@ class Engine:
         an action is a hashable ``(candidate, resource)`` pair.
         """
         self._start = time.perf_counter()
+        self._started = self._start if self.started is None else self.started
         self._policy = policy
         self._queue = deque()
         # Guards `_queue` and the keys of `_running`: joblib reads `_feed` in a thread of
@@ -808,12 +813,12 @@ class Engine:
         """Seconds until `max_time`, or None."""
         if self.max_time is None:
             return None
-        return max(0.0, self.max_time - (time.perf_counter() - self._start))
+        return max(0.0, self.max_time - (time.perf_counter() - self._started))
 
     def _out_of_time(self):
         if self.max_time is None:
             return False
-        if time.perf_counter() - self._start < self.max_time:
+        if time.perf_counter() - self._started < self.max_time:
             return False
         if self.stop_reason_ == "done":
             self.stop_reason_ = "max_time"

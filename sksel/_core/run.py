@@ -152,15 +152,17 @@ class _Run:
 class _Job:
     """What every task of one fit shares: data, scorers, parameters, candidates.
 
-    The estimators of the candidates are built up front, so that a wrong
-    parameter name fails before any training; a candidate bred during the
-    fit joins them (:meth:`add`), and `parents` maps it to its parent.
+    `estimators` are the candidates' estimators, built up front by the
+    search (so that a wrong parameter name fails before any training); a
+    candidate bred during the fit joins them (:meth:`add`), and `parents`
+    maps it to its parent.
     """
 
-    def __init__(self, space, candidates, X, y, scorers, fit_params, score_params, *,
+    def __init__(self, space, candidates, estimators, X, y, scorers, fit_params, score_params, *,
                  error_score, verbose, returns_train_score):
         self.space = space
         self.candidates = candidates
+        self.estimators = estimators
         self.X, self.y = X, y
         self.scorers = scorers
         self.fit_params = fit_params
@@ -168,7 +170,6 @@ class _Job:
         self.error_score = error_score
         self.verbose = verbose
         self.returns_train_score = returns_train_score
-        self.estimators = [space.build(candidate) for candidate in candidates]
         self.parents = {}
 
     def add(self, params):

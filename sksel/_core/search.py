@@ -241,11 +241,14 @@ class BaseSelectionSearch(BaseSearchCV):
         a finalizer the garbage collector ran) still ends the fit: before the
         search starts, with ``KeyboardInterrupt``; in the search, as the
         engine handles it; after it (the results, the refit), with
-        ``KeyboardInterrupt`` and no ``best_estimator_``.
+        ``KeyboardInterrupt`` and no ``best_estimator_``. `max_time` counts from
+        here (``_fit_started``).
         """
+        self._fit_started = time.perf_counter()
         space = self._search_space()
         candidates = self._candidates(space)
-        check_cuda_available(space.build(params) for params in candidates)
+        estimators = [space.build(params) for params in candidates]
+        check_cuda_available(estimators)
         scorers, refit_metric = self._get_scorers()
         X, y = indexable(X, y)
         _check_targets(y)
@@ -260,7 +263,7 @@ class BaseSelectionSearch(BaseSearchCV):
         policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
         _check_policy(policy, type(self).__name__)
         fit_params = self._fit_params_by_candidate(candidates, routed)
-        job = _Job(space, candidates, X, y, scorers, fit_params, routed.scorer.score,
+        job = _Job(space, candidates, estimators, X, y, scorers, fit_params, routed.scorer.score,
                    error_score=self.error_score, verbose=self.verbose,
                    returns_train_score=self._train_score_reader(policy))
         keeper = self._prediction_keeper(X, y, base, trainer)
@@ -304,7 +307,8 @@ class BaseSelectionSearch(BaseSearchCV):
                    metric_of=self._callable_metric if callable(self.scoring) else None,
                    breed=self._breed)
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
-                        max_time=self.max_time, name=type(self).__name__,
+                        max_time=self.max_time, started=self._fit_started,
+                        name=type(self).__name__,
                         enough=run.enough if policy.races_folds else None,
                         state_key=trainer.state_key)
         run.start()

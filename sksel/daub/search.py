@@ -283,12 +283,12 @@ class DAUBSearch(BaseSelectionSearch):
         Include training scores in ``cv_results_``.
 
     max_time : float, default=None
-        Wall-clock seconds after which no new fit (one fold) starts; the refit
-        is not counted. Where the limit ends the search before its choice is
-        settled, the candidates are compared at the largest size two or more
-        of them were trained on, the best there is selected (it ranks 1), and
-        a ``UserWarning`` says so, with how far each leader got and how many
-        candidates the limit left undecided.
+        Wall-clock seconds from the start of ``fit`` after which no new fit
+        (one fold) starts; the refit is not counted. Where the limit ends the
+        search before its choice is settled, the candidates are compared at
+        the largest size two or more of them were trained on, the best there
+        is selected (it ranks 1), and a ``UserWarning`` says so, with how far
+        each leader got and how many candidates the limit left undecided.
 
     checkpoint : str, path-like or None, default=None
         Folder where every finished evaluation is written as it finishes,

@@ -103,8 +103,9 @@ class KDPPSearch(BaseSelectionSearch):
         Include training scores in ``cv_results_``.
 
     max_time : float, default=None
-        Wall-clock seconds after which no new fit starts; the search ends
-        with the configurations evaluated so far (the refit is not counted).
+        Wall-clock seconds from the start of ``fit`` after which no new fit
+        starts; the search ends with the configurations evaluated so far (the
+        refit is not counted).
 
     checkpoint : str, path-like or None, default=None
         Folder where every finished evaluation is written as it finishes,

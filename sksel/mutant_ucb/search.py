@@ -7,6 +7,7 @@ See :mod:`sksel.mutant_ucb`; the training runs on
 import itertools
 import numbers
 import os
+import time
 import warnings
 from types import MappingProxyType
 
@@ -450,8 +451,10 @@ class MutantUCBSearch(BaseSelectionSearch):
             return None
         rows = len(splits[0][0]) + len(splits[0][1])
         trained = np.mean([len(train) for train, _ in splits])
+        started = self._fit_started
         return SubtrainClock(self.max_time, n_workers=effective_n_jobs(self.n_jobs),
-                             n_folds=len(splits), refit_factor=rows / trained / len(splits))
+                             n_folds=len(splits), refit_factor=rows / trained / len(splits),
+                             clock=lambda: time.perf_counter() - started)
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.subtrain_kind_ = subtrain_kind(self.estimator, self._subtrain_kind())

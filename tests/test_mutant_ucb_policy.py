@@ -292,6 +292,19 @@ def test_clock_ends_the_search_with_its_refit_within_max_time(seed):
     assert 38.0 - 1 - 4 - 0.5 * 12 < sum(told) + 0.5 * policy.lineage_subtrains(selected) <= 38.0
 
 
+def test_clock_keeps_the_fits_fixed_costs_out_of_the_time_left():
+    # The first sub-train (1 s) was told 3.5 s into the fit: 2.5 s went into
+    # drawing and building the candidates before it, and storing the results
+    # after the last takes about as long, so the time left keeps them beside
+    # the margin (5% of 100 s).
+    now = [3.5]
+    clock = SubtrainClock(100.0, clock=lambda: now[0])
+    clock.note(0, 1, 1.0)
+    assert clock.time_left() == pytest.approx(100 - 3.5 - 5 - 2.5)
+    now[0] = 50.0
+    assert clock.time_left() == pytest.approx(100 - 50 - 5 - 2.5)
+
+
 def test_clock_starts_as_many_initial_models_as_the_time_pays_for():
     # 100 s at 1 s a sub-train, less the margin (5 s): 95 sub-trains,
     # K = 95 // 5 = 19 initial models started out of the 50 drawn.

@@ -11,7 +11,7 @@ import numpy as np
 
 #: The margin `SubtrainClock.time_left` keeps: this share of `max_time`, or where less, the wall of
 #: this many typical sub-trains (with a plan filling the time left to within it, SGD searches of
-#: 5 ms sub-trains at 2.5 s on two workers ran into the deadline).
+#: 5 ms sub-trains at 2.5 s on two workers ran into the deadline), plus the fit's fixed costs.
 _MARGIN_SHARE, _MARGIN_SUBTRAINS = 0.05, 10
 
 
@@ -60,6 +60,7 @@ class SubtrainClock:
         self._last = {}  # model -> seconds of its last sub-train
         self._typical_price = 0.0  # the last `typical` computed
         self._first_told = None  # when the first sub-train was told
+        self._setup = 0.0  # the seconds of the fit before its first sub-train started
         self._since_first = [0.0, 0]  # seconds and sub-trains told after it
 
     def note(self, model, subtrains, seconds):
@@ -70,6 +71,7 @@ class SubtrainClock:
         self._last[model] = seconds / subtrains
         if self._first_told is None:
             self._first_told = self.clock()
+            self._setup = max(0.0, self._first_told - seconds / min(self.n_workers, self.n_folds))
         else:
             self._since_first[0] += seconds
             self._since_first[1] += 1
@@ -107,11 +109,14 @@ class SubtrainClock:
         `_MARGIN_SUBTRAINS` typical sub-trains (:meth:`typical` at the
         :meth:`efficiency` measured, on one worker): a sub-train's result comes
         back later than its seconds say, and the plans fill the time left.
+        To it are added the fit's fixed costs, the seconds from the start of
+        the fit to that of its first sub-train (drawing and building the
+        candidates): storing the results after the last takes about as long.
         """
         margin = _MARGIN_SHARE * self.max_time
         if self._typical_price:
             margin = min(margin, _MARGIN_SUBTRAINS * self._typical_price / self.efficiency())
-        return self.max_time - self.clock() - margin
+        return self.max_time - self.clock() - margin - self._setup
 
     def wall(self, chains):
         """The wall seconds of `chains`, each sub-trains in a row (their seconds over folds).

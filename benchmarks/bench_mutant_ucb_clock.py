@@ -75,8 +75,8 @@ The run time is mostly the budgets themselves: per task, seed and ``n_jobs``
 70 u of Mutant-UCB runs (10 + 20 + 40) and 40 u for each peer, with the
 refits of the peers' picks and the workers' starts about 190 u plus 15 s,
 about 65 s (``cnnd``, u 0.3-1.1 s, 90-300 s). The five tasks with 3 seeds
-took 22-25 minutes per ``n_jobs`` on 2 idle cores (2026-11-29, ``cnnd``'s u
-0.8-1.1 s), about 48 minutes for ``--n-jobs 1 2``; the five held-out tasks
+took 21-22 minutes per ``n_jobs`` on 2 idle cores (2026-11-29, ``cnnd``'s u
+0.8-1.1 s), about 43 minutes for ``--n-jobs 1 2``; the five held-out tasks
 (``--tasks mlp2 mlp3 sgd2 sgd3 xgb2``) 14 minutes at ``n_jobs=2``.
 """
 

@@ -286,12 +286,12 @@ def test_max_time_is_read_between_folds():
 
 def test_max_time_counts_from_started():
     # A search's fit starts the clock (`started`): drawing and building its
-    # candidates took 0.4 s of a 0.5 s limit, so the 0.3 s fold that starts
-    # at once is the last one.
+    # candidates took 0.5 s of a 1 s limit, so the 0.6 s fold that starts at
+    # once is the last one (counted from the run, a second would start).
     _STARTED.clear()
     engine, results, _ = _run_engine(
-        [("sleepy", 5)], lambda name, i: (_nap, (name, i, 0.3), {}),
-        n_jobs=1, max_time=0.5, started=time.perf_counter() - 0.4,
+        [("sleepy", 5)], lambda name, i: (_nap, (name, i, 0.6), {}),
+        n_jobs=1, max_time=1.0, started=time.perf_counter() - 0.5,
     )
     assert engine.stop_reason_ == "max_time"
     assert _STARTED == [("sleepy", 0)]

@@ -417,7 +417,8 @@ class Engine:
         an action is a hashable ``(candidate, resource)`` pair.
         """
         self._start = time.perf_counter()
-        self._started = self._start if self.started is None else self.started
+        # `max_time` counts from the search's fit where it says when that started.
+        self._deadline_from = self._start if self.started is None else self.started
         self._policy = policy
         self._queue = deque()
         # Guards `_queue` and the keys of `_running`: joblib reads `_feed` in a thread of
@@ -813,12 +814,12 @@ class Engine:
         """Seconds until `max_time`, or None."""
         if self.max_time is None:
             return None
-        return max(0.0, self.max_time - (time.perf_counter() - self._started))
+        return max(0.0, self.max_time - (time.perf_counter() - self._deadline_from))
 
     def _out_of_time(self):
         if self.max_time is None:
             return False
-        if time.perf_counter() - self._started < self.max_time:
+        if time.perf_counter() - self._deadline_from < self.max_time:
             return False
         if self.stop_reason_ == "done":
             self.stop_reason_ = "max_time"

@@ -12,11 +12,33 @@ the documentation's glossary page; :func:`define` returns one entry.
 
    resource
       What a search hands out to a candidate, as ``n_resources`` in
-      ``cv_results_`` and ``resource=`` in the ``verbose=2`` lines: for
-      :class:`~sksel.DAUBSearch`, training rows per fold (up to N); for
-      :class:`~sksel.MutantUCBSearch`, :term:`sub-trains <sub-train>`; for
-      :class:`~sksel.GPUCBSelector` and :class:`~sksel.KDPPSearch`, which
-      train every candidate they evaluate on all of each fold, N.
+      ``cv_results_`` and, in the ``verbose=2`` lines, named by its unit: for
+      :class:`~sksel.DAUBSearch`, training rows per fold (up to N,
+      ``rows=``); for :class:`~sksel.MutantUCBSearch`, :term:`sub-trains
+      <sub-train>` (``sub-trains=``); for :class:`~sksel.GPUCBSelector` and
+      :class:`~sksel.KDPPSearch`, which train every candidate they evaluate
+      on all of each fold, N (their lines show none). A candidate
+      ``cv_results_`` lists but never evaluated has 0.
+
+   used
+      An evaluation whose result a search's decisions rest on: those of its
+      one-worker run (see :term:`speculative evaluation`). The ``verbose``
+      lines count the evaluations used (``used 3/<=9``: three of at most
+      nine planned; a GP-UCB :term:`look on a subsample` is not counted
+      against the plan), in the order the search used them; ``best=`` is the
+      score of the candidate the search would select from them, and its id.
+
+   dropped
+      A candidate a search's rule took out of the running: it gets no more
+      training and is never selected. :class:`~sksel.DAUBSearch` drops the
+      learners a :term:`rung` leaves behind and those whose :term:`race of
+      the folds` ends early; :class:`~sksel.GPUCBSelector`, those its
+      :term:`look on a subsample` rules out and those of a :term:`first
+      look`. A ``verbose=2`` line ends in ``dropped`` where its evaluation
+      dropped its candidate; the candidates a rung drops get a line of their
+      own. :class:`~sksel.GPUCBSelector` lists the candidates it never
+      evaluated in ``cv_results_``, with NaN scores, ranked last, and
+      ``why_not_evaluated`` says why.
 
    sub-train
       :class:`~sksel.MutantUCBSearch`'s unit of training: ``unit`` more
@@ -61,9 +83,9 @@ the documentation's glossary page; :func:`define` returns one entry.
       learner with the highest bound gets the next size, and a learner whose
       bound falls below the best score already reached on N gets no more.
       ``verbose=2`` prints it as ``bound=``; ``bound=none`` where the curve
-      sets no bound below the best possible score yet, ``bound=pending``
-      while the search has not yet used that result. The rungs of the default
-      ``risk > 0`` use no bound. See :ref:`daub`.
+      sets no bound below the best possible score yet, ``bound=pending`` on
+      the line of a :term:`speculative evaluation` the search never used.
+      The rungs of the default ``risk > 0`` use no bound. See :ref:`daub`.
 
    risk
    tol
@@ -106,7 +128,8 @@ the documentation's glossary page; :func:`define` returns one entry.
       leader is unlikely to exceed :term:`tol` is dropped; otherwise the look
       is a noisy observation of its full score. Its row of ``cv_results_``
       has ``look`` True and ``n_resources`` the subsample's rows; its
-      ``verbose=2`` line says ``look=<rows> rows``. See :ref:`gpucb`.
+      ``verbose=2`` line says ``look=<rows> rows``, and does not add to the
+      count of evaluations :term:`used`. See :ref:`gpucb`.
 
    first look
       :class:`~sksel.GPUCBSelector`'s :term:`race of the folds`: a
@@ -115,8 +138,8 @@ the documentation's glossary page; :func:`define` returns one entry.
       evaluated on every fold by more than :term:`tol`, its other folds are
       not run; the look stays in the posterior, the candidate is not
       selected, and its row of ``cv_results_`` has ``first_look`` True (its
-      ``verbose=2`` line says ``first look``, with the folds it ran). See
-      :ref:`gpucb`.
+      ``verbose=2`` line says ``first look``, with the folds the search
+      used, and ``dropped``). See :ref:`gpucb`.
 
    speculative evaluation
       An evaluation a free worker starts before the search has decided to
@@ -124,11 +147,12 @@ the documentation's glossary page; :func:`define` returns one entry.
       more workers than decided steps). The search decides as its one-worker
       run does, so ``cv_results_`` is the same whatever ``n_jobs``: a
       speculative evaluation it goes on to ask for is used as if it had
-      been asked for; one it never asks for is listed in ``all_cv_results_``
-      only, after the others, with ``speculative`` True. Its training was
-      paid for all the same. A ``verbose=2`` line says ``ahead`` where the
-      search had not reached the evaluation when it finished, which is why
-      such lines may come before those of smaller resources.
+      been asked for, and is :term:`used`; one it never asks for is listed
+      in ``all_cv_results_`` only, after the others, with ``speculative``
+      True. Its training was paid for all the same. The ``verbose=2`` line
+      of an evaluation that finished before the search reached it waits
+      until the search uses it; the lines of those it never used come last,
+      marked ``speculative``, with no count.
 
    error_score'd candidate
       A candidate whose evaluation failed: one of its fits raised (or killed

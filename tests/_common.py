@@ -55,6 +55,18 @@ class FailsFromRows(ClassifierMixin, BaseEstimator):
         return self.tree_.predict(X)
 
 
+class NappingTree(DecisionTreeClassifier):
+    """A decision tree whose every fit first naps `nap` seconds: a slow candidate."""
+
+    def __init__(self, nap=0.0, max_depth=None, random_state=0):
+        self.nap = nap
+        super().__init__(max_depth=max_depth, random_state=random_state)
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        time.sleep(self.nap)
+        return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
 class _Interruptible:
     """Counts its fits in a class attribute, naps `delay` seconds in each and
     raises ``KeyboardInterrupt`` at the fit numbered `interrupt_at`."""

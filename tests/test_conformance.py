@@ -241,7 +241,10 @@ def _full_rows(results):
 def test_the_search_face(fitted):
     case, X, y, search, _ = fitted
     results, every = pd.DataFrame(search.cv_results_), pd.DataFrame(search.all_cv_results_)
-    assert len(results) == every["candidate_id"].nunique() == results["candidate_id"].nunique()
+    # A row per candidate; a candidate listed but not evaluated runs on no fold.
+    evaluated = results[results["n_folds_run"] > 0]
+    assert len(evaluated) == every["candidate_id"].nunique() == evaluated["candidate_id"].nunique()
+    assert results.loc[results["n_folds_run"] == 0, "mean_test_score"].isna().all()
     assert len(every) == len(set(zip(every["candidate_id"], every["n_resources"])))
     best = search.best_index_
     assert results["rank_test_score"][best] == 1
@@ -418,11 +421,13 @@ def test_verbose_two_names_every_evaluation(fitted):
     lines = _lines(printed)
     every = search.all_cv_results_
     assert re.match(rf"\[{name}\] \d+ candidates?, 3-fold cv; ", lines[0])
-    evaluations = lines[1:-1]
+    # A line per evaluation; a line of its own names the learners a DAUB rung dropped.
+    evaluations = [line for line in lines[1:-1] if not re.match(r"\[\w+\] +dropped #", line)]
     assert len(evaluations) == len(every["params"])
     # The resource where evaluations differ in it (not for searches that train on all rows).
     shown = search._largest_resource() is not None
-    named = [re.search(r"\] +\d+(?:/\S+)? (#.+?) +(?:resource=(\d+) +)?score=", line)
+    named = [re.search(r"\] (?:used +\d+(?:/\S+)?| +) (#.+?) +"
+                       r"(?:(?:rows|sub-trains|resource)=(\d+) +)?score=", line)
              for line in evaluations]
     assert all(named), evaluations
     assert all((m.group(2) is not None) == shown for m in named)
@@ -447,15 +452,17 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
     n_evaluations = len(search.all_cv_results_["params"])
     best = search.best_index_
     results = search.cv_results_
-    at = "" if search._largest_resource() is None else f" at {results['n_resources'][best]}"
+    unit = search._resource_unit
+    at = "" if search._largest_resource() is None else (
+        f" at {unit}={results['n_resources'][best]}")
     done = re.fullmatch(
-        rf"\[{name}\] done: (\d+) evaluations(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
+        rf"\[{name}\] done: (\d+) evaluations used(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
         rf"selected {re.escape(results['candidate_name'][best])}{at}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     assert done, lines[-1]
     # Evaluations that do not count against the total (GP-UCB's looks on a subsample and
     # unused speculative ones) are counted apart, in parentheses: together, every evaluation.
-    others = [int(n) for n in re.findall(r"(\d+) [a-z]", done.group(2) or "")]
+    others = [int(n) for n in re.findall(r"(\d+) (?:look|speculative)", done.group(2) or "")]
     assert int(done.group(1)) + sum(others) == n_evaluations
-    assert all(re.match(rf"\[{name}\] \d+(/(<=)?\d+)? evaluations, ", line)
+    assert all(re.match(rf"\[{name}\] \d+(/(<=)?\d+)? evaluations used, ", line)
                for line in lines[1:-1])

@@ -346,7 +346,8 @@ def test_cv_results_frame(clf_data):
     frame = pd.DataFrame(search.cv_results_)
     assert set(frame.columns) == set(gs.cv_results_) | {"candidate_id", "candidate_name",
                                                         "n_resources", "iter",
-                                                        "n_folds_run"}
+                                                        "n_folds_run", "why_not_evaluated"}
+    assert (frame["why_not_evaluated"] == "").all()
     assert len(frame) == 4
     assert list(frame["candidate_id"]) == [0, 1, 2, 3]
     assert frame.loc[search.best_index_, "rank_test_score"] == 1
@@ -356,7 +357,8 @@ def test_cv_results_frame(clf_data):
                                   [search.sizes_.index(n) for n in frame["n_resources"]])
 
     every = pd.DataFrame(search.all_cv_results_)
-    assert set(every.columns) == set(frame.columns) | {"speculative"}
+    # Every evaluation, and whether it was used; no candidate is left out of it.
+    assert set(every.columns) == set(frame.columns) - {"why_not_evaluated"} | {"speculative"}
     assert len(every) == len(search.policy_.history_)
     assert list(zip(every["candidate_id"], every["n_resources"])) == search.policy_.decisions_
     assert not every["speculative"].any()
@@ -1012,7 +1014,7 @@ def test_verbose_two_one_line_per_evaluation(clf_data, capsys):
     # Each line names the evaluation it reports, in order.
     for line, (c, n) in zip(lines, search.policy_.history_):
         name = f"LogisticRegression(C={C_GRID['C'][c]:.3g})"
-        assert f" {name} " in line and re.search(rf"resource={n}\b", line)
+        assert f" {name} " in line and re.search(rf"rows={n}\b", line)
 
 
 def test_verbose_zero_is_silent(clf_data, capsys):

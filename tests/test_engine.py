@@ -360,7 +360,9 @@ def test_a_search_cut_by_max_time_selects_from_what_finished(tmp_path):
         search.fit(X, y)
     assert search.stop_reason_ == "max_time"
     assert isinstance(search.best_estimator_, LogisticRegression)
-    assert search.cv_results_["candidate_id"].tolist() == [0]
+    results = search.cv_results_
+    assert results["n_folds_run"].tolist() == [3, 0]
+    assert results["why_not_evaluated"][1] == "max_time=2 s ended the search first"
     assert not marker.exists()
 
 

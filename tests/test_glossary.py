@@ -24,11 +24,12 @@ def test_verbose_two_points_to_an_installed_glossary_that_defines_its_terms(caps
                random_state=0, cost="rows", risk=0, verbose=2).fit(X, y)
     pointers = [line for line in capsys.readouterr().out.splitlines() if "glossary" in line]
     assert len(pointers) == 1 and "doc/" not in pointers[0], pointers
-    found = re.search(r"\[(\w[\w ]*): see .*help\(\"([\w.]+)\"\)\]$", pointers[0])
+    found = re.search(r"\[(\w[\w, ]*): see .*help\(\"([\w.]+)\"\)\]$", pointers[0])
     assert found, pointers[0]
-    term, module_name = found.groups()
+    shown, module_name = found.groups()
     terms = _glossary_terms(module_name)
-    assert term == "bound" and term in terms
+    assert shown.split(", ") == ["used", "bound"]
+    assert {"used", "bound"} <= terms
     assert set(progress._TERMS.values()) <= terms
 
 

@@ -33,6 +33,11 @@ from sksel.gpucb import (
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
 
+def _evaluated(results):
+    """Whether each row of `results` is a candidate evaluated (on one fold at least)."""
+    return np.asarray(results["n_folds_run"]) > 0
+
+
 def _closed_form_posterior(mean, cov, noise, observed, y):
     """Textbook GP regression with an explicit inverse, independent of the policy."""
     A = list(observed)
@@ -429,20 +434,56 @@ def test_tune_beta_scale_leaves_out_candidates_only_the_held_out_dataset_scores(
 GRID = {"C": np.logspace(-4, 2, 9).tolist()}
 
 
-def test_evaluated_rows_equal_grid_search_and_posterior_exposed():
+def test_a_row_per_candidate_those_evaluated_equal_grid_search_and_posterior_exposed():
+    """As GridSearchCV's: one row per candidate, in its order; the evaluated ones score as
+    GridSearchCV's, the others have NaN scores, rank after them and say why."""
     X, y = load_iris(return_X_y=True)
     est = LogisticRegression(max_iter=1000)
     search = GPUCBSelector(est, GRID, n_iter=4, cv=CV3, random_state=0).fit(X, y)
     gs = GridSearchCV(est, GRID, cv=CV3).fit(X, y)
-    ids = search.cv_results_["candidate_id"]
-    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
-                               gs.cv_results_["mean_test_score"][ids], rtol=1e-12)
-    assert search.best_score_ == pytest.approx(np.max(search.cv_results_["mean_test_score"]))
+    results = pd.DataFrame(search.cv_results_)
+    assert results["params"].tolist() == gs.cv_results_["params"]
+    assert results["candidate_id"].tolist() == list(range(9))
+    evaluated = results["n_folds_run"].to_numpy() > 0
+    assert evaluated.sum() == 4
+    np.testing.assert_allclose(results["mean_test_score"][evaluated],
+                               gs.cv_results_["mean_test_score"][evaluated], rtol=1e-12)
+    assert results.loc[~evaluated, ["mean_test_score", "split0_test_score"]].isna().all().all()
+    assert results["rank_test_score"][~evaluated].min() > results["rank_test_score"][
+        evaluated].max()
+    assert (results["why_not_evaluated"][evaluated] == "").all()
+    assert (results["why_not_evaluated"][~evaluated]
+            == "not needed: the 4 evaluations allowed were made").all()
+    assert search.best_index_ == results["rank_test_score"].idxmin()
+    assert search.best_score_ == pytest.approx(results["mean_test_score"].max())
     mu, std = search.policy_.posterior()
     np.testing.assert_allclose(search.posterior_mean_, mu)
-    np.testing.assert_allclose(search.cv_results_["posterior_std"], std[ids])
+    np.testing.assert_allclose(results["posterior_mean"], mu)
+    np.testing.assert_allclose(results["posterior_std"], std)
     assert search.posterior_std_.shape == (9,)
-    assert pd.DataFrame(search.cv_results_).shape[0] == 4
+
+
+def test_a_list_of_learners_lists_the_learners_the_stop_skipped_and_why():
+    """Stopped by its rule, the selector lists every learner passed: those it did not
+    evaluate with NaN scores, ranked last, with their posterior and the probability that
+    made them not needed."""
+    X, y = load_iris(return_X_y=True)
+    learners = [LogisticRegression(max_iter=1000), GaussianNB(),
+                DecisionTreeClassifier(max_depth=1, random_state=0),
+                DecisionTreeClassifier(max_depth=2, random_state=0)]
+    mean = np.array([0.95, 0.80, 0.60, 0.70])
+    cov = 0.0004 * (0.5 + 0.5 * np.eye(4))
+    search = GPUCBSelector(learners, prior=(mean, cov), cv=CV3, random_state=0).fit(X, y)
+    results = pd.DataFrame(search.cv_results_)
+    assert len(results) == 4
+    skipped = results[results["n_folds_run"] == 0]
+    assert len(skipped) and skipped["mean_test_score"].isna().all()
+    assert skipped["posterior_mean"].notna().all()
+    policy = search.policy_
+    for c, why in zip(skipped["candidate_id"], skipped["why_not_evaluated"]):
+        assert why.startswith("not needed: it ends more than tol=0.01 above the selection "
+                              f"with a probability of {policy.probability_left([c]):.2g} ")
+    assert results["rank_test_score"][skipped.index].min() == len(results) - len(skipped) + 1
 
 
 def test_prior_from_earlier_cv_results_is_a_one_liner():
@@ -468,7 +509,8 @@ def test_param_distributions_sampled_to_k_candidates():
                            param_distributions={"C": stats.loguniform(1e-4, 1e2)},
                            n_candidates=12, n_iter=4, cv=CV3, random_state=0).fit(X, y)
     assert len(search.candidates_) == 12
-    assert len(search.cv_results_["params"]) == 4
+    assert len(search.cv_results_["params"]) == 12
+    assert np.count_nonzero(search.cv_results_["n_folds_run"]) == 4
 
 
 def test_inside_a_pipeline_and_cloned():
@@ -526,10 +568,11 @@ def test_n_jobs_evaluates_distinct_candidates_with_grid_search_scores():
     X, y = load_iris(return_X_y=True)
     est = LogisticRegression(max_iter=1000)
     search = GPUCBSelector(est, GRID, n_iter=5, cv=CV3, n_jobs=2, random_state=0).fit(X, y)
-    ids = search.cv_results_["candidate_id"]
+    evaluated = _evaluated(search.cv_results_)
+    ids = search.cv_results_["candidate_id"][evaluated]
     assert len(ids) == 5 == len(set(ids.tolist()))
     gs = GridSearchCV(est, GRID, cv=CV3).fit(X, y)
-    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"][evaluated],
                                gs.cv_results_["mean_test_score"][ids], rtol=1e-12)
 
 
@@ -823,7 +866,7 @@ def test_asynchronous_selector_with_one_worker_equals_the_sequential_one():
                              asynchronous=True).fit(X, y)
     # Every evaluation run is a decision: none speculative.
     assert not np.any(parallel.all_cv_results_["speculative"])
-    assert len(parallel.cv_results_["params"]) == 4
+    assert np.count_nonzero(parallel.cv_results_["n_folds_run"]) == 4
 
 
 # ------------------------------------------------------------ stopping, selector
@@ -861,7 +904,7 @@ def test_auto_stops_by_tol_within_max_iter_and_is_reproducible(capsys):
     runs = [GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, random_state=0,
                           n_jobs=n_jobs, verbose=1).fit(X, y) for n_jobs in (1, 2)]
     search = runs[0]
-    n = len(search.cv_results_["params"])
+    n = np.count_nonzero(search.cv_results_["n_folds_run"])
     policy = search.policy_
     assert (policy.tol, policy.risk, policy.n_iter) == (0.01, 0.1, 9)
     assert policy.empirical_bayes and search.beta_scale_ == AUTO_BETA_SCALE
@@ -875,10 +918,10 @@ def test_auto_stops_by_tol_within_max_iter_and_is_reproducible(capsys):
     # risk=0 never stops early; max_iter caps it.
     everything = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, risk=0.0,
                                random_state=0).fit(X, y)
-    assert len(everything.cv_results_["params"]) == 9
+    assert _evaluated(everything.cv_results_).sum() == 9
     capped = GPUCBSelector(est, GRID, prior=_earlier_results(), cv=CV3, risk=0.0, max_iter=3,
                            random_state=0).fit(X, y)
-    assert len(capped.cv_results_["params"]) == 3
+    assert _evaluated(capped.cv_results_).sum() == 3
     # n_iter_ is where each stopped, as scikit-learn's estimators with a max_iter say.
     assert (search.n_iter_, everything.n_iter_, capped.n_iter_) == (n, 9, 3)
 
@@ -979,7 +1022,8 @@ def test_first_looks_score_their_folds_as_grid_search_and_are_never_selected():
     assert looks.any() and not looks.all()
     assert not looks[search.best_index_]
     gs = GridSearchCV(est, grid, cv=CV3).fit(X, y)
-    for i, candidate in enumerate(results["candidate_id"]):
+    for i in np.flatnonzero(_evaluated(results)):
+        candidate = results["candidate_id"][i]
         n_run = search.policy_.folds_used_.get((candidate, search.policy_.resource), 3)
         assert n_run < 3 if looks[i] else n_run == 3
         for fold in range(3):
@@ -989,7 +1033,7 @@ def test_first_looks_score_their_folds_as_grid_search_and_are_never_selected():
             else:
                 assert np.isnan(score)
     ranks = results["rank_test_score"]
-    assert ranks[looks].min() > ranks[~looks].max()
+    assert ranks[looks].min() > ranks[~looks & _evaluated(results)].max()
     for key in ("candidate_id", "mean_test_score", "first_look", "rank_test_score"):
         np.testing.assert_array_equal(searches[1].cv_results_[key], results[key])
 
@@ -1000,4 +1044,5 @@ def test_without_race_every_candidate_runs_every_fold():
     search = GPUCBSelector(LogisticRegression(max_iter=1000), grid, prior="kernel", cv=CV3,
                            tol=0.005, random_state=0, race_folds=False).fit(X, y)
     assert "first_look" not in search.cv_results_
-    assert not np.isnan(search.cv_results_["split2_test_score"]).any()
+    evaluated = _evaluated(search.cv_results_)
+    assert not np.isnan(search.cv_results_["split2_test_score"][evaluated]).any()

@@ -226,8 +226,9 @@ def test_selector_looks_are_rows_of_their_own_never_selected_full_rows_equal_gri
     assert best["n_resources"][search.best_index_] == 2000
     # Rows of candidates only looked at rank below every row on all the rows.
     ranks = pd.DataFrame(search.cv_results_)
+    full_rows = ~ranks["look"] & (ranks["n_folds_run"] > 0)
     assert ranks.loc[ranks["look"], "rank_test_score"].min() > \
-        ranks.loc[~ranks["look"], "rank_test_score"].max()
+        ranks.loc[full_rows, "rank_test_score"].max()
     pipe = Pipeline([("estimator", _learners()[0])])
     grid = GridSearchCV(pipe, {"estimator": _learners()},
                         cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
@@ -304,13 +305,16 @@ def test_progress_counts_full_evaluations_only_and_says_how_many_looks_dropped(c
     lines = _progress_lines(capsys)
     dropped = len(search.policy_.dropped_)
     assert dropped and search.n_looks_ and search.n_iter_ + dropped == 5
-    counts = [int(re.match(r"\[GPUCBSelector\] +(\d+)/<=5 ", line).group(1))
-              for line in lines[1:-1]]
+    counts = [int(re.match(r"\[GPUCBSelector\] used +(\d+)/<=5 ", line).group(1))
+              for line in lines[1:-1] if "  dropped #" not in line]
     assert len(counts) == len(search.all_cv_results_["params"])
     assert counts == sorted(counts) and counts[-1] == search.n_iter_
+    # A look leaves the count as it is: only full evaluations count.
+    assert len(set(counts)) == search.n_iter_
     assert "looks on a subsample (74, 222, 666 rows) counted apart" in lines[0]
-    assert lines[-1].startswith(f"[GPUCBSelector] done: {search.n_iter_} evaluations "
-                                f"({search.n_looks_} looks on a subsample) in ")
+    assert lines[-1].startswith(f"[GPUCBSelector] done: {search.n_iter_} evaluations used "
+                                f"({search.n_looks_} looks on a subsample; {dropped} candidates "
+                                "dropped) in ")
     assert (f"(stopped: every candidate evaluated or dropped: {search.n_iter_} evaluated, "
             f"{dropped} dropped by looks)") in lines[-1]
 

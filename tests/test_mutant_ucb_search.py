@@ -727,13 +727,14 @@ def test_verbose_two_lines_name_the_model_and_its_parent_as_cv_results(capsys):
 
     search = MutantUCBSearch(SGD, ALPHAS, budget=14, n_initial=3, max_subtrains=4, cv=CV3,
                              random_state=0, verbose=2).fit(X, Y)
-    lines = [line for line in capsys.readouterr().out.splitlines() if " resource=" in line]
+    lines = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("[MutantUCBSearch] used")]
     results = search.all_cv_results_
     assert len(lines) == len(results["params"])
     for line, model, n, parent, name in zip(lines, results["candidate_id"],
                                             results["n_resources"], results["parent_id"],
                                             results["candidate_name"]):
-        found = re.search(r"(#(\d+)(?: \(from #(\d+)\))? \S.*?)\s+resource=(\d+)", line)
+        found = re.search(r"(#(\d+)(?: \(from #(\d+)\))? \S.*?)\s+sub-trains=(\d+)", line)
         assert found and found.group(1) == name
         model_, parent_, n_ = found.group(2, 3, 4)
         assert (int(model_), int(parent_ or -1), int(n_)) == (model, parent, n)

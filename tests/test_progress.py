@@ -22,8 +22,9 @@ from sksel.spaces import SearchSpace
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
-LINE = re.compile(r"^\[DAUBSearch\]\s+(\d+) (#(\d+) .+?)\s+resource=(\d+)\s+score=(\S+)"
-                  r"\s+folds=[123]/3\s+bound=(\S+)(?:\s+ahead)?\s+\(\d+\.\ds\)(?:  \[.*\])?$")
+LINE = re.compile(r"^\[DAUBSearch\] (?:used\s+(\d+)|\s+) (#(\d+) .+?)\s+rows=(\d+)\s+score=(\S+)"
+                  r"\s+folds=[123]/3\s+bound=(\S+)(?:\s+(dropped|speculative))?"
+                  r"\s+best=(?:none yet|\S+ #\d+)\s+\(\d+\.\ds\)(?:  \[.*\])?$")
 
 
 @pytest.fixture(scope="module")
@@ -63,12 +64,13 @@ def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
     n_evals = len(search.all_cv_results_["params"])
     best = search.best_params_["C"]
     assert re.fullmatch(
-        rf"\[DAUBSearch\] done: {n_evals} evaluations in \d+\.\ds \(stopped: done\); selected "
-        rf"#\d LogisticRegression\(C={best:.3g}\) at {search.sizes_[-1]}, "
+        rf"\[DAUBSearch\] done: {n_evals} evaluations used in \d+\.\ds \(stopped: done\); "
+        rf"selected #\d LogisticRegression\(C={best:.3g}\) at rows={search.sizes_[-1]}, "
         rf"score {search.best_score_:.4f}", lines[-1])
-    # Plain status lines between them: the first evaluation, then every few seconds.
-    assert all(re.match(r"\[DAUBSearch\] \d+ evaluations, \d+\.\ds, best 0\.\d{4} "
-                        r"#\d LogisticRegression\(C=", line) for line in lines[1:-1])
+    # Plain status lines between them: the first evaluation, then every few seconds; the
+    # best is the best learner on all the rows, none before one gets there.
+    assert all(re.match(r"\[DAUBSearch\] \d+ evaluations used, \d+\.\ds, best(: none yet|"
+                        r" 0\.\d{4} #\d LogisticRegression\(C=)", line) for line in lines[1:-1])
     assert len(lines) >= 3
 
 
@@ -105,7 +107,7 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
     for k, line in enumerate(lines, 1):
         match = LINE.match(line)
         assert match, line
-        done, name, candidate, n, score, bound = match.groups()
+        done, name, candidate, n, score, bound, _ = match.groups()
         assert int(done) == k
         # The line's id is the row's candidate_id, and its name is the row's candidate_name.
         row = rows[int(candidate), int(n)]
@@ -163,9 +165,9 @@ def test_verbose_two_columns_aligned_whatever_the_name_length(data, capsys, make
     widest = max(map(len, names))
     assert widest - min(map(len, names)) > 30
     # The shortest name is padded to the longest: every column starts at one position.
-    first_cell = [re.search(r"(resource|score)=", line).start() for line in lines]
+    first_cell = [re.search(r"(rows|score)=", line).start() for line in lines]
     assert {i - line.index("#") for i, line in zip(first_cell, lines)} == {widest + 1}
-    for column in ("resource=", "score=", "folds=", "bound=", "  ("):
+    for column in ("rows=", "score=", "folds=", "bound=", "best=", "  ("):
         assert len({line.rfind(column) for line in lines}) == 1, column
     if isinstance(search, DAUBSearch):  # resources of 2 and 3 digits, one column
         assert len({len(str(n)) for n in search.all_cv_results_["n_resources"]}) == 2
@@ -176,17 +178,17 @@ def test_verbose_two_name_column_widens_from_a_longer_name_on():
     out = io.StringIO()
     names = {0: "#0 A", 1: "#1 " + "B" * 30, 2: "#2 (from #1) " + "B" * 30}
     reporter = Progress(2, "S", names.__getitem__, n_candidates=2, n_splits=3, planned=10,
-                        exact=False, max_resource=100, file=out)
+                        exact=False, unit="rows", max_resource=100, file=out)
     reporter.start()
     for candidate, resource in [(0, 5), (1, 100), (2, 5), (0, 100)]:
         reporter.evaluation(candidate, resource, 0.5, {"bound": 0.9})
     reporter.stop()
     lines = out.getvalue().splitlines()[1:]
-    # "[S] ", the count " 1/<=10" and a space: names start at 12.
-    assert [line.index("#") for line in lines] == [12] * 4
-    assert [line.index("resource=") for line in lines] == [12 + 34] * 2 + [12 + 44] * 2
-    assert [line.index("score=") - line.index("resource=") for line in lines] == [
-        len("resource=100  ")] * 4
+    # "[S] used ", the count " 0/<=10" and a space: names start at 17.
+    assert [line.index("#") for line in lines] == [17] * 4
+    assert [line.index("rows=") for line in lines] == [17 + 34] * 2 + [17 + 44] * 2
+    assert [line.index("score=") - line.index("rows=") for line in lines] == [
+        len("rows=100  ")] * 4
 
 
 def test_no_duplicate_engine_lines(data, capsys, no_tqdm):
@@ -209,7 +211,7 @@ def test_budget_of_other_searches(data, capsys, make, header):
     assert lines[0] == header
     n_evals = len(search.all_cv_results_["params"])
     assert len(lines) == n_evals + 2
-    assert re.match(rf"\[\w+\]\s+{n_evals}/{n_evals} ", lines[-2])
+    assert re.match(rf"\[\w+\] used\s+{n_evals}/{n_evals} ", lines[-2])
     assert "selected" in lines[-1]
 
 
@@ -337,7 +339,7 @@ def test_pipeline_candidates_named_by_their_final_estimator(data, capsys, make, 
                                        results["candidate_name"]):
         lineage = f" (from #{parent})" if parent >= 0 else ""
         assert name == f"#{c}{lineage} {expected[_pipeline_key(params)]}"
-    printed = [re.search(r"\] +\S+ (#.+?) +(?:resource|score)=", line).group(1)
+    printed = [re.search(r"\] used +\S+ (#.+?) +(?:rows|sub-trains|score)=", line).group(1)
                for line in _lines(capsys)[1:-1]]
     assert sorted(printed) == sorted(results["candidate_name"])
 
@@ -359,8 +361,9 @@ def test_verbose_two_lines_and_results_rows_name_candidates_alike(data, capsys, 
     row_name = {(int(c), int(n)): name for c, n, name in zip(
         results["candidate_id"], results["n_resources"], results["candidate_name"])}
     parents = results.get("parent_id", np.full(len(results["params"]), -1))
-    printed = [re.search(r"\] +\d+(?:/\S+)? (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +"
-                         r"(?:resource=(\d+) +)?score=", line) for line in _lines(capsys)[1:-1]]
+    printed = [re.search(r"\] used +\d+(?:/\S+)? (#(\d+)(?: \(from #(\d+)\))? (\w+).*?) +"
+                         r"(?:(?:rows|sub-trains|resource)=(\d+) +)?score=", line)
+               for line in _lines(capsys)[1:-1]]
     assert len(printed) == len(results["params"]) and all(printed)
     for match in printed:
         name, candidate, parent, estimator, n = match.groups()
@@ -393,20 +396,82 @@ def test_verbose_two_bound_says_none_where_the_curve_sets_no_bound(data, capsys)
         m.group(6) == f"{policy.max_score:.4f}" for m in lines)
 
 
-def test_verbose_two_marks_results_the_search_has_not_reached(data, capsys):
-    """With idle workers, a line of an evaluation the sequential run has not used yet says
-    "ahead" (its bound is pending); the glossary is named on the first line of each term."""
-    _daub(2, n_jobs=2).fit(*data)
-    lines = _lines(capsys)[1:-1]
-    ahead = ["  ahead  " in line for line in lines]
-    assert ahead == ["bound=pending" in line for line in lines]
-    for term, shown in (("bound", ["bound=" in line for line in lines]), (
-            "speculative evaluation", ahead)):
+def test_verbose_two_counts_the_evaluations_used_and_marks_the_others_speculative(data, capsys):
+    """With idle workers, the lines of the evaluations the search used count them one by one,
+    in the order it used them; those it never used come last, marked "speculative" and not
+    counted; the glossary is named on the first line of each term."""
+    search = _daub(2, n_jobs=2).fit(*data)
+    lines = _lines(capsys)
+    final, lines = lines[-1], lines[1:-1]
+    matches = [LINE.match(line) for line in lines]
+    assert all(matches)
+    results = search.all_cv_results_
+    speculative = [m.group(7) == "speculative" for m in matches]
+    assert speculative == sorted(speculative)  # the speculative lines last
+    used = [m for m, spec in zip(matches, speculative) if not spec]
+    assert [int(m.group(1)) for m in used] == list(range(1, len(used) + 1))
+    assert all(m.group(1) is None for m, spec in zip(matches, speculative) if spec)
+    # The lines used are the results rows used, in the order the search used them.
+    shown = [(int(m.group(3)), int(m.group(4))) for m in used]
+    rows = [(c, n) for c, n, spec in zip(results["candidate_id"], results["n_resources"],
+                                         results["speculative"]) if not spec]
+    assert shown == rows
+    assert sum(speculative) == sum(results["speculative"])
+    others = f" \\({sum(speculative)} speculative, not used\\)" if any(speculative) else ""
+    assert re.match(rf"\[DAUBSearch\] done: {len(used)} evaluations used{others} in ", final)
+    for term, shown in (("bound", ["bound=" in line for line in lines]),
+                        ("speculative evaluation", speculative)):
         told = [f"[{term}" in line or f", {term}" in line for line in lines]
         assert told.count(True) == (1 if any(shown) else 0)
-        assert not any(told[:shown.index(True)]) if any(shown) else True
         if any(shown):
             assert told[shown.index(True)] and "glossary" in lines[shown.index(True)]
+
+
+def test_verbose_two_gpucb_counts_what_it_used_when_it_used_it(data, capsys):
+    """GP-UCB on two workers: a speculative evaluation that finishes before the pick it waits
+    for is reported once the search uses it, counted and not called speculative; the lines
+    count the evaluations used one by one, the lines of those never used are marked
+    speculative, and the final line's numbers are those of the lines above it."""
+    from _common import NappingTree
+
+    # Candidate 0 leads the prior and is evaluated first, slowly; a free worker meanwhile
+    # evaluates the likeliest next picks, which come in first.
+    learners = [NappingTree(nap=0.4, max_depth=4)] + [NappingTree(max_depth=d)
+                                                      for d in (1, 2, 3, 5, 6)]
+    mean = np.array([0.9, 0.85, 0.84, 0.83, 0.82, 0.81])
+    cov = 0.003 * (0.3 + 0.7 * np.eye(6))
+    search = GPUCBSelector(learners, prior=(mean, cov), cv=CV3, random_state=0, verbose=2,
+                           n_jobs=2).fit(*data)
+    lines = _lines(capsys)
+    final, lines = lines[-1], lines[1:-1]
+    policy = search.policy_
+    pattern = re.compile(r"^\[GPUCBSelector\] (?:used\s+(\d+)/<=6|\s+) (#\d+) .+?\s+score=\S+"
+                         r"\s+folds=(\d)/3(  first look)?(  dropped|  speculative)?\s+best=")
+    matches = [pattern.match(line) for line in lines]
+    assert all(matches), lines
+    used = [m for m in matches if m.group(1) is not None]
+    speculative = [m for m in matches if m.group(1) is None]
+    assert [int(m.group(1)) for m in used] == list(range(1, len(used) + 1))
+    assert all(m.group(5) == "  speculative" for m in speculative)
+    # The used lines are the evaluations of the search's decisions, the others the
+    # speculative rows of all_cv_results_.
+    results = search.all_cv_results_
+    names = results["candidate_name"]
+    assert sorted(m.group(2) for m in used) == sorted(
+        name.split()[0] for name, spec in zip(names, results["speculative"]) if not spec)
+    assert sorted(m.group(2) for m in speculative) == sorted(
+        name.split()[0] for name, spec in zip(names, results["speculative"]) if spec)
+    assert len(used) == policy.n_evaluations_ == len(policy.decisions_)
+    # A speculative evaluation came in before the pick it waited for, and was used.
+    assert any(action in policy.decisions_[1:] for action in policy.history_[1:2])
+    # A first look is marked with the folds the search used, as the stop reason counts it.
+    looks = [m for m in used if m.group(4)]
+    assert len(looks) == len(policy.folds_used_)
+    assert all(m.group(5) == "  dropped" and int(m.group(3)) < 3 for m in looks)
+    assert re.match(rf"\[GPUCBSelector\] done: {len(used)} evaluations used", final)
+    said = re.search(r"(\d+) of them first looks", final)
+    assert int(said.group(1)) == len(looks) if said else True
+    assert (f"{len(speculative)} speculative, not used" in final) == bool(speculative)
 
 
 def test_verbose_two_gpucb_lines_show_no_resource_and_mark_first_looks(data, capsys):
@@ -440,6 +505,6 @@ def test_verbose_one_status_lines_count_the_evaluations_made_with_no_time_left(
     n_evals = len(search.all_cv_results_["params"])
     assert len(status) == n_evals
     for k, line in enumerate(status, 1):
-        assert re.match(rf"\[DAUBSearch\] {k} evaluations, \d+\.\ds, best ", line)
+        assert re.match(rf"\[DAUBSearch\] {k} evaluations used, \d+\.\ds, best", line)
         assert "left" not in line
-    assert lines[-1].startswith(f"[DAUBSearch] done: {n_evals} evaluations in ")
+    assert lines[-1].startswith(f"[DAUBSearch] done: {n_evals} evaluations used in ")

@@ -361,10 +361,14 @@ def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
         search.fit(X, y)
     assert search.stop_reason_ == "interrupted"
     drawn = KDPPSampler(space, 4, random_state=0).as_grid()
-    kept = search.cv_results_["params"]
-    assert kept == [{k: v[0] for k, v in p.items()} for p in drawn[:2]]  # 6 fits = 2 configs
+    results = search.cv_results_
+    # Every configuration drawn is listed; those the Ctrl-C left unrun say so.
+    assert results["params"] == [{k: v[0] for k, v in p.items()} for p in drawn]
+    assert results["n_folds_run"].tolist() == [3, 3, 0, 0]  # 6 fits = 2 configs
+    assert results["why_not_evaluated"].tolist() == ["", ""] + [
+        "a Ctrl-C ended the search first"] * 2
     grid = GridSearchCV(GaussianNB(), drawn[:2], cv=CV3).fit(X, y)
-    np.testing.assert_allclose(search.cv_results_["mean_test_score"],
+    np.testing.assert_allclose(results["mean_test_score"][:2],
                                grid.cv_results_["mean_test_score"], rtol=1e-12)
     assert hasattr(search, "best_estimator_")
 

@@ -57,10 +57,27 @@ too, with defaults that a policy overrides where it does more:
     ``{column: value}`` (DAUB: the candidate's bound).
 ``columns(candidates) -> dict`` (default ``{}``)
     Columns ``{name: values}`` the results rows of `candidates` add, read
-    once the search is over (GP-UCB: the posterior of each).
+    once the search is over (GP-UCB: the posterior of each). A
+    ``why_not_evaluated`` column, where given, says why each candidate not
+    evaluated was not (``""`` for the others): ``cv_results_`` lists those
+    candidates too.
 ``stop_reason() -> str or None`` (default None)
     Once it is ``done`` by a rule of its own, the words the search's last
     progress line prints (None: the search says it is done).
+``will_use(action) -> bool`` (default: `action` is among ``decisions_``)
+    Whether the result of `action`, once told, is used whatever the results
+    to come: the progress report prints the line of an evaluation at once
+    where it is (k-DPP's: every evaluation is used), and holds it until the
+    policy uses it otherwise.
+``counts(action) -> bool`` (default True)
+    Whether an evaluation counts against the evaluations planned (a
+    GP-UCB look on a subsample does not).
+``leader() -> (score, candidate, resource) or None`` (default None)
+    The candidate the search would select from the results used so far,
+    the best so far of the progress lines; None while there is none.
+``dropped_`` (default empty)
+    The candidates the policy's rule took out of the running: given no
+    more training and never selected (DAUB's rungs, GP-UCB's looks).
 
 :class:`SequentialPolicy` is the base of the policies whose decisions are
 those of their one-worker run (DAUB, GP-UCB, k-DPP's evaluate-all): the first
@@ -121,10 +138,14 @@ class Policy:
     folds_used_ : mapping
         ``{action: number of splits}`` of the evaluations whose results
         were used on their first splits only (empty unless it races folds).
+    dropped_ : collection
+        The candidates its rule took out of the running (empty unless it
+        drops candidates).
     """
 
     races_folds = False
     folds_used_ = MappingProxyType({})
+    dropped_ = frozenset()
 
     def ask(self, n_actions=1, speculative=True):
         """Up to `n_actions` actions to start now, each handed out once."""
@@ -158,6 +179,18 @@ class Policy:
 
     def stop_reason(self):
         """Why it is ``done``, in the words of the last progress line; None: the search's."""
+        return None
+
+    def will_use(self, action):
+        """Whether the result of `action` is used whatever the results to come."""
+        return action in self.decisions_
+
+    def counts(self, action):
+        """Whether the evaluation `action` counts against the evaluations planned."""
+        return True
+
+    def leader(self):
+        """``(score, candidate, resource)`` the search would select now, or None."""
         return None
 
 

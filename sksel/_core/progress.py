@@ -1,29 +1,52 @@
 """Reporting the progress of a search, as its `verbose` parameter asks.
 
 An *evaluation* is one candidate at one resource on every cross-validation
-split: one row of ``all_cv_results_``. :class:`Progress` prints
+split: one row of ``all_cv_results_``. Every search reports in the same words:
+
+- **used**: an evaluation whose result the search's decisions rest on. The
+  counts of the lines, the bar and the final line are evaluations used (those
+  that count against the evaluations planned: a GP-UCB look on a subsample
+  does not);
+- **speculative**: an evaluation a free worker ran ahead of the search's
+  decisions, which the search never used (the work is paid for all the
+  same). One the search then used is used, not speculative;
+- **dropped**: a candidate the search's rule took out of the running: it
+  gets no more training and is never selected (DAUB's rungs and its race
+  of the folds, GP-UCB's looks and first looks);
+- **best**: the score of the candidate the search would select from the
+  evaluations used so far, and its id;
+- seconds since the start of the search.
+
+:class:`Progress` prints
 
 - at ``verbose >= 1``, a header (the search, its candidates, folds and
-  budget) and a final line (evaluations done, time, the selected candidate
-  and its score); between them a tqdm bar where tqdm is installed (``pip
-  install sksel[progress]``; ``tqdm.auto`` draws it in a terminal or in
-  Jupyter), otherwise a plain status line every few seconds; both count
-  against the evaluations planned (at most that many, where the search may
-  stop early) and estimate the time left; where the search plans no count
-  (DAUB's, which stops once a candidate reaches N), they count without a
-  total and give no time left;
-- at ``verbose >= 2``, one line per finished evaluation instead of the bar,
-  in the order they finish: the candidate's name (:class:`~sksel._core.naming.CandidateNames`,
-  the ``candidate_name`` of its rows in ``cv_results_``), its resource
-  (where it varies), its mean test score, the folds it ran (``folds=1/5``:
-  DAUB's curves below N, a race ended early), any column the search adds (DAUB's
-  bound), ``ahead`` where the search has not reached it yet (a speculative
-  evaluation, which may finish before smaller ones) and the seconds since
-  the start. The first line that shows one of these terms says where the
-  glossary defines it. The lines read as a table: each column is as wide as its
-  widest entry so far, or as what is known at the start needs: the names'
-  the longest name of the candidates then (a longer one, a mutant's, widens
-  it from then on), the resources' the largest the search allows;
+  budget) and a final line (evaluations used, speculative and dropped, time,
+  why the search stopped, the selected candidate and its score); between
+  them a tqdm bar where tqdm is installed (``pip install sksel[progress]``;
+  ``tqdm.auto`` draws it in a terminal or in Jupyter), otherwise a plain
+  status line every few seconds; both count the evaluations used against
+  those planned (at most that many, where the search may stop early) and
+  estimate the time left; where the search plans no count (DAUB's, which
+  stops once a candidate reaches N), they count without a total and give no
+  time left;
+- at ``verbose >= 2``, one line per evaluation instead of the bar: its count
+  of evaluations used, the candidate's name
+  (:class:`~sksel._core.naming.CandidateNames`, the ``candidate_name`` of its
+  rows in ``cv_results_``), its resource in the search's unit (where it
+  varies: ``rows=``, ``sub-trains=``), its mean test score, the folds the
+  search used of it (``folds=1/5``: DAUB's curves below N, a race ended
+  early), any column the policy adds (DAUB's bound, GP-UCB's looks), the
+  marks ``dropped`` and ``speculative``, the best so far and the seconds
+  since the start. A line is printed once the search uses its evaluation, or
+  at once where the search will use it whatever comes; the line of an
+  evaluation a free worker ran ahead waits for the search to reach it, and
+  the lines of those it never reached come last, marked ``speculative``.
+  A candidate dropped after the evaluations of others (at the end of a
+  DAUB rung) gets a line of its own. The first line that shows a term of
+  the glossary says where it is defined. The lines read as a table: each
+  column is as wide as its widest entry so far, or as what is known at the
+  start needs (the longest name of the candidates then; a longer one, a
+  mutant's, widens it from then on; the largest resource the search allows);
 - at ``verbose >= 3``, also sklearn's ``[CV]`` line of every fit (the search
   passes the level on to ``_fit_and_score``; fits on joblib worker processes
   print in those processes).
@@ -36,9 +59,10 @@ from .run import Listener
 
 _STATUS_EVERY_S = 5.0
 
-#: The glossary's term of each column a ``verbose=2`` line may add.
-_TERMS = {"bound": "bound", "first look": "first look", "look": "look on a subsample",
-          "ahead": "speculative evaluation"}
+#: The glossary's term of each column or mark a ``verbose=2`` line may show.
+_TERMS = {"used": "used", "bound": "bound", "first look": "first look",
+          "look": "look on a subsample", "speculative": "speculative evaluation",
+          "dropped": "dropped"}
 #: Where a ``verbose=2`` line sends its reader: installed with sksel, unlike doc/.
 _GLOSSARY = 'the glossary, help("sksel.glossary")'
 
@@ -56,7 +80,8 @@ class Progress(Listener):
     """Print a search's progress at its `verbose` level (see the module).
 
     A listener of the fit (:class:`~sksel._core.run.Listener`): it opens with
-    the engine, prints a line per evaluation told, and closes with it.
+    the engine, takes in every evaluation told, reports it once the policy
+    uses it, and closes with the engine.
 
     Parameters
     ----------
@@ -75,30 +100,26 @@ class Progress(Listener):
         Whether `planned` evaluations will run (else at most that many).
     budget : str
         How the budget reads in the header.
+    unit : str or None, default=None
+        The word of a resource (``"rows"``, ``"sub-trains"``), where the
+        resource of an evaluation varies; None: the lines show none.
     max_resource : int or None, default=None
         The largest resource of an evaluation, where the search knows it
         before it runs: the width of the resource column from the first line.
-    describe : callable or None, default=None
-        ``describe(candidate, resource) -> dict or None``, the columns a
-        ``verbose=2`` line adds (the policy's ``describe``).
-    used : callable or None, default=None
-        ``used(action) -> bool``, whether the search has used the result of
-        `action` once told (else the line says ``ahead``); None: all are.
-    standing : callable or None, default=None
-        ``standing() -> (n_done, best, others)``, read after each evaluation
-        told, where not every evaluation counts against `planned`
-        (GPUCBSelector's looks on a subsample and speculative evaluations do
-        not): the evaluations that count so far, the best of them as
-        ``(score, candidate, resource)`` or None, and the words the final
-        line gives the others (``""``: none). None: every evaluation told
-        counts, and the best is the best told.
+    policy : Policy or None, default=None
+        The search's policy (:mod:`sksel._core.policy`): which evaluations it
+        uses (``will_use``, ``decisions_``), which count (``counts``), the
+        folds it used (``folds_used_``), who leads (``leader``), who is
+        dropped (``dropped_``) and the columns a line adds (``describe``).
+        None: every evaluation told is used at once and counts, the best is
+        the best told, and nothing is dropped.
     file : file-like or None
         Where lines go; None is ``sys.stdout`` at the time of printing.
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", max_resource=None, describe=None, used=None,
-                 standing=None, file=None):
+                 exact=True, budget="", unit=None, max_resource=None, policy=None,
+                 file=None):
         self.verbose = verbose
         self.search = search
         self.names = names
@@ -107,15 +128,17 @@ class Progress(Listener):
         self.planned = planned
         self.exact = exact
         self.budget = budget
+        self.unit = unit
         self.max_resource = max_resource
-        self.describe = describe
-        self.used = used
-        self.standing = standing
+        self.policy = policy
         self.file = file
         self._explained = set()
         self.n_done = 0
+        self.n_other = 0  # evaluations used that do not count against `planned`
         self.best = None  # (score, candidate, resource)
-        self._others = ""
+        self._held = {}  # action -> (score, folds run, seconds) of evaluations not used yet
+        self._n_reported = 0  # decisions of the policy looked at so far
+        self._dropped = set()
         self._bar = None
         self._widths = {}
 
@@ -133,15 +156,15 @@ class Progress(Listener):
         width = self._widths[column] = max(self._widths.get(column, 0), len(text))
         return f"{text:{align}{width}}"
 
-    def _line(self, candidate, resource, score, extra, elapsed, n_folds=None, ahead=False):
+    def _line(self, candidate, resource, score, extra, elapsed, n_folds=None, marks=()):
         """The ``verbose=2`` line of one evaluation, its columns padded as a table's.
 
         The resource is left out where the search gives every evaluation
-        the same (no `max_resource`); the first line showing a term of
+        the same (no `unit`); the first line showing a term of
         :data:`_TERMS` ends by saying where the glossary defines it.
         """
-        cells = [] if self.max_resource is None else [
-            self._cell("resource", f"resource={resource}")]
+        cells = [] if self.unit is None else [
+            self._cell("resource", f"{self.unit}={resource}")]
         cells.append(self._cell("score", f"score={score:.4f}"))
         if n_folds is not None and self.n_splits > 1:
             cells.append(self._cell("folds", f"folds={n_folds}/{self.n_splits}"))
@@ -153,15 +176,25 @@ class Progress(Listener):
             self._widths.setdefault(key, len(f"{key}=0.0000"))
             cells.append(self._cell(key, f"{key}={value:.4f}" if isinstance(value, float)
                                     else f"{key}={value}"))
-        if ahead:
-            cells.append("ahead")
-        shown = [*(extra or {}), *(["ahead"] if ahead else [])]
+        cells.extend(marks)
+        cells.append(self._cell("best", self._best_cell()))
+        # A speculative evaluation counts for nothing: no count.
+        count = "" if "speculative" in marks else self._count()
+        shown = [*(["used"] if count else []), *(extra or {}), *marks]
+        return (f"{'    ' if not count else 'used'} {self._cell('count', count, '>')} "
+                f"{self._cell('name', self.names(candidate))} "
+                + "  ".join(cells) + f"  ({elapsed:.1f}s){self._terms(shown)}")
+
+    def _terms(self, shown):
+        """``"  [term: see the glossary]"`` for the terms of `shown` not explained yet."""
         new = [_TERMS[key] for key in shown if key in _TERMS and _TERMS[key] not in self._explained]
         self._explained.update(new)
-        terms = f"  [{', '.join(new)}: see {_GLOSSARY}]" if new else ""
-        return (f"{self._cell('count', self._count(), '>')} "
-                f"{self._cell('name', self.names(candidate))} "
-                + "  ".join(cells) + f"  ({elapsed:.1f}s){terms}")
+        return f"  [{', '.join(new)}: see {_GLOSSARY}]" if new else ""
+
+    def _best_cell(self):
+        if self.best is None:
+            return "best=none yet"
+        return f"best={self.best[0]:.4f} #{self.best[1]}"
 
     def _time_left(self, now):
         """``", about 12s left"``: the mean time of an evaluation so far times those planned.
@@ -181,23 +214,78 @@ class Progress(Listener):
         return f"best {score:.4f} {self.names(candidate)}{self._at(resource)}"
 
     def _at(self, resource):
-        """``" at 200"``, or nothing where every evaluation has the same resource."""
-        return "" if self.max_resource is None else f" at {resource}"
+        """``" at rows=200"``, or nothing where every evaluation has the same resource."""
+        return "" if self.unit is None else f" at {self.unit}={resource}"
 
     # ------------------------------------------------------------------ events
     def on_start(self):
         self.start()
 
     def on_told(self, action, outputs, score):
-        if self.verbose < 2:
-            self.evaluation(*action, score)
-            return
-        self.evaluation(*action, score, self.describe(*action) if self.describe else None,
-                        n_folds=len(outputs),
-                        ahead=self.used is not None and not self.used(action))
+        """Report `action` where the policy uses it, or will; else hold it until it does."""
+        self._held[action] = (score, len(outputs))
+        if self.policy is None or self.policy.will_use(action):
+            self._report(action, self._held.pop(action))
+        self._report_used()
 
     def on_end(self):
         self.stop()
+
+    def _report_used(self):
+        """Report the held evaluations the policy has used since, in the order it used them."""
+        if self.policy is None:
+            return
+        decisions = self.policy.decisions_
+        for action in decisions[self._n_reported:]:
+            if action in self._held:
+                self._report(action, self._held.pop(action))
+        self._n_reported = len(decisions)
+        self._report_dropped()
+
+    def _report(self, action, told, speculative=False):
+        """Count `action`, used unless `speculative`, and print its line at ``verbose >= 2``."""
+        score, n_folds = told
+        if not speculative and self.policy is not None:
+            n_folds = self.policy.folds_used_.get(action, n_folds)
+        counted = not speculative and (self.policy is None or self.policy.counts(action))
+        self.n_done += counted
+        self.n_other += not counted and not speculative
+        self._update_best(*action, score, speculative)
+        marks = ("speculative",) if speculative else ()
+        if not speculative and self.policy is not None and (
+                action in self.policy.folds_used_ or self._newly_dropped(action[0])):
+            marks = ("dropped",)
+            self._dropped.add(action[0])
+        self.evaluation(*action, score, self._describe(action), n_folds=n_folds, marks=marks)
+
+    def _update_best(self, candidate, resource, score, speculative):
+        if speculative:
+            return
+        if self.policy is None:
+            if self.best is None or score > self.best[0]:
+                self.best = (float(score), candidate, resource)
+            return
+        self.best = self.policy.leader()
+
+    def _describe(self, action):
+        if self.verbose < 2 or self.policy is None:
+            return None
+        return self.policy.describe(*action)
+
+    def _newly_dropped(self, candidate):
+        return candidate in self.policy.dropped_ and candidate not in self._dropped
+
+    def _report_dropped(self):
+        """A line naming the candidates dropped since the last line, where they have none."""
+        dropped = [c for c in self.policy.dropped_ if c not in self._dropped]
+        if not dropped:
+            return
+        self._dropped.update(dropped)
+        if self.verbose >= 2 and self._bar is None:
+            names = ", ".join(self.names(c) for c in sorted(dropped))
+            elapsed = time.perf_counter() - self._start
+            self._print(f"{'':>{5 + self._widths.get('count', 0)}} dropped {names}  "
+                        f"({elapsed:.1f}s){self._terms(['dropped'])}")
 
     def start(self):
         """Print the header; open the bar at ``verbose == 1`` where tqdm is installed."""
@@ -214,51 +302,43 @@ class Progress(Listener):
             self._bar = tqdm(total=self.planned, desc=desc, unit="eval", file=self.file,
                              dynamic_ncols=True)
         elif self.verbose >= 2:
-            self._widths = {"count": len(self._count(self.planned or 0)),
+            # Where nothing is planned, as wide as three digits from the start.
+            self._widths = {"count": len(self._count(self.planned or 100)),
                             "name": max((len(self.names(c)) for c in range(self.n_candidates)),
-                                         default=0)}
-            if self.max_resource is not None:
-                self._widths["resource"] = len(f"resource={self.max_resource}")
+                                         default=0),
+                            "best": len(f"best=0.0000 #{max(self.n_candidates - 1, 0)}")}
+            if self.unit is not None and self.max_resource is not None:
+                self._widths["resource"] = len(f"{self.unit}={self.max_resource}")
 
-    def evaluation(self, candidate, resource, score, extra=None, n_folds=None, ahead=False):
-        """Report one finished evaluation: its mean test `score` and `extra` columns.
-
-        `n_folds`: the folds it ran, where known; `ahead`: whether the search
-        has not reached it yet.
-        """
+    def evaluation(self, candidate, resource, score, extra=None, n_folds=None, marks=()):
+        """Print, at the `verbose` level, one evaluation counted: its mean test `score`, `extra`
+        columns, the `n_folds` used and `marks` (``"dropped"``, ``"speculative"``)."""
         if self.verbose < 1:
             return
-        best = self.best
-        self._tally(candidate, resource, score)
         now = time.perf_counter()
         if self._bar is not None:
-            if self.best != best:
+            if self._bar.postfix != self._best():
                 self._bar.set_postfix_str(self._best(), refresh=False)
             self._bar.update(self.n_done - self._bar.n)
         elif self.verbose >= 2:
-            self._print(self._line(candidate, resource, score, extra, now - self._start,
-                                   n_folds, ahead))
-        elif self.n_done == 1 or now - self._last_status >= _STATUS_EVERY_S:
+            self._print(self._line(candidate, resource, score, extra, now - self._start, n_folds,
+                                   marks))
+        elif "speculative" not in marks and (self.n_done + self.n_other == 1
+                                             or now - self._last_status >= _STATUS_EVERY_S):
             self._last_status = now
-            self._print(f"{self._count()} evaluations, {now - self._start:.1f}s"
+            self._print(f"{self._count()} evaluations used, {now - self._start:.1f}s"
                         f"{self._time_left(now)}, {self._best()}")
 
-    def _tally(self, candidate, resource, score):
-        """Count the evaluation told and keep the best: by `standing` where given."""
-        if self.standing is not None:
-            self._read_standing()
-            return
-        self.n_done += 1
-        if self.best is None or score > self.best[0]:
-            self.best = (float(score), candidate, resource)
-
-    def _read_standing(self):
-        """The count, the best and the others' words from `standing`."""
-        self.n_done, self.best, self._others = self.standing()
-
     def stop(self):
-        """Close the bar, if any: the search has ended, or failed."""
+        """Report the evaluations never used, as speculative; close the bar, if any: the search
+        has ended, or failed."""
         self._end = time.perf_counter()
+        if self.policy is not None:
+            self._report_used()
+        self.n_speculative = len(self._held)
+        for action, told in self._held.items():
+            self._report(action, told, speculative=True)
+        self._held = {}
         if self._bar is not None:
             self._bar.close()
             self._bar = None
@@ -267,11 +347,14 @@ class Progress(Listener):
         """Print the final line, naming `best` ``(candidate, resource, score)``."""
         if self.verbose < 1:
             return
-        if self.standing is not None:
-            self._read_standing()
-        others = f" ({self._others})" if self._others else ""
-        line = (f"done: {self.n_done} evaluations{others} in {self._end - self._start:.1f}s"
-                f" (stopped: {stop_reason})")
+        others = [f"{n} {one if n == 1 else many}" for n, one, many in (
+            (self.n_other, "look on a subsample", "looks on a subsample"),
+            (self.n_speculative, "speculative, not used", "speculative, not used"),
+            (len(self._dropped), "candidate dropped", "candidates dropped"),
+        ) if n]
+        others = f" ({'; '.join(others)})" if others else ""
+        line = (f"done: {self.n_done} evaluations used{others} in "
+                f"{self._end - self._start:.1f}s (stopped: {stop_reason})")
         if best is not None:
             candidate, resource, score = best
             line += f"; selected {self.names(candidate)}{self._at(resource)}, score {score:.4f}"

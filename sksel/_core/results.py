@@ -77,23 +77,30 @@ def _missing_fold(output):
 
 
 def _average_over_folds_run(results, n_folds, outs, n_splits):
-    """Means and standard deviations in `results` over the first `n_folds` splits of each row."""
+    """Means and standard deviations in `results` over the first `n_folds` splits of each row.
+
+    NaN for a row run on no fold (a candidate not evaluated), which the warning
+    about non-finite scores leaves out.
+    """
     run = np.arange(n_splits) < n_folds[:, None]
     times = {key: np.array([out[key] for out in outs], dtype=float).reshape(-1, n_splits)
              for key in ("fit_time", "score_time")}
+    folds = np.where(n_folds > 0, n_folds, np.nan)
     for key in [k[5:] for k in results if k.startswith("mean_")]:
         if key in times:
             values = times[key]
         else:
             values = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
         values = np.where(run, values, 0.0)
-        mean = values.sum(axis=1) / n_folds
+        mean = values.sum(axis=1) / folds
         results[f"mean_{key}"] = mean
         results[f"std_{key}"] = np.sqrt(np.where(run, (values - mean[:, None]) ** 2, 0.0)
-                                         .sum(axis=1) / n_folds)
-    for key in [k for k in results if k.startswith("mean_t") and not np.isfinite(results[k]).all()]:
+                                         .sum(axis=1) / folds)
+    evaluated = n_folds > 0
+    for key in [k for k in results
+                if k.startswith("mean_t") and not np.isfinite(results[k][evaluated]).all()]:
         warnings.warn(f"One or more of the {key[5:].split('_')[0]} scores are non-finite: "
-                      f"{results[key]}", UserWarning)
+                      f"{results[key][evaluated]}", UserWarning)
 
 
 def _hide_incomparable_means(results, resources, n_folds):
@@ -117,10 +124,13 @@ def _hide_incomparable_means(results, resources, n_folds):
 
 
 def _scored_over_folds_run(results, key, n_splits):
-    """Whether each row's `key` scores (e.g. ``"test_score"``) are finite on the folds it ran."""
-    run = np.arange(n_splits) < np.asarray(results["n_folds_run"])[:, None]
+    """Whether each row's `key` scores (e.g. ``"test_score"``) are finite on the folds it ran,
+    one at least (a candidate not evaluated is not scored)."""
+    n_folds = np.asarray(results["n_folds_run"])
+    run = np.arange(n_splits) < n_folds[:, None]
     splits = np.stack([results[f"split{i}_{key}"] for i in range(n_splits)], axis=1)
-    return np.where(run, np.isfinite(np.asarray(splits, dtype=float)), True).all(axis=1)
+    return (n_folds > 0) & np.where(run, np.isfinite(np.asarray(splits, dtype=float)),
+                                    True).all(axis=1)
 
 
 def _leaders_at_shared_resource(candidates, resources, scores):
@@ -196,7 +206,7 @@ def _rank_by_resource(n_resources, mean_scores, n_folds=None):
 
 
 def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_train_score,
-                  format_results, speculative=None):
+                  format_results, speculative=None, not_evaluated=None):
     """``cv_results_``-style dict of `evaluations`, failed rows last, then by resource.
 
     An evaluation that ran on the first folds only has NaN in the
@@ -207,22 +217,39 @@ def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_
     candidate; `format_results` is scikit-learn's table of the search
     (``BaseSearchCV._format_results``); `speculative`, one flag per row,
     adds that column.
+
+    `not_evaluated`, ``{candidate: why}``, lists those candidates too, as
+    rows run on no fold (``n_resources`` 0, ``iter`` -1, NaN scores, ranked
+    after every evaluated row), all the rows in candidate order, with the
+    column ``why_not_evaluated``: the policy's words where its columns give
+    them, else `why`; ``""`` for the candidates evaluated. None: neither.
     """
-    actions = [action for action, _ in evaluations]
+    missing = _missing_fold(evaluations[0][1][0])
+    entries = [(action, outputs, "") for action, outputs in evaluations]
+    if not_evaluated is not None:
+        entries = sorted(entries + [((c, 0), [], why) for c, why in not_evaluated.items()],
+                         key=lambda entry: entry[0][0])
+    actions = [action for action, _, _ in entries]
+    evaluated = np.array([len(outputs) > 0 for _, outputs, _ in entries])
     params = [trainer.row_params(job, action) for action in actions]
-    n_folds = np.array([len(outputs) for _, outputs in evaluations])
-    outs = [out for _, outputs in evaluations
-            for out in outputs + [_missing_fold(outputs[0])] * (n_splits - len(outputs))]
+    n_folds = np.array([len(outputs) for _, outputs, _ in entries])
+    outs = [out for _, outputs, _ in entries
+            for out in outputs + [missing] * (n_splits - len(outputs))]
     if not return_train_score:
         outs = [{k: v for k, v in out.items() if k != "train_scores"} for out in outs]
     more = {
-        "candidate_id": [c for (c, _), _ in evaluations],
-        "candidate_name": [names(c) for (c, _), _ in evaluations],
-        "n_resources": [n for (_, n), _ in evaluations],
-        "iter": [trainer.iter_of(n) for (_, n), _ in evaluations],
-        **trainer.columns(job, actions),
+        "candidate_id": [c for c, _ in actions],
+        "candidate_name": [names(c) for c, _ in actions],
+        "n_resources": [n for _, n in actions],
+        "iter": [trainer.iter_of(n) if run else -1 for (_, n), run in zip(actions, evaluated)],
+        **_in_rows(trainer.columns(job, [a for a, run in zip(actions, evaluated) if run]),
+                   evaluated),
     }
     more.update(policy.columns(np.array([c for c, _ in actions], dtype=int)))
+    given = more.pop("why_not_evaluated", [""] * len(actions))
+    if not_evaluated is not None:
+        more["why_not_evaluated"] = np.array(
+            [why and (words or why) for (_, _, why), words in zip(entries, given)], dtype=object)
     if speculative is not None:
         more["speculative"] = speculative
     if np.all(n_folds == n_splits):
@@ -236,6 +263,22 @@ def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_
     results["n_folds_run"] = n_folds
     resources = trainer.ranking_resource(results)
     for key in [k for k in results if k.startswith("rank_test_")]:
-        results[key] = _rank_by_resource(resources, results[f"mean{key[4:]}"], n_folds)
+        ranks = _rank_by_resource(resources, results[f"mean{key[4:]}"], n_folds)
+        results[key] = np.where(evaluated, ranks, ranks[evaluated].max(initial=0) + 1)
     _hide_incomparable_means(results, resources, n_folds)
     return results
+
+
+def _in_rows(columns, evaluated):
+    """`columns` of the evaluated rows spread over all rows: False, -1 or NaN in the rows not
+    `evaluated`, by the column's type."""
+    if evaluated.all():
+        return columns
+    spread = {}
+    for name, values in columns.items():
+        values = np.asarray(values)
+        fill = {"b": False, "i": -1, "f": np.nan}.get(values.dtype.kind)
+        column = np.full(len(evaluated), fill, dtype=values.dtype)
+        column[evaluated] = values
+        spread[name] = column
+    return spread

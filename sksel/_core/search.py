@@ -81,6 +81,15 @@ class BaseSelectionSearch(BaseSearchCV):
     #: checkpoint recorded under the old name resumes under the new one.
     _renamed_parameters = MappingProxyType({})
 
+    #: The word of a resource in the progress lines (``rows=200``), where the resource of an
+    #: evaluation varies (the search knows its largest, `_largest_resource`).
+    _resource_unit = "resource"
+
+    #: Whether ``cv_results_`` has a row for every candidate, those not evaluated included
+    #: (NaN scores, ranked last, ``why_not_evaluated``), as GridSearchCV's has; not so for
+    #: a search whose candidates are drawn and bred as it goes.
+    _lists_every_candidate = True
+
     #: Whether the search, run to its end, selects among the candidates
     #: evaluated at :meth:`_largest_resource` only: where every one of them
     #: failed there, the fit raises the summary of those failed fits.
@@ -354,7 +363,7 @@ class BaseSelectionSearch(BaseSearchCV):
         table = partial(results_table, job=job, trainer=trainer, policy=policy, names=names,
                         n_splits=self.n_splits_, return_train_score=self.return_train_score,
                         format_results=self._format_results)
-        self.cv_results_ = table(last)
+        self.cv_results_ = table(last, not_evaluated=self._not_evaluated(job, last, policy))
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
             warnings.filterwarnings("ignore", message="One or more of the test scores")
@@ -364,6 +373,21 @@ class BaseSelectionSearch(BaseSearchCV):
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
+
+    def _not_evaluated(self, job, last, policy):
+        """``{candidate: why}`` of the candidates given that no evaluation used, where the
+        search lists every candidate (`_lists_every_candidate`), else None; the policy's
+        columns may say why in their own words."""
+        if not self._lists_every_candidate:
+            return None
+        evaluated = {action[0] for action, _ in last}
+        if self.stop_reason_ == "interrupted":
+            why = "a Ctrl-C ended the search first"
+        elif self.stop_reason_ == "max_time":
+            why = f"max_time={self.max_time:g} s ended the search first"
+        else:
+            why = "the search ended without it"
+        return {c: why for c in range(len(job.candidates)) if c not in evaluated}
 
     # ------------------------------------------------------------- internals
     def _prediction_keeper(self, X, y, estimator, trainer):
@@ -399,15 +423,8 @@ class BaseSelectionSearch(BaseSearchCV):
         planned, exact, words = self._progress_budget(n_candidates)
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
-                        max_resource=self._largest_resource(),
-                        describe=policy.describe,
-                        used=lambda action: action in policy.decisions_,
-                        standing=self._progress_standing(policy))
-
-    def _progress_standing(self, policy):
-        """The `standing` of the progress report (see :class:`Progress`), or None where every
-        evaluation told counts against the budget."""
-        return None
+                        unit=None if self._largest_resource() is None else self._resource_unit,
+                        max_resource=self._largest_resource(), policy=policy)
 
     def _progress_best(self):
         """``(candidate, resource, score)`` selected, or None when no score selects it."""
@@ -625,7 +642,8 @@ def _cut_short_words(resource, leaders, every, results, resources, metric, n_can
     `leaders` are ``(candidate, row of every)`` at `resource`, best first; a
     score is given with its standard error over the folds it is a mean of.
     """
-    row = {c: i for i, c in enumerate(results["candidate_id"])}
+    row = {c: i for i, (c, folds) in enumerate(zip(results["candidate_id"],
+                                                   results["n_folds_run"])) if folds}
 
     def score(values, i):
         mean, folds = values[f"mean_test_{metric}"][i], values["n_folds_run"][i]

@@ -142,6 +142,13 @@ class CurvePolicy(SequentialPolicy):
 
         return max(scored, key=last_score)
 
+    def leader(self):
+        """``(score, candidate, N)`` of the best learner scored at N so far, or None."""
+        if not self._finished:
+            return None
+        best = max(sorted(self._finished), key=lambda c: self._valid[c][self.n_total])
+        return self._valid[best][self.n_total], best, self.n_total
+
     def _noise(self, score):
         """Standard error of a validation score near `score`."""
         return self.noise(score) if callable(self.noise) else self.noise

@@ -188,6 +188,12 @@ class DAUBPolicy(CurvePolicy):
         candidates trained on the largest size. ``None`` when every candidate
         failed.
 
+    dropped_ : dict
+        ``{candidate: size}`` once the run has stopped: the learners it left
+        in the running, which got no more rows (their bound fell within `tol`
+        of the best score on N, or, with ``stop="first"``, a learner got
+        there), each with the largest size it got; empty before.
+
     widening_ : float
         How much this dataset's curves rise faster than the bounds expect,
         at least 1. When a learner reaches N and scores, less its noise,
@@ -344,6 +350,13 @@ class DAUBPolicy(CurvePolicy):
         costs = self._next_costs(tied)
         chosen = min(tied, key=lambda c: (costs[c], -bounds[c], c))
         return chosen, self._next_size(chosen)
+
+    @property
+    def dropped_(self):
+        """The learners the run left in the running once stopped (see the attributes)."""
+        if not self.done:
+            return {}
+        return {c: max(self._tried[c]) for c in self._alive() if self._tried[c]}
 
     def _stopped(self, alive):
         if not self._finished:

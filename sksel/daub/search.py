@@ -515,6 +515,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.race_folds = race_folds
 
     _selects_at_largest_resource = True
+    _resource_unit = "rows"
 
     def _display_info(self):
         bounds = None if isinstance(self.policy_, RungPolicy) else self.policy_.upper_bound

@@ -21,7 +21,8 @@ gives the policy a trainer and turns its evaluations into ``cv_results_``.
   its parameters (:data:`Interval`, :data:`StrOptions`, as scikit-learn's
   ``_parameter_constraints``) and implements ``_candidates``,
   ``_make_policy``, ``_progress_budget``, ``_largest_resource`` and
-  ``_display_info`` (a :class:`DisplayInfo`). :func:`runs_in_process` and
+  ``_display_info`` (a :class:`DisplayInfo`), and may name its resource in
+  the progress lines (``_resource_unit``, ``"resource"`` by default). :func:`runs_in_process` and
   :func:`runs_on_dask` say where its tasks will run, for a trainer that
   keeps state between them.
 - :func:`simulate` replays a policy on recorded scores with any number of

@@ -151,6 +151,9 @@ class PosteriorDisplay:
         check_matplotlib_support(f"{cls.__name__}.from_search")
         results = _checked_search(search, cls, attribute="posterior_mean_",
                                   draws=_DRAWS_POSTERIOR).cv_results_
+        # The rows of the candidates evaluated: not those listed only.
+        results = {key: np.asarray(values)[np.asarray(results["n_folds_run"]) > 0]
+                   for key, values in results.items() if key != "params"}
         subsample = np.asarray(results.get("look", False), dtype=bool)
         prior_mean, prior_std = search.policy_.prior()
         display = cls(

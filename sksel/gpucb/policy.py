@@ -397,24 +397,15 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         """Candidate -> ``{size: score}`` of its looks (see the class attributes)."""
         return {c: dict(scores) for c, scores in self._look_scores.items()}
 
-    def standing(self):
-        """``(n_evaluations, best, others)``: where the sequential run stands, for its progress.
-
-        Its evaluations at `resource` (:attr:`n_evaluations_`, what counts
-        against `n_iter`), the best of them as ``(score, candidate,
-        resource)`` (:attr:`best_`, the one a search would select) or None,
-        and the other evaluations told, in words: the looks on a subsample
-        the run used, and the evaluations told that it has not used
-        (speculative ones; ``""`` where there are none).
-        """
+    def leader(self):
+        """``(score, candidate, resource)`` of :attr:`best_`, the candidate a search would
+        select, or None."""
         leader = self.best_
-        best = None if leader is None else (self._observed[leader], leader, self.resource)
-        n_looks = sum(len(scores) for scores in self._look_scores.values())
-        others = [f"{n} {one if n == 1 else many}" for n, one, many in (
-            (n_looks, "look on a subsample", "looks on a subsample"),
-            (len(self._told), "speculative evaluation not used",
-             "speculative evaluations not used")) if n]
-        return self.n_evaluations_, best, ", ".join(others)
+        return None if leader is None else (self._observed[leader], leader, self.resource)
+
+    def counts(self, action):
+        """Whether `action` counts against `n_iter`: a full evaluation, not a look."""
+        return action[1] == self.resource
 
     def describe(self, candidate, resource):
         """``{"first look": True}`` for a progress line of a first look, ``{"look": "<n>
@@ -426,17 +417,36 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
     def columns(self, candidates):
         """``posterior_mean`` and ``posterior_std`` of `candidates`, given every score observed.
 
-        With `race`, ``first_look`` too: whether the candidate's evaluation
-        stopped after its first folds; with `looks`, ``settled_by_looks``:
-        whether it is the candidate selected from its looks.
+        ``why_not_evaluated``: for a candidate not evaluated once the run
+        stopped by its rule, why (the answer was known, `n_iter` reached);
+        ``""`` for the others. With `race`, ``first_look`` too: whether the
+        candidate's evaluation stopped after its first folds; with `looks`,
+        ``settled_by_looks``: whether it is the candidate selected from its
+        looks.
         """
         mean, std = self.posterior()
-        columns = {"posterior_mean": mean[candidates], "posterior_std": std[candidates]}
+        columns = {"posterior_mean": mean[candidates], "posterior_std": std[candidates],
+                   "why_not_evaluated": [self._why_not_evaluated(c) for c in candidates]}
         if self.looks:
             columns["settled_by_looks"] = np.asarray(candidates) == self.settled_
         if self.race:
             columns["first_look"] = np.isin(candidates, list(self._extra_var))
         return columns
+
+    def _why_not_evaluated(self, candidate):
+        """Why the run, stopped by its rule, did not evaluate `candidate`, in words; ``""``
+        where it did, or where it did not stop by its rule."""
+        evaluated = (candidate in self._observed or candidate in self._failed
+                     or candidate in self._look_scores)
+        if evaluated or not self.done or self.asynchronous:
+            return ""
+        if self.settled_ is not None:
+            return "not needed: the looks settled the answer"
+        if self.n_evaluations_ >= self.n_iter:
+            return f"not needed: the {self.n_iter} evaluations allowed were made"
+        return (f"not needed: it ends more than tol={self.tol:g} above the selection with a "
+                f"probability of {self.probability_left([candidate]):.2g} "
+                f"(all left: {self.probability_left():.2g} <= risk={self.risk:g})")
 
     # --------------------------------------------------------------- internals
     def _decide(self):

@@ -386,7 +386,9 @@ class GPUCBSelector(BaseSelectionSearch):
     >>> search = GPUCBSelector(LogisticRegression(max_iter=1000), grid, n_iter=5,
     ...                        random_state=0).fit(X, y)
     >>> len(search.cv_results_["params"]), search.posterior_mean_.shape
-    (5, (13,))
+    (13, (13,))
+    >>> int((search.cv_results_["n_folds_run"] > 0).sum())  # the candidates evaluated
+    5
     """
 
     _parameter_constraints: dict = {
@@ -603,10 +605,6 @@ class GPUCBSelector(BaseSelectionSearch):
         return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
                                f"answer is known (tol={self.policy_.tol:g}, "
                                f"risk={self.policy_.risk:g}){apart}")
-
-    def _progress_standing(self, policy):
-        """Full evaluations count against `n_iter`; looks and unused speculative ones apart."""
-        return policy.standing
 
     def _prior(self, candidates, estimators, n_classes):
         """``(mean, cov, fit_scale, earlier_scores or None)`` for the `candidates`, built as

@@ -12,15 +12,26 @@ class EvaluateAll(SequentialPolicy):
     def __init__(self, n_candidates, resource):
         self.n_candidates = n_candidates
         self.resource = resource
+        self._leader = None
         super().__init__()
         self._advance()
+
+    def will_use(self, action):
+        """True: every evaluation is used."""
+        return True
+
+    def leader(self):
+        """``(score, candidate, resource)`` of the best score used so far, or None."""
+        return self._leader
 
     def _decide(self):
         k = self.n_decisions
         return (k, self.resource) if k < self.n_candidates else None
 
     def _use(self, action, outcome):
-        pass  # nothing to learn: the candidates were drawn up front
+        # Nothing to learn, the candidates were drawn up front: only who leads.
+        if not outcome.failed and (self._leader is None or outcome.score > self._leader[0]):
+            self._leader = (float(outcome.score), *action)
 
     def _speculate(self):
         k = len(self.history_)

@@ -246,6 +246,11 @@ class MutantUCBPolicy(Policy):
             return None
         return max(scored, key=lambda k: (self.mu(k), -k))
 
+    def leader(self):
+        """``(last score, model, its sub-trains)`` of :attr:`best_`, or None."""
+        best = self.best_
+        return None if best is None else (self._last[best], best, self.subtrains(best))
+
     @property
     def failed_(self):
         """The models whose sub-train failed, in order."""

@@ -309,6 +309,8 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     _trains_from_scratch = False
     _renamed_parameters = MappingProxyType({"resource": "subtrain_kind"})
+    _resource_unit = "sub-trains"
+    _lists_every_candidate = False
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
@@ -488,11 +490,9 @@ class MutantUCBSearch(BaseSelectionSearch):
     def _progress_budget(self, n_candidates):
         if self.budget is None:
             return None, False, (
-                f"max_time {self.max_time:g} s, one evaluation per sub-train; the resource of an "
-                "evaluation is the model's sub-trains so far")
+                f"max_time {self.max_time:g} s, one evaluation per sub-train")
         return self.budget, False, (
-            f"budget {self.budget} sub-trains, one evaluation each; the resource of an "
-            "evaluation is the model's sub-trains so far")
+            f"budget {self.budget} sub-trains, one evaluation each")
 
     def _largest_resource(self):
         return self.max_subtrains

@@ -895,6 +895,18 @@ def test_race_ends_only_for_the_next_decision_and_without_race_never():
     assert plain.folds_used_ == {} and plain.best_ == 0
 
 
+def test_race_ended_before_a_failed_fold_is_no_failure():
+    """Folds that trail the bar before any failed end the race there, as they would have one
+    fold at a time: a later fold that a free worker fitted ahead and that failed makes it no
+    failure to retry. On main the learner was retried at N."""
+    policy = _raced_policy([0.9] * 5)
+    scores = [0.5, np.nan, 0.5, 0.5, 0.5]
+    assert policy.enough_folds(1, 400, scores[:2])
+    policy.tell(1, 400, np.nan, failed=True, fold_scores=scores)
+    assert policy.done and policy.folds_used_ == {(1, 400): 1}
+    assert policy.history_.count((1, 400)) == 1 and policy.best_ == 0
+
+
 def test_race_needs_noise_or_three_folds():
     """Without a noise model, one or two folds tell nothing of the spread."""
     policy = _raced_policy([0.9, 0.91, 0.9, 0.92, 0.9], noise=0.0)

@@ -55,7 +55,10 @@ class CurvePolicy(SequentialPolicy):
     hole in the learning curve: the candidate keeps its place and its next
     step is the next size; at N it is retried once, and the candidate is
     given up when it fails at N twice. A candidate told ``give_up=True`` is
-    given up at once.
+    given up at once. A failed fold ends no race: an evaluation at N whose
+    first folds trail the bar before any of them failed ends there, as if
+    its later folds had not run (a worker may have fitted them ahead), and is
+    not a failure.
     """
 
     races_folds = True
@@ -124,7 +127,7 @@ class CurvePolicy(SequentialPolicy):
         next decision is raced, against the best learner of the results it
         has used, so a race ends alike for any number of workers; a
         speculative evaluation runs every fold and the run uses its first
-        folds only.
+        folds only. A fold whose fit failed (NaN) ends no race.
         """
         return ((candidate, resource) == self.next_decision and resource == self.n_total
                 and self._race_length(fold_scores) is not None)
@@ -172,7 +175,7 @@ class CurvePolicy(SequentialPolicy):
         self._tried[candidate].add(size)
         if fit_time is not None and np.isfinite(fit_time):
             self.fit_times_[action] = float(fit_time)
-        if size == self.n_total and not failed and self._raced_out(action, fold_scores):
+        if size == self.n_total and self._raced_out(action, fold_scores):
             return False
         if failed:
             if size == self.n_total:
@@ -203,8 +206,9 @@ class CurvePolicy(SequentialPolicy):
     def _race_length(self, fold_scores):
         """The number of first folds after which `fold_scores` trail the bar (see `enough_folds`).
 
-        None when they never do, or without a bar: a learner scored on every
-        fold at N, the best of them (ties: the first).
+        None when they never do before a failed fold (NaN), or without a bar:
+        a learner scored on every fold at N, the best of them (ties: the
+        first).
         """
         if not self.race:
             return None
@@ -213,7 +217,9 @@ class CurvePolicy(SequentialPolicy):
             return None
         bar = self._fold_scores[max(scored, key=lambda c: self._valid[c][self.n_total])]
         scores = np.asarray(fold_scores, dtype=float)
-        for j in range(1, min(len(scores), len(bar) - 1) + 1):
+        failed = np.flatnonzero(~np.isfinite(scores))
+        before_failure = failed[0] if failed.size else len(scores)
+        for j in range(1, min(before_failure, len(bar) - 1) + 1):
             gaps = bar[:j] - scores[:j]
             se = math.sqrt(2) * self._noise(scores[:j].mean()) / math.sqrt(j)
             if j >= 3:

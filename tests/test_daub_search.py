@@ -716,10 +716,11 @@ def test_failing_learner_becomes_error_score(clf_data):
     res = search.cv_results_
     failed = res["candidate_id"].tolist().index(0)
     assert np.isnan(res["mean_test_score"][failed])
-    # Failed on every fold of its first size: given up there, as a grid search would.
+    # Failed on every fold of its first size, then on the first whole training fold of its
+    # one try there: given up.
     sizes = search.sizes_
-    assert [n for c, n in search.policy_.history_ if c == 0] == sizes[:1]
-    assert res["n_resources"][failed] == sizes[0]
+    assert [n for c, n in search.policy_.history_ if c == 0] == [sizes[0], sizes[-1]]
+    assert res["n_resources"][failed] == sizes[-1]
     assert res["rank_test_score"][failed] == 3
     assert not isinstance(search.best_estimator_, FailingClassifier)
     assert search.best_index_ != failed
@@ -770,10 +771,11 @@ def _summary_and_errors(error):
     return summary, set(re.findall(r"^\w+Error: .*$", text, flags=re.MULTILINE))
 
 
-def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf_data):
+def test_learners_failing_on_every_fit_are_fit_twice_and_raise_as_grid_search(clf_data):
     """A DataFrame with a string column: each learner fails on the one fold of its first
-    subsample and is tried no more (36 fits on main, 15 for GridSearchCV); the error is
-    GridSearchCV's summary of the failed fits, with the same errors, before any refit."""
+    subsample, then on the first fold of its try on whole training folds, and is tried no more
+    (6 fits, 15 for GridSearchCV); the error is GridSearchCV's summary of the failed fits,
+    with the same errors, before any refit."""
     pd = pytest.importorskip("pandas")
     X, y = clf_data
     frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
@@ -785,8 +787,10 @@ def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf
         warnings.simplefilter("ignore", FitFailedWarning)
         DAUBSearch(learners, cv=5, n_jobs=1, random_state=0).fit(frame, y)
     daub_fits = len(_CountedFits.fitted_rows)
-    assert daub_fits == len(learners)
-    assert max(_CountedFits.fitted_rows) < len(y) * 4 // 5  # never on N, never refitted
+    assert daub_fits == 2 * len(learners)
+    # One fit on the first subsample, one on the first whole training fold; never refitted.
+    assert sorted(Counter(_CountedFits.fitted_rows).values()) == [3, 3]
+    assert max(_CountedFits.fitted_rows) == len(y) * 4 // 5
 
     _CountedFits.fitted_rows = []
     with pytest.raises(ValueError) as grid:

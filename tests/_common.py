@@ -8,6 +8,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.linear_model import SGDClassifier
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 
@@ -65,6 +66,29 @@ class NappingTree(DecisionTreeClassifier):
     def fit(self, X, y, sample_weight=None, check_input=True):
         time.sleep(self.nap)
         return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
+class FailsBelowRows(ClassifierMixin, BaseEstimator):
+    """An RBF support vector classifier that raises when fitted on fewer than `rows` rows, as
+    ``KNeighborsClassifier(n_neighbors=rows)`` or ``PCA(n_components=rows)`` do; the rows of
+    its fits are counted in a class attribute (``n_jobs=1``: one process)."""
+
+    fitted_rows = []
+
+    def __init__(self, rows=100, C=1.0):
+        self.rows = rows
+        self.C = C
+
+    def fit(self, X, y):
+        FailsBelowRows.fitted_rows.append(len(X))
+        if len(X) < self.rows:
+            raise ValueError(f"needs {self.rows} rows, got {len(X)}")
+        self.svc_ = SVC(C=self.C).fit(X, y)
+        self.classes_ = self.svc_.classes_
+        return self
+
+    def predict(self, X):
+        return self.svc_.predict(X)
 
 
 class _Interruptible:

@@ -508,9 +508,10 @@ def test_failure_on_some_folds_below_n_leaves_a_hole_and_the_candidate_goes_on()
 
 
 @pytest.mark.parametrize("fold_scores", [None, [np.nan], [np.nan, np.nan]])
-def test_failure_on_every_fold_gives_the_candidate_up(fold_scores):
-    """A learner that cannot fit (a string column, a wrong parameter) is not tried again
-    on more rows: its failure on every fold of 100 rows ends it."""
+def test_failure_on_every_fold_below_n_sends_the_candidate_to_n_once(fold_scores):
+    """A learner that cannot fit 100 rows may fit N, as a grid search would try it: it skips
+    the sizes between and gets one try at N; failing there too, it is given up. On main it
+    was given up at 100."""
     sizes = [100, 200, 300, 500, 800]
     policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
     curves = {0: lambda n: 0.7 + n / 10_000, 2: lambda n: 0.8 + n / 10_000}
@@ -520,8 +521,55 @@ def test_failure_on_every_fold_gives_the_candidate_up(fold_scores):
             policy.tell(c, n, np.nan, failed=True, fold_scores=fold_scores)
         else:
             policy.tell(c, n, curves[c](n))
-    assert [n for c, n in policy.history_ if c == 1] == [100]
+    assert [n for c, n in policy.history_ if c == 1] == [100, 800]
+    assert policy.sent_to_n_ == {1: 100} and policy.given_up_ == {1}
     assert policy.best_ == 2
+
+
+@pytest.mark.parametrize("stop", ["first", "strict"])
+def test_a_candidate_sent_to_n_is_tried_there_once_the_run_stops_and_may_win(stop):
+    """The try at N comes once the paper's run is over (it would stop); the candidate, scored
+    on every fold there, is the best and selected."""
+    sizes = [100, 200, 300, 500, 800]
+    policy = DAUBPolicy(3, sizes, stop=stop, bound="slope", l=2)
+    curves = {0: lambda n: 0.7 + n / 10_000, 2: lambda n: 0.8 + n / 10_000}
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        if c == 1 and n < 800:
+            policy.tell(c, n, np.nan, failed=True, fold_scores=[np.nan] * 3)
+        else:
+            score = 0.95 if c == 1 else curves[c](n)
+            policy.tell(c, n, score, fold_scores=[score] * 3 if n == 800 else None)
+    decisions = policy.decisions_
+    assert decisions[-1] == (1, 800) and [n for c, n in decisions if c == 1] == [100, 800]
+    assert (2, 800) in decisions  # the paper's run reached N before the try
+    assert policy.best_ == 1 and policy.given_up_ == set()
+
+
+def test_the_first_fold_of_a_try_at_n_decides_it():
+    """A try at N whose first fold failed needs no other fold: it is given up, and its result
+    holds that fold only (a worker may have fitted the others ahead); a failed first fold of
+    any other learner at N ends nothing. A try failing on a later fold is given up too, never
+    retried: no more fits than a grid search's."""
+    sizes = [100, 200, 400]
+    policy = DAUBPolicy(3, sizes, stop="strict", bound="slope", l=2)
+    at_n = {0: [np.nan, 0.95, 0.95], 1: [0.95, np.nan, 0.95], 2: [0.9] * 3}
+    while not policy.done:
+        ((c, n),) = policy.ask()
+        if n == 400:
+            assert policy.enough_folds(c, n, [np.nan]) == (c != 2)
+            assert not policy.enough_folds(c, n, [0.95])
+            scores = at_n[c]
+        else:
+            scores = [np.nan] if (c, n) in ((0, 100), (1, 200)) else [0.5 + n / 1000]
+        policy.tell(c, n, np.mean(scores), failed=bool(np.isnan(scores).any()),
+                    fold_scores=scores)
+    assert policy.sent_to_n_ == {0: 100, 1: 200}
+    assert [n for c, n in policy.decisions_ if c == 0] == [100, 400]  # skipped 200
+    assert policy.decisions_[-2:] == [(0, 400), (1, 400)]
+    assert policy.folds_used_ == {(0, 400): 1}
+    assert policy.given_up_ == {0, 1} and policy.best_ == 2
+    assert [policy.history_.count((c, 400)) for c in range(3)] == [1, 1, 1]
 
 
 def test_failure_at_n_on_some_folds_is_retried_once_then_given_up():
@@ -568,9 +616,10 @@ def test_all_failed(stop, n_asked):
         for c, n in actions:
             policy.tell(c, n, np.nan if c % 2 else 0.5, failed=c % 2 == 0)
     assert policy.best_ is None
-    # Every candidate fails on every fold of its first size (no fold_scores told): the end.
+    # Every candidate fails on every fold of its first size (no fold_scores told), and of its
+    # try at N: the end.
     for c in range(4):
-        assert [n for k, n in policy.decisions_ if k == c] == sizes[:1]
+        assert [n for k, n in policy.decisions_ if k == c] == [sizes[0], sizes[-1]]
     if n_asked == 1:
         assert policy.history_ == policy.decisions_
     assert policy.ask() == []
@@ -893,6 +942,18 @@ def test_race_ends_only_for_the_next_decision_and_without_race_never():
     assert not plain.enough_folds(1, 400, [0.5])
     plain.tell(1, 400, 0.5, fold_scores=[0.5] * 5)
     assert plain.folds_used_ == {} and plain.best_ == 0
+
+
+def test_race_ended_before_a_failed_fold_is_no_failure():
+    """Folds that trail the bar before any failed end the race there, as they would have one
+    fold at a time: a later fold that a free worker fitted ahead and that failed makes it no
+    failure to retry. On main the learner was retried at N."""
+    policy = _raced_policy([0.9] * 5)
+    scores = [0.5, np.nan, 0.5, 0.5, 0.5]
+    assert policy.enough_folds(1, 400, scores[:2])
+    policy.tell(1, 400, np.nan, failed=True, fold_scores=scores)
+    assert policy.done and policy.folds_used_ == {(1, 400): 1}
+    assert policy.history_.count((1, 400)) == 1 and policy.best_ == 0
 
 
 def test_race_needs_noise_or_three_folds():

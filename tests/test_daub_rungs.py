@@ -238,9 +238,34 @@ def test_a_failed_learner_is_never_selected_and_the_rest_go_on():
     policy = RungPolicy(4, sizes, model=shipped_model(), threshold=0.0, n_validation=100)
     simulate(policy, lambda c, s: np.nan if c == 3 else 0.6 + 0.01 * c)
     assert policy.best_ == 2
-    # Failed on every fold of the first rung: given up there, no larger rung.
-    assert [n for c, n in policy.history_ if c == 3] == [20]
+    # Failed on every fold of the first rung: one try at N, where it fails too: given up.
+    assert [n for c, n in policy.history_ if c == 3] == [20, 180]
+    assert policy.sent_to_n_ == {3: 20} and policy.given_up_ == {3}
     assert 3 not in policy.dropped_  # given up for its failure, not dropped by the rule
+
+
+def test_a_learner_failing_below_n_is_tried_after_the_last_rung_and_may_win():
+    """Learner 3 cannot fit a rung below N: it skips the rungs left and, once the learners at
+    N are scored, gets one try there, where it is the best; the same for 1 and 3 workers. On
+    main it was given up at its first rung."""
+    sizes = [20, 60, 180]
+
+    def score(c, n):
+        if c == 3:
+            return np.nan if n < 180 else 0.95
+        return 0.5 + 0.05 * c + n / 1000
+
+    runs = []
+    for n_workers in (1, 3):
+        policy = RungPolicy(6, sizes, model=shipped_model(), threshold=0.1, n_validation=100)
+        simulate(policy, score, n_workers=n_workers)
+        runs.append(policy.decisions_)
+        assert policy.best_ == 3 and policy.sent_to_n_ == {3: 20} and not policy.given_up_
+    decisions = runs[0]
+    assert runs[1] == decisions
+    assert [n for c, n in decisions if c == 3] == [20, 180]
+    assert decisions[-1] == (3, 180)
+    assert sum(n == 180 for _, n in decisions) >= 2  # the rungs reached N before the try
 
 
 @pytest.fixture(scope="module")

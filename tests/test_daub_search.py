@@ -10,7 +10,13 @@ from collections import Counter
 import joblib
 import numpy as np
 import pytest
-from _common import CountingClassifier, CountingRegressor, FailsFromRows, uncapped_daub
+from _common import (
+    CountingClassifier,
+    CountingRegressor,
+    FailsBelowRows,
+    FailsFromRows,
+    uncapped_daub,
+)
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -718,10 +724,11 @@ def test_failing_learner_becomes_error_score(clf_data):
     res = search.cv_results_
     failed = res["candidate_id"].tolist().index(0)
     assert np.isnan(res["mean_test_score"][failed])
-    # Failed on every fold of its first size: given up there, as a grid search would.
+    # Failed on every fold of its first size, then on the first whole training fold of its
+    # one try there: given up.
     sizes = search.sizes_
-    assert [n for c, n in search.policy_.history_ if c == 0] == sizes[:1]
-    assert res["n_resources"][failed] == sizes[0]
+    assert [n for c, n in search.policy_.history_ if c == 0] == [sizes[0], sizes[-1]]
+    assert res["n_resources"][failed] == sizes[-1]
     assert res["rank_test_score"][failed] == 3
     assert not isinstance(search.best_estimator_, FailingClassifier)
     assert search.best_index_ != failed
@@ -772,10 +779,11 @@ def _summary_and_errors(error):
     return summary, set(re.findall(r"^\w+Error: .*$", text, flags=re.MULTILINE))
 
 
-def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf_data):
+def test_learners_failing_on_every_fit_are_fit_twice_and_raise_as_grid_search(clf_data):
     """A DataFrame with a string column: each learner fails on the one fold of its first
-    subsample and is tried no more (36 fits on main, 15 for GridSearchCV); the error is
-    GridSearchCV's summary of the failed fits, with the same errors, before any refit."""
+    subsample, then on the first fold of its try on whole training folds, and is tried no more
+    (6 fits, 15 for GridSearchCV); the error is GridSearchCV's summary of the failed fits,
+    with the same errors, before any refit."""
     pd = pytest.importorskip("pandas")
     X, y = clf_data
     frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
@@ -787,8 +795,10 @@ def test_learners_failing_on_every_fit_are_fit_once_and_raise_as_grid_search(clf
         warnings.simplefilter("ignore", FitFailedWarning)
         DAUBSearch(learners, cv=5, n_jobs=1, random_state=0).fit(frame, y)
     daub_fits = len(_CountedFits.fitted_rows)
-    assert daub_fits == len(learners)
-    assert max(_CountedFits.fitted_rows) < len(y) * 4 // 5  # never on N, never refitted
+    assert daub_fits == 2 * len(learners)
+    # One fit on the first subsample, one on the first whole training fold; never refitted.
+    assert sorted(Counter(_CountedFits.fitted_rows).values()) == [3, 3]
+    assert max(_CountedFits.fitted_rows) == len(y) * 4 // 5
 
     _CountedFits.fitted_rows = []
     with pytest.raises(ValueError) as grid:
@@ -835,6 +845,101 @@ def test_every_learner_failing_on_whole_folds_raises_the_summary_before_any_refi
     assert int(summary.group(1)) == 3 * n_at_n
     assert errors == {"MemoryError: cannot fit 200 rows"}
     assert FailsOnWholeFolds.fits_on_all_rows == 0
+
+
+# The learners of the tries on whole training folds: #2 fails below 150 rows (every subsample
+# of clf_data's CV3: 200 rows a fold) and is the best on whole folds; #3 fails there too and
+# trails on whole folds; #4 fails on every fit.
+SMALL_FAILS = [GaussianNB(), DecisionTreeClassifier(max_depth=2, random_state=0),
+               FailsBelowRows(150), FailsBelowRows(150, C=0.01), FailsBelowRows(10**6),
+               LogisticRegression()]
+
+
+def _tried_on_whole_folds(candidate, rows, outcome):
+    """The warning's words about `candidate`, sent to 200 rows after failing on `rows`."""
+    return (rf"#{candidate} FailsBelowRows.* failed on every fold it ran at {rows} "
+            r"training rows, below whole training folds \(200 rows\); tried on whole "
+            rf"training folds, {outcome}")
+
+
+@pytest.mark.parametrize("risk", [0.1, 0])
+def test_a_learner_failing_on_subsamples_is_tried_on_whole_folds_where_it_may_win(
+        clf_data, risk):
+    """#2 cannot fit any subsample and is the best on whole training folds: it is tried there
+    once the others are done (raced as any learner there: #3 trails after one fold) and
+    selected, as GridSearchCV selects it, with its scores. On main it was given up on its
+    first subsample and never selected."""
+    X, y = clf_data
+    first = 22 if risk else 20
+    with pytest.warns(FitFailedWarning) as record:
+        search = DAUBSearch(SMALL_FAILS, cv=CV3, risk=risk, cost="rows",
+                            random_state=0).fit(X, y)
+    words = "\n".join(str(w.message) for w in record)
+    assert re.search(_tried_on_whole_folds(2, first, r"it scored 0\.8567\."), words)
+    assert re.search(_tried_on_whole_folds(
+        3, first, r"it scored 0\.5100 on the first 1 of its 3 folds, trailing the best "
+        r"learner \(its race ended there\)\."), words)
+    decisions = search.policy_.decisions_
+    assert [n for c, n in decisions if c == 2] == [first, 200]
+    assert decisions[-3:] == [(2, 200), (3, 200), (4, 200)]  # once the others are done
+    assert search.policy_.folds_used_[3, 200] == 1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)  # #4's
+        grid = _grid_search(Pipeline([("estimator", SMALL_FAILS[0])]),
+                            {"estimator": SMALL_FAILS}, CV3, X, y)
+    assert search.cv_results_["candidate_id"][search.best_index_] == grid.best_index_ == 2
+    assert search.best_score_ == pytest.approx(grid.best_score_, rel=1e-12)
+    _assert_same_row(search, search.best_index_, grid, 2, 3)
+    assert isinstance(search.best_estimator_, FailsBelowRows)
+
+
+def test_a_learner_failing_everywhere_costs_no_more_fits_than_grid_search(clf_data):
+    """#2 fails on every fit: one on its first subsample, then one on the first whole training
+    fold, whose failure spares the two other folds; given up, never selected, named in a
+    warning. 2 fits, against GridSearchCV's 3. On main: given up after its first fit, never
+    tried on whole folds, named in no warning of its own."""
+    X, y = clf_data
+    learners = [GaussianNB(), LogisticRegression(), FailsBelowRows(10**6)]
+    FailsBelowRows.fitted_rows = []
+    with pytest.warns(FitFailedWarning, match=_tried_on_whole_folds(
+            2, 22, r"it failed there too and was given up\.")):
+        search = DAUBSearch(learners, cv=CV3, cost="rows", n_jobs=1, random_state=0).fit(X, y)
+    assert FailsBelowRows.fitted_rows == [22, 200]  # its other folds at 200 are not fitted
+    res = search.all_cv_results_
+    try_at_n = np.flatnonzero((res["candidate_id"] == 2) & (res["n_resources"] == 200))
+    assert len(try_at_n) == 1 and res["n_folds_run"][try_at_n[0]] == 1
+    failed = search.cv_results_["candidate_id"].tolist().index(2)
+    assert search.cv_results_["n_resources"][failed] == 200
+    assert np.isnan(search.cv_results_["mean_test_score"][failed])
+    assert search.cv_results_["rank_test_score"][failed] == len(learners)
+    assert search.best_index_ != failed
+    assert search.policy_.given_up_ == {2}
+
+    FailsBelowRows.fitted_rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        _grid_search(Pipeline([("estimator", learners[0])]), {"estimator": learners}, CV3,
+                     X, y)
+    assert FailsBelowRows.fitted_rows == [200] * 3
+
+
+@pytest.mark.parametrize("risk", [0.1, 0])
+def test_tries_on_whole_folds_give_the_same_results_for_any_n_jobs(clf_data, risk):
+    """The tries come after the run's other decisions whatever the workers, and a try whose
+    first fold failed holds that fold only, whichever folds a free worker fitted ahead."""
+    X, y = clf_data
+    params = dict(cv=CV3, risk=risk, cost="rows", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        one = DAUBSearch(SMALL_FAILS, n_jobs=1, **params).fit(X, y)
+        two = DAUBSearch(SMALL_FAILS, n_jobs=2, **params).fit(X, y)
+    assert two.policy_.decisions_ == one.policy_.decisions_
+    assert {(2, 200), (3, 200), (4, 200)} <= set(one.policy_.decisions_)
+    for key in ("candidate_id", "n_resources", "n_folds_run", "rank_test_score",
+                *(f"split{k}_test_score" for k in range(3))):
+        np.testing.assert_array_equal(two.cv_results_[key], one.cv_results_[key], err_msg=key)
+    assert two.best_index_ == one.best_index_
 
 
 # ------------------------------------------------------------------ execution

@@ -239,27 +239,29 @@ def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_candidate_that_cannot_fit_small_subsamples_is_given_up_unless_b_lets_it_fit():
+def test_candidate_that_cannot_fit_small_subsamples_is_tried_on_whole_folds_where_it_wins():
     # PCA(n_components=60) cannot fit the first subsample (50 rows): it fails on every fold
-    # of that size and, as a candidate that cannot fit, is tried no more; from b=60 it fits.
+    # of that size, skips the sizes left below whole training folds and is tried on them,
+    # where it is the best, as GridSearchCV finds and as a b that lets it fit (60) finds.
+    # On main it was given up at 50 rows and the other candidate was selected.
     X, y = load_digits(return_X_y=True)
     candidates = [make_pipeline(StandardScaler(), PCA(n_components=k, random_state=0),
                                 LogisticRegression(max_iter=300)) for k in (5, 60)]
-    with pytest.warns(FitFailedWarning, match="n_components=60"), uncapped_daub():
-        search = DAUBSearch(candidates, b=50, cv=0.25, random_state=0, risk=0).fit(X, y)
-    assert search.sizes_[0] == 50
-    assert [n for c, n in search.policy_.history_ if c == 1] == [50]
-    assert search.cv_results_["candidate_id"][search.best_index_] == 0
+    with pytest.warns(FitFailedWarning, match=r"#1 .* failed on every fold it ran at 50 "
+                      r"training rows.*; tried on whole training folds, it scored 0\.9600\."):
+        with uncapped_daub():
+            small = DAUBSearch(candidates, b=50, cv=0.25, random_state=0, risk=0).fit(X, y)
+    assert small.sizes_[0] == 50
+    assert [n for c, n in small.policy_.history_ if c == 1] == [50, small.sizes_[-1]]
     with uncapped_daub():
         search = DAUBSearch(candidates, b=60, cv=0.25, random_state=0, risk=0).fit(X, y)
-    assert search.best_index_ == 1
     assert search.cv_results_["n_resources"][1] == search.sizes_[-1]
     grid = GridSearchCV(make_pipeline(StandardScaler(), PCA(random_state=0),
                                       LogisticRegression(max_iter=300)),
                         {"pca__n_components": [5, 60]}, cv=search._checked_cv(
                             y, candidates[0], np.random.RandomState(0))).fit(X, y)
-    assert grid.best_index_ == 1
-    assert search.best_score_ == grid.best_score_
+    assert grid.best_index_ == search.best_index_ == small.best_index_ == 1
+    assert search.best_score_ == small.best_score_ == grid.best_score_
 
 
 # ------------------------------------------------------------------- Ctrl-C

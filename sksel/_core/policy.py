@@ -45,8 +45,9 @@ too, with defaults that a policy overrides where it does more:
 ``races_folds`` (class attribute, default False)
     Whether it races the folds of an evaluation: as the scores of the first
     splits come in, its ``enough_folds(candidate, resource, fold_scores) ->
-    bool`` says that the others need not run; the search then tells the
-    splits run so far. Its ``folds_used_``, ``{action: number of splits}``,
+    bool`` says that the others need not run (`fold_scores` as ``tell``'s:
+    NaN where a split's fit failed); the search then tells the splits run so
+    far. Its ``folds_used_``, ``{action: number of splits}``,
     names the evaluations whose results it used on their first splits only:
     ``cv_results_`` holds those splits.
 ``needs_train_score(resource) -> bool`` (default False)

@@ -118,11 +118,11 @@ class _Run:
             listener.on_told(action, outputs, score)
 
     def enough(self, action, outputs):
-        """Whether the policy needs no more splits of `action` than those of `outputs`."""
-        if any(out["fit_error"] is not None for out in outputs):
-            return False
-        return self.policy.enough_folds(
-            *action, _fold_scores(outputs, "test_scores", self.refit_metric))
+        """Whether the policy needs no more splits of `action` than those of `outputs`.
+
+        The policy reads NaN for a split whose fit failed, as ``tell`` tells it.
+        """
+        return self.policy.enough_folds(*action, _told_fold_scores(outputs, self.refit_metric))
 
     def failed_output(self, action, i, reason):
         """The output of split `i` of `action`, whose worker died: a failed fit."""
@@ -194,13 +194,17 @@ def _tell(policy, action, outputs, metric, give_up):
         else None
     )
     seconds = float(np.sum([out["fit_time"] + out["score_time"] for out in outputs]))
-    # NaN where a fold's fit failed, whatever error_score: which folds failed.
-    races = {"fold_scores": [np.nan if out["fit_error"] is not None else score
-                             for out, score in zip(outputs, fold_scores)]
-             } if policy.races_folds else {}
+    races = ({"fold_scores": _told_fold_scores(outputs, metric)} if policy.races_folds
+             else {})
     policy.tell(*action, test, train_score=train, fit_time=seconds, failed=failed,
                 give_up=give_up, **races)
     return test
+
+
+def _told_fold_scores(outputs, metric):
+    """The test score of each of `outputs`, NaN where its fit failed, whatever error_score."""
+    return [np.nan if out["fit_error"] is not None else score
+            for out, score in zip(outputs, _fold_scores(outputs, "test_scores", metric))]
 
 
 def _fold_scores(outputs, key, metric):

@@ -40,22 +40,51 @@ class CurvePolicy(SequentialPolicy):
     ----------
     fit_times_ : dict
         The seconds (fits and scoring) of every action used so far,
-        ``{(candidate, size): seconds}``.
+        ``{(candidate, size): seconds}``, but those that failed on every fold
+        (the seconds of fits that raised say nothing of a learner's cost).
     folds_used_ : dict
         ``{(candidate, N): number of folds}`` of the learners whose race at N
         ended before their last fold: their score at N is the mean over those
-        first folds.
+        first folds; and of the learners whose try at N failed on its first
+        fold (see Notes): 1.
+    sent_to_n_ : dict
+        ``{candidate: size}`` of the learners whose evaluation at `size`,
+        below N, failed on every fold it ran: each is given one try at N
+        (see Notes).
+    given_up_ : set
+        The learners given up for their failed evaluations (see Notes): they
+        get no more data and are never selected.
 
     Notes
     -----
-    A failed evaluation (``failed=True`` or a non-finite score) on every
-    fold it ran (every ``fold_scores`` NaN, or no ``fold_scores`` told) gives
-    the candidate up: a fit that fails on every fold mostly fails again, on
-    more rows too. One that failed on some of its folds only is, below N, a
-    hole in the learning curve: the candidate keeps its place and its next
-    step is the next size; at N it is retried once, and the candidate is
-    given up when it fails at N twice. A candidate told ``give_up=True`` is
-    given up at once.
+    A failed evaluation (``failed=True`` or a non-finite score) on every fold
+    it ran (every ``fold_scores`` NaN, or no ``fold_scores`` told), below N,
+    sends the candidate to N: a fit may fail on a small subsample only
+    (``PCA(n_components=60)`` on 50 rows, a nearest-neighbours model with
+    more neighbours than rows, a model that needs every class), and a grid
+    search would train it on whole folds, where it may win. It skips the
+    sizes between, is out of the comparisons below N, and once the policy's
+    own run is over (its next decision would be to stop) it gets one try at
+    N, the learners sent there in candidate order, raced against the best
+    learner at N as any other. The try's first fold decides: where that
+    fold's fit fails, its other folds are not needed (:meth:`enough_folds`)
+    and the candidate is given up; otherwise its other folds run, and the
+    candidate is given up if any of them fails too (no retry), or else
+    scored at N as any learner, where it may be selected. So such a learner
+    costs at most one evaluation at N, the fits a grid search spends on it,
+    besides its subsamples. With several workers, a worker that would
+    otherwise idle may fit the try's next folds ahead (see
+    :mod:`~sksel._core.engine`): those fits are unused when the first one
+    failed, and the run is the same.
+
+    An evaluation that failed on some of its folds only is, below N, a hole
+    in the learning curve: the candidate keeps its place and its next step is
+    the next size; at N it is retried once, and the candidate is given up
+    when it fails at N twice. A candidate told ``give_up=True`` is given up
+    at once. A failed fold ends no race: an evaluation at N whose first folds
+    trail the bar before any of them failed ends there, as if its later
+    folds had not run (a worker may have fitted them ahead), and is not a
+    failure.
     """
 
     races_folds = True
@@ -69,10 +98,11 @@ class CurvePolicy(SequentialPolicy):
         self.fit_times_ = {}
         self.folds_used_ = {}
         super().__init__()
+        self.sent_to_n_ = {}
+        self.given_up_ = set()
         self._valid = [{} for _ in range(n_candidates)]
         self._tried = [set() for _ in range(n_candidates)]
         self._failures_at_n = [0] * n_candidates
-        self._failed = set()
         self._fold_scores = {}
         self._active = set(range(n_candidates))
         self._finished = set()
@@ -124,9 +154,15 @@ class CurvePolicy(SequentialPolicy):
         next decision is raced, against the best learner of the results it
         has used, so a race ends alike for any number of workers; a
         speculative evaluation runs every fold and the run uses its first
-        folds only.
+        folds only. A fold whose fit failed (NaN) ends no race, but the
+        first fold of a learner's try at N (see Notes) ends it when it
+        failed: the learner is given up, whatever its other folds.
         """
-        return ((candidate, resource) == self.next_decision and resource == self.n_total
+        if resource != self.n_total:
+            return False
+        if candidate in self.sent_to_n_ and not np.isfinite(fold_scores[0]):
+            return True
+        return ((candidate, resource) == self.next_decision
                 and self._race_length(fold_scores) is not None)
 
     @property
@@ -177,17 +213,13 @@ class CurvePolicy(SequentialPolicy):
         candidate, size = action
         score, _, fit_time, failed, give_up, fold_scores = outcome
         self._tried[candidate].add(size)
-        if fit_time is not None and np.isfinite(fit_time):
+        every_fold_failed = failed and _every_fold_failed(fold_scores)
+        if fit_time is not None and np.isfinite(fit_time) and not every_fold_failed:
             self.fit_times_[action] = float(fit_time)
-        if size == self.n_total and not failed and self._raced_out(action, fold_scores):
+        if size == self.n_total and self._raced_out(action, fold_scores):
             return False
         if failed:
-            if size == self.n_total:
-                self._failures_at_n[candidate] += 1
-            if (give_up or _every_fold_failed(fold_scores)
-                    or self._failures_at_n[candidate] >= 2):
-                self._failed.add(candidate)
-                self._active.discard(candidate)
+            self._fail(action, give_up, every_fold_failed, fold_scores)
             return False
         self._valid[candidate][size] = float(score)
         if size != self.n_total:
@@ -197,6 +229,37 @@ class CurvePolicy(SequentialPolicy):
         if fold_scores is not None:
             self._fold_scores[candidate] = np.asarray(fold_scores, dtype=float)
         return True
+
+    def _fail(self, action, give_up, every_fold_failed, fold_scores):
+        """After the failed evaluation `action`: send its learner to N, or give it up (Notes).
+
+        Neither where it failed on some folds only: below N, or at N for the
+        first time.
+        """
+        candidate, size = action
+        if size < self.n_total:
+            if give_up:
+                self._give_up(candidate)
+            elif every_fold_failed:
+                self.sent_to_n_[candidate] = size
+                self._active.discard(candidate)
+            return
+        self._failures_at_n[candidate] += 1
+        tried = candidate in self.sent_to_n_
+        if tried and fold_scores is not None and not np.isfinite(fold_scores[0]):
+            self.folds_used_[action] = 1  # the others were not needed (`enough_folds`)
+        if give_up or every_fold_failed or tried or self._failures_at_n[candidate] >= 2:
+            self._give_up(candidate)
+
+    def _give_up(self, candidate):
+        """Give `candidate` up: no more data, never selected."""
+        self.given_up_.add(candidate)
+        self._active.discard(candidate)
+
+    def _try_at_n(self):
+        """The try at N of the first learner sent there and not tried yet (Notes), or None."""
+        return next(((c, self.n_total) for c in sorted(self.sent_to_n_)
+                     if self.n_total not in self._tried[c]), None)
 
     def _raced_out(self, action, fold_scores):
         """Whether the race of `action` at N ends before its last fold; if so, drop its learner."""
@@ -210,8 +273,9 @@ class CurvePolicy(SequentialPolicy):
     def _race_length(self, fold_scores):
         """The number of first folds after which `fold_scores` trail the bar (see `enough_folds`).
 
-        None when they never do, or without a bar: a learner scored on every
-        fold at N, the best of them (ties: the first).
+        None when they never do before a failed fold (NaN), or without a bar:
+        a learner scored on every fold at N, the best of them (ties: the
+        first).
         """
         if not self.race:
             return None
@@ -220,7 +284,9 @@ class CurvePolicy(SequentialPolicy):
             return None
         bar = self._fold_scores[max(scored, key=lambda c: self._valid[c][self.n_total])]
         scores = np.asarray(fold_scores, dtype=float)
-        for j in range(1, min(len(scores), len(bar) - 1) + 1):
+        failed = np.flatnonzero(~np.isfinite(scores))
+        before_failure = failed[0] if failed.size else len(scores)
+        for j in range(1, min(before_failure, len(bar) - 1) + 1):
             gaps = bar[:j] - scores[:j]
             se = math.sqrt(2) * self._noise(scores[:j].mean()) / math.sqrt(j)
             if j >= 3:

@@ -204,18 +204,32 @@ class DAUBPolicy(CurvePolicy):
 
     fit_times_ : dict
         The ``fit_time`` of every action used so far, ``{(candidate, size):
-        seconds}``; with ``cost="time"``, what the decisions read.
+        seconds}``, but those that failed on every fold; with
+        ``cost="time"``, what the decisions read.
 
     folds_used_ : dict
         ``{(candidate, N): number of folds}`` of the learners whose race at N
         ended before their last fold (``race=True``): their score at N is the
-        mean over those first folds.
+        mean over those first folds; 1 for a try at N that failed on its first
+        fold.
+
+    sent_to_n_ : dict
+        ``{candidate: size}`` of the learners whose evaluation at `size`, below
+        N, failed on every fold: each gets one try at N once the paper's run
+        stops (see Notes).
+
+    given_up_ : set
+        The learners given up for their failed evaluations.
 
     Notes
     -----
     Failed evaluations are handled as :class:`~sksel.daub.ledger.CurvePolicy`
-    says: a learner failing on every fold it ran is given up; one failing on
-    some folds keeps its place below N and is retried once at N.
+    says: a learner failing on every fold of a subsample skips the sizes
+    left below N and, once the paper's run stops, gets one try at N (its
+    first fold, the others only where that one works), which may make it the
+    best; one failing on some folds keeps its place below N and is retried
+    once at N; one failing on every fold at N, or at its try there, is given
+    up.
 
     Examples
     --------
@@ -337,13 +351,17 @@ class DAUBPolicy(CurvePolicy):
             self._bounds.clear()
 
     def _decide(self):
-        """The paper's next step given the results used so far; None when stopping."""
+        """The paper's next step given the results used so far.
+
+        Once the paper's run stops, the tries at N of the learners sent there
+        (:attr:`sent_to_n_`); None when none is left.
+        """
         warm_up = self._warm_up_action()
         if warm_up is not None:
             return warm_up
         alive = self._alive()
         if not alive or self._stopped(alive):
-            return None
+            return self._try_at_n()
         bounds = {c: self.upper_bound(c) for c in alive}
         top = max(bounds.values())
         tied = [c for c in alive if bounds[c] >= top - self.tol]
@@ -400,8 +418,11 @@ class DAUBPolicy(CurvePolicy):
         Warm-up actions first; with ``cost="time"``, those past a learner's
         second size only once its cost is known (a flat one skips them), unless
         nothing else is left. When none is left to start, the next step (N
-        included) of the free learner with the highest bound.
+        included) of the free learner with the highest bound. None during the
+        tries at N (:attr:`sent_to_n_`): the paper's run has stopped.
         """
+        if self.next_decision[0] in self.sent_to_n_:
+            return None
         upcoming = self._upcoming_warm_up()
         known = [a for a in upcoming if self._warm_up_known(a)]
         if known or upcoming:

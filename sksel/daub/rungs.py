@@ -81,7 +81,9 @@ class RungPolicy(CurvePolicy):
     same rows and the threshold is `threshold`. At the first rung no learner
     is dropped when two or more rungs lie below N (the next one gives every
     curve a slope). A learner left alone goes to N at once. At N every
-    learner left is scored, and the best is selected.
+    learner left is scored, then each learner that failed on every fold of
+    a rung below N gets one try there
+    (:class:`~sksel.daub.ledger.CurvePolicy`), and the best is selected.
 
     Scores must lie in [0, 1] (accuracy and the like).
 
@@ -117,8 +119,9 @@ class RungPolicy(CurvePolicy):
 
     Attributes
     ----------
-    history_, decisions_, best_, fit_times_, folds_used_
-        As :class:`~sksel.daub.DAUBPolicy`'s.
+    history_, decisions_, best_, fit_times_, folds_used_, sent_to_n_, given_up_
+        As :class:`~sksel.daub.DAUBPolicy`'s; a learner sent to N gets its
+        try there after the last rung.
 
     probabilities_ : dict
         ``{(candidate, size): probability}`` of every learner outside the top
@@ -174,13 +177,17 @@ class RungPolicy(CurvePolicy):
         self._fold_in(action, outcome)
 
     def _decide(self):
-        """The next learner of this rung to train; the next rung's first once it is decided."""
+        """The next learner of this rung to train; the next rung's first once it is decided.
+
+        After the last rung, the tries at N of the learners sent there
+        (:attr:`sent_to_n_`); None when none is left.
+        """
         while True:
             action = self._next_of_rung()
             if action is not None:
                 return action
             if self.size == self.n_total or not self._promote():
-                return None
+                return self._try_at_n()
 
     def _next_of_rung(self):
         """The first learner alive at this rung whose result the run has not used, or None.

@@ -7,6 +7,7 @@ import warnings
 from functools import partial
 
 import numpy as np
+from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._compat import Interval, StrOptions
@@ -266,18 +267,26 @@ class DAUBSearch(BaseSelectionSearch):
     error_score : 'raise' or numeric, default=np.nan
         Score of a fit that fails, with a warning; with 'raise' the error is
         raised. An evaluation with a failed fold is a failed evaluation. A
-        candidate whose evaluation failed on every fold it ran (the one fold
-        of a subsample, by default) gets no more rows, as a grid search
-        trains a failing candidate no more: a learner that cannot fit small
-        subsamples (``PCA(n_components=60)`` on 50 rows) is lost, so give
-        it a larger `b` (``risk=0``) or more rows. One that failed on some
-        folds only leaves, below the full size, a hole in its learning curve
-        and goes on to the next size; at the full size it is retried once on
-        the same folds, and given up when it fails there twice. A failed
-        candidate is never selected; where every candidate trained on the
-        full size failed there, the fit raises scikit-learn's summary of
-        those failed fits (``ValueError: All the ... fits failed``) before
-        any refit.
+        candidate whose evaluation failed on every fold it ran on a
+        subsample (its one fold, by default) may still fit whole training
+        folds (``PCA(n_components=60)`` fails on 50 rows,
+        ``KNeighborsClassifier(n_neighbors=100)`` cannot score from them, a
+        model may need every class): it skips the sizes left below them and,
+        once the search would otherwise end, gets one try on them, as a grid
+        search trains it, raced against the best candidate there as any
+        other. The try's first fold decides: where that fit fails, the other
+        folds are not fitted and the candidate is given up; otherwise they
+        are, and the candidate is given up if one of them fails, or else
+        scored on whole training folds, where it may be selected. It costs
+        no more fits on whole training folds than a grid search spends on
+        it; a ``FitFailedWarning`` names it and says what its try gave. One
+        that failed on some folds only leaves, below the full size, a hole in
+        its learning curve and goes on to the next size; at the full size it
+        is retried once on the same folds, and given up when it fails there
+        twice. A failed candidate is never selected; where every candidate
+        trained on the full size failed there, the fit raises scikit-learn's
+        summary of those failed fits (``ValueError: All the ... fits
+        failed``) before any refit.
 
     return_train_score : bool, default=False
         Include training scores in ``cv_results_``.
@@ -366,7 +375,9 @@ class DAUBSearch(BaseSelectionSearch):
         The allocation policy, with its ``history_`` of decisions
         (:class:`~sksel.daub.RungPolicy` with ``risk > 0`` and scores in
         [0, 1]: its ``dropped_`` and ``probabilities_`` say who was dropped
-        where, and why).
+        where, and why). Its ``sent_to_n_`` names the candidates tried on
+        whole training folds after failing on a subsample (see
+        `error_score`), and ``given_up_`` those given up for failing.
 
     scorer_ : function or dict
         Scorer(s) used on the validation folds.
@@ -516,6 +527,43 @@ class DAUBSearch(BaseSelectionSearch):
 
     _selects_at_largest_resource = True
     _resource_unit = "rows"
+
+    def _store_results(self, job, trainer, policy, run, names):
+        """Store the results; warn of each learner sent to N for failing below it.
+
+        A ``FitFailedWarning`` names every learner whose evaluation failed on
+        every fold of a subsample (``policy_.sent_to_n_``) and says what its
+        try on whole training folds gave.
+        """
+        last = super()._store_results(job, trainer, policy, run, names)
+        for candidate, size in sorted(self.policy_.sent_to_n_.items()):
+            warnings.warn(
+                f"{type(self).__name__}: {names(candidate)} failed on every fold it ran at "
+                f"{size} training rows, below whole training folds ({self.sizes_[-1]} rows); "
+                f"{self._try_at_n_words(candidate, run.refit_metric)}.",
+                FitFailedWarning,
+            )
+        return last
+
+    def _try_at_n_words(self, candidate, metric):
+        """What the try on whole training folds of `candidate`, sent there, gave, in words."""
+        results = self.all_cv_results_
+        rows = np.flatnonzero((results["candidate_id"] == candidate)
+                              & (results["n_resources"] == self.sizes_[-1])
+                              & ~np.asarray(results["speculative"]))
+        if not rows.size:
+            cause = ("a Ctrl-C" if self.stop_reason_ == "interrupted"
+                     else f"max_time={self.max_time:g} s")
+            return f"{cause} ended the search before its try on whole training folds"
+        if candidate in self.policy_.given_up_:
+            return "tried on whole training folds, it failed there too and was given up"
+        row, folds = rows[0], results["n_folds_run"][rows[0]]
+        score = np.mean([results[f"split{i}_test_{metric}"][row] for i in range(folds)])
+        words = f"tried on whole training folds, it scored {score:.4f}"
+        if folds == self.n_splits_:
+            return words
+        return (f"{words} on the first {folds} of its {self.n_splits_} folds, trailing the "
+                "best learner (its race ended there)")
 
     def _display_info(self):
         bounds = None if isinstance(self.policy_, RungPolicy) else self.policy_.upper_bound

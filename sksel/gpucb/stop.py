@@ -95,9 +95,11 @@ class Stop:
         See `race`: True once their mean gives `candidate` a posterior
         probability below ``risk / K`` of beating the best candidate
         evaluated on every fold by more than `tol`. Only the sequential
-        run's next pick is raced.
+        run's next pick is raced, and never once a fold failed (NaN): the
+        evaluation is a failed one.
         """
         return ((candidate, resource) == self.next_decision and resource == self.resource
+                and np.isfinite(fold_scores).all()
                 and self._race_length(candidate, fold_scores) is not None)
 
     def _folds_used(self, action, outcome):

@@ -8,6 +8,8 @@ same search run another way (other n_jobs, routing off).
 
 import importlib
 import signal
+import threading
+import time
 import warnings
 
 import numpy as np
@@ -335,6 +337,124 @@ def test_a_ctrl_c_caught_before_the_first_fit_still_ends_the_fit(monkeypatch, mo
     with pytest.raises(KeyboardInterrupt):
         DAUBSearch([_CountsFits(), GaussianNB()], cv=3, random_state=0).fit(X, y)
     assert _CountsFits.fits == []
+
+
+class _NapsAndCounts(DecisionTreeClassifier):
+    """A decision tree whose fits nap a second each, counted in `fits` (one process)."""
+
+    fits = []
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        _NapsAndCounts.fits.append(len(X))
+        time.sleep(1.0)
+        return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
+def _two_napping_learners():
+    _NapsAndCounts.fits = []
+    return DAUBSearch([_NapsAndCounts(max_depth=1, random_state=0),
+                       _NapsAndCounts(max_depth=2, random_state=0)], cv=3, random_state=0)
+
+
+def _fit_with_a_ctrl_c_at(search, seconds):
+    """Fit `search` on iris, a SIGINT sent to the main thread `seconds` in, as Ctrl-C does."""
+    X, y = load_iris(return_X_y=True)
+    timer = threading.Timer(seconds, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
+    timer.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            search.fit(X, y)
+    finally:
+        timer.cancel()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_in_the_first_fit_reraises_though_sigint_was_left_blocked():
+    """Something that ran before in the process left SIGINT blocked in the main thread (loky
+    does, where a KeyboardInterrupt lands just after it blocks SIGINT to spawn its resource
+    tracker): a Ctrl-C in the first fit of a one-worker search still interrupts it, and the
+    mask is left as it was."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _fit_with_a_ctrl_c_at(_two_napping_learners(), 0.5)
+        assert len(_NapsAndCounts.fits) == 1  # the first fit, cut short
+        assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        # A SIGINT still pending is dropped with SIGINT ignored, before it is unblocked.
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        signal.signal(signal.SIGINT, handler)
+
+
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_counting_handler_left_behind_neither_interrupts_a_fit_nor_hides_a_ctrl_c():
+    """A fit's handler that counted a Ctrl-C and could not be taken down (its block ended
+    where signals cannot be set) is passed over: the next fit runs to its end, and a Ctrl-C
+    in the one after interrupts it."""
+    from sksel._core.engine import noting_interrupts
+
+    left = noting_interrupts()
+    interrupts = left.__enter__()  # its handler is installed
+    interrupts.count, interrupts.open = 1, False  # it noted a Ctrl-C; its block ended
+    try:
+        X, y = load_iris(return_X_y=True)
+        search = DAUBSearch([GaussianNB(), GaussianNB(var_smoothing=1e-3)], cv=3,
+                            random_state=0).fit(X, y)
+        assert search.stop_reason_ == "done"
+        with pytest.raises(KeyboardInterrupt):
+            _fit_with_a_ctrl_c_at(_two_napping_learners(), 0.5)
+        assert len(_NapsAndCounts.fits) == 1
+    finally:
+        left.__exit__(None, None, None)  # the handler it replaced, back
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+@pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+def test_a_ctrl_c_while_joblib_starts_loky_leaves_sigint_unblocked(monkeypatch):
+    """Starting its executor, on the first search of a process (or after its resource
+    tracker died), loky blocks SIGINT to spawn the tracker and unblocks it only once the
+    call that blocked it has returned the mask to restore. A Ctrl-C handled right after
+    that call (where the interpreter runs a pending SIGINT's handler), as emulated here,
+    interrupts the search and leaves SIGINT unblocked: the next Ctrl-C is seen."""
+    import joblib.parallel
+
+    initialize = joblib.parallel.Parallel._initialize_backend
+
+    def block_sigint_then_handle_one():
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+        return blocked
+
+    def initialize_as_loky_spawns_its_tracker(parallel):
+        previous = None
+        try:
+            previous = block_sigint_then_handle_one()
+            return initialize(parallel)
+        finally:
+            if previous is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    monkeypatch.setattr(joblib.parallel.Parallel, "_initialize_backend",
+                        initialize_as_loky_spawns_its_tracker)
+    X, y = load_iris(return_X_y=True)
+    search = DAUBSearch([GaussianNB(), GaussianNB(var_smoothing=1e-3)], cv=3, n_jobs=2,
+                        random_state=0)
+    try:
+        with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            search.fit(X, y)
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        signal.signal(signal.SIGINT, handler)
+    monkeypatch.undo()
+    with pytest.raises(KeyboardInterrupt):
+        _fit_with_a_ctrl_c_at(_two_napping_learners(), 0.5)
 
 
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")

@@ -52,10 +52,13 @@ search's ``fit`` notes every SIGINT from its start (``noting_interrupts``),
 the engine starts no task once one came, and it stops
 without reporting any output that arrives after it: a sub-train cut short
 is neither told to the policy nor checkpointed. While joblib starts its
-workers, a SIGINT is only noted, and acted on once they are started: its
-``KeyboardInterrupt`` there would cut loky's start short, and joblib's abort
-would then fail on the thread left half started (an error instead of the
-interrupt, and a pool that hangs). Any error that follows a noted SIGINT is
+executor and workers, a SIGINT is only noted, and acted on once they are
+started: its ``KeyboardInterrupt`` there would cut loky's start short, and
+joblib's abort would then fail on the thread left half started (an error
+instead of the interrupt, and a pool that hangs), or, landing just after loky
+blocks SIGINT to spawn its resource tracker, leave SIGINT blocked in the main
+thread for the rest of the process (every later Ctrl-C unseen: ``fit`` also
+unblocks it for its own run). Any error that follows a noted SIGINT is
 taken for the interrupt's. A Ctrl-C reaches the worker
 processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
 task's error; one waiting for its next task, or reading it, exits, and loky
@@ -91,7 +94,7 @@ import time
 import warnings
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from uuid import uuid4
 
 from joblib import cpu_count, effective_n_jobs
@@ -134,6 +137,9 @@ class Interrupts:
     def __init__(self):
         self.count = 0
         self._held = 0
+        #: Whether the block is running: a handler left noting after its block ended is
+        #: not nested into.
+        self.open = True
         #: Called, without arguments, after each SIGINT is counted.
         self.then = []
 
@@ -165,11 +171,20 @@ def noting_interrupts():
     ``KeyboardInterrupt``); an ignored SIGINT stays ignored. The count
     keeps a Ctrl-C whose ``KeyboardInterrupt`` something caught (a model's
     fit, a finalizer run by the garbage collector meanwhile).
+
+    Whatever ran before in the process, a Ctrl-C reaches the block: a
+    SIGINT blocked in this thread (loky blocks it while it starts its
+    resource tracker, and a ``KeyboardInterrupt`` landing there leaves it
+    blocked: every later Ctrl-C would wait, pending, unseen) is unblocked
+    for the block, and a counting handler left behind by a block that could
+    not restore the one before it is passed over for that one.
     """
     previous = signal.getsignal(signal.SIGINT)
     if isinstance(getattr(previous, "interrupts", None), Interrupts):
-        yield previous.interrupts  # within an outer block: its count goes on
-        return
+        if previous.interrupts.open:
+            yield previous.interrupts  # within an outer block: its count goes on
+            return
+        previous = previous.before  # left behind: the handler it counted for
     interrupts = Interrupts()
     if threading.current_thread() is not threading.main_thread() or not callable(previous):
         yield interrupts
@@ -182,12 +197,28 @@ def noting_interrupts():
         if not interrupts._held:
             previous(signum, frame)
 
-    note.interrupts = interrupts
-    signal.signal(signal.SIGINT, note)
+    note.interrupts, note.before = interrupts, previous
     try:
-        yield interrupts
+        signal.signal(signal.SIGINT, note)
+        with _sigint_unblocked():
+            yield interrupts
     finally:
+        interrupts.open = False
         signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _sigint_unblocked():
+    """SIGINT unblocked in this thread within the block, blocked again after where it was."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    try:
+        yield
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])
 
 
 def runs_in_process(n_jobs):
@@ -284,6 +315,7 @@ class _WaitAlarm:
         self._time_left = time_left
         self._interrupted = interrupted
         self._waiting = False
+        self._closed = False
 
     @staticmethod
     def usable():
@@ -298,6 +330,7 @@ class _WaitAlarm:
         return self
 
     def __exit__(self, *exc_info):
+        self._closed = True  # a ring from now on arms nothing again
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, self._previous)
 
@@ -311,6 +344,8 @@ class _WaitAlarm:
         signal.setitimer(signal.ITIMER_REAL, self._AFTER_SIGINT)
 
     def _ring(self, signum, frame):
+        if self._closed:
+            return
         if self._waiting and self._interrupted():
             self._waiting = False
             raise KeyboardInterrupt
@@ -477,7 +512,12 @@ class Engine:
         )
 
     def _run_schedule(self):
-        with self._parallel() as parallel:
+        with ExitStack() as stack:
+            # joblib starts loky's executor and its resource tracker, with SIGINT blocked
+            # while it spawns the tracker: a KeyboardInterrupt there would leave it blocked.
+            with self._interrupts.held():
+                parallel = stack.enter_context(self._parallel())
+            self._stop_if_interrupted()
             if self._streaming:
                 self._run_streaming(parallel)
             else:

@@ -68,6 +68,24 @@ class NappingTree(DecisionTreeClassifier):
         return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
 
 
+class NappingSGD(SGDClassifier):
+    """An SGD classifier whose every pass (``partial_fit``, and each of a plain fit's
+    `max_iter`) first naps `nap` seconds: a model whose sub-trains take a while."""
+
+    def __init__(self, nap=0.0, alpha=0.0001, max_iter=10, tol=None, random_state=0):
+        self.nap = nap
+        super().__init__(alpha=alpha, max_iter=max_iter, tol=tol, random_state=random_state)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        time.sleep(self.nap)
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+        time.sleep(self.nap * self.max_iter)
+        return super().fit(X, y, coef_init=coef_init, intercept_init=intercept_init,
+                           sample_weight=sample_weight)
+
+
 class FailsBelowRows(ClassifierMixin, BaseEstimator):
     """An RBF support vector classifier that raises when fitted on fewer than `rows` rows, as
     ``KNeighborsClassifier(n_neighbors=rows)`` or ``PCA(n_components=rows)`` do; the rows of

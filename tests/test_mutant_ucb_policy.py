@@ -313,3 +313,44 @@ def test_clock_starts_as_many_initial_models_as_the_time_pays_for():
     policy, _ = timed(kwargs, 100.0, None)
     simulate(policy, lambda k, n: 0.6 + 0.001 * k, durations=lambda k, n: 1.0)
     assert sum(1 for model, n in policy.history_ if model < 50 and n == 1) == 19
+
+
+def test_clock_starts_one_model_until_a_sub_train_is_priced():
+    # With a time budget the first model starts alone: its folds on every worker give a
+    # complete evaluation, and a price, soonest; the others once it is told.
+    kwargs = dict(n_initial=8, budget=None, max_subtrains=4, random_state=0)
+    policy, told = timed(kwargs, 100.0, None)
+    assert policy.ask(4) == [(0, 1)]
+    assert policy.ask(4) == []
+    told.append(1.0)
+    policy.tell(0, 1, 0.5, fit_time=1.0)
+    assert [action for action in policy.ask(4)] == [(1, 1), (2, 1), (3, 1), (4, 1)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_clock_trains_the_leader_as_far_as_the_time_allows_and_refits_it_in_time(seed):
+    # One worker, 1 s a sub-train, max_subtrains=10, 8 s: no model can be trained fully.
+    # The search ends by itself with its leader trained as far as the time allows, the
+    # refit (half a sub-train's seconds each) included within 8 s less the margin (0.4 s).
+    quality = np.random.RandomState(seed).uniform(0.5, 0.9, size=50)
+    kwargs = dict(n_initial=8, budget=None, max_subtrains=10, random_state=seed,
+                  initial_count=lambda budget: max(2, budget // 10))
+    policy, told = timed(kwargs, 8.0, None, refit_factor=0.5)
+    simulate(policy, lambda k, n: quality[k] + 0.01 * n, durations=lambda k, n: 1.0)
+    assert policy.done
+    leader = max(range(policy.n_models), key=policy.lineage_subtrains)
+    assert 2 <= policy.lineage_subtrains(leader) < 10
+    assert sum(told) + 0.5 * policy.lineage_subtrains(leader) <= 8.0 - 0.4
+    # No sub-train more would have fitted with its refit.
+    assert sum(told) + 1.0 + 0.5 * (policy.lineage_subtrains(leader) + 1) > 8.0 - 0.4
+
+
+def test_clock_starts_no_initial_model_the_time_cannot_pay_for():
+    # n_initial=8 models given, 1 s a sub-train, 5 s: the first, then as many as a
+    # sub-train and the refit of the best end in time (refits of 0.5 s a sub-train).
+    kwargs = dict(n_initial=8, budget=None, max_subtrains=3, random_state=0)
+    policy, told = timed(kwargs, 5.0, None, refit_factor=0.5)
+    simulate(policy, lambda k, n: 0.6 + 0.01 * k, durations=lambda k, n: 1.0)
+    started = [model for model, n in policy.history_ if n == 1 and model < 8]
+    assert 1 <= len(started) < 8
+    assert sum(told) <= 5.0 - 0.25

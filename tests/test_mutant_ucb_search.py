@@ -761,3 +761,51 @@ def test_time_budget_selects_a_fully_trained_model_among_models_the_seconds_star
     initial = results["candidate_id"][results["parent_id"] < 0]
     assert 2 <= len(initial) < 128
     np.testing.assert_array_equal(np.sort(initial), np.arange(len(initial)))
+
+
+# ------------------------------------------------ always a model on a time budget
+
+#: Each pass naps 0.1 s: a plain fit of one configuration (10 passes on all rows) takes
+#: 1 s, a sub-train (a pass on each of 5 folds) 0.5 s; starting two worker processes takes
+#: about a second too.
+_NAP = 0.1
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_time_budget_of_four_plain_fits_ends_by_itself_with_a_model(n_jobs):
+    """Given max_time = 4 plain fits of one configuration, the search starts one model,
+    prices its sub-train, widens as the seconds pay for, and ends by its own plan (not the
+    deadline) with a model refitted on all the rows, whatever n_jobs: the rule the time
+    budget keeps for any model whose plain fit takes at most a quarter of max_time."""
+    from _common import NappingSGD
+
+    X, y = load_iris(return_X_y=True)
+    search = MutantUCBSearch(NappingSGD(nap=_NAP), {"alpha": stats.loguniform(1e-5, 1e-1)},
+                             budget=None, max_time=4 * 10 * _NAP, cv=5, n_jobs=n_jobs,
+                             random_state=0).fit(X, y)
+    assert search.stop_reason_ == "done"
+    assert search.best_estimator_.predict(X).shape == y.shape
+    assert np.isfinite(search.best_score_)
+
+
+def test_time_budget_that_no_evaluation_fits_says_so_with_what_it_measured():
+    """Where one evaluation (a sub-train on each of 5 folds) cannot end within max_time,
+    the search says so once a fold has shown it, with the seconds it measured, without
+    running the folds that could not end in time."""
+    from _common import NappingSGD
+
+    X, y = load_iris(return_X_y=True)
+    calls = []
+
+    class Counted(NappingSGD):
+        def partial_fit(self, X, y, classes=None, sample_weight=None):
+            calls.append(1)
+            return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    search = MutantUCBSearch(Counted(nap=0.6), {"alpha": stats.loguniform(1e-5, 1e-1)},
+                             budget=None, max_time=1.0, cv=5, n_jobs=1, random_state=0)
+    with pytest.raises(RuntimeError, match=r"finished no evaluation \(stopped: max_time\): a "
+                       r"fold of the evaluation of #0 .* took 0\.\d s \(1 of its 5 folds run\), "
+                       r"so the evaluation takes about 3 s on 1 worker"):
+        search.fit(X, y)
+    assert len(calls) == 1

@@ -20,7 +20,10 @@ under the threading backend those fits run to their end, unused). Where the
 alarm cannot ring (outside the main thread, without ``signal.setitimer``,
 or while another timer of the process is armed), the deadline is read when
 the next result comes in. Other backends run the tasks in batches of one
-task per worker, the clock read between batches.
+task per worker, the clock read between batches. No task starts whose
+action's folds left cannot end by ``max_time``, as the mean seconds of its
+folds finished predict (``cut_short_``): with one worker such a fold would
+run past the deadline, with several it would be abandoned there.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
@@ -97,6 +100,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager, nullcontext
 from uuid import uuid4
 
+import numpy as np
 from joblib import cpu_count, effective_n_jobs
 from sklearn.utils.parallel import Parallel, delayed
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -431,6 +435,10 @@ class Engine:
     ----------
     stop_reason_ : str
         ``"done"``, ``"max_time"`` or ``"interrupted"``.
+    cut_short_ : tuple or None
+        ``(action, seconds, folds finished, folds)`` where `max_time` ended the
+        run before its time because the folds left of `action` could not end
+        by then: the mean seconds of its folds finished; else None.
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
@@ -463,6 +471,8 @@ class Engine:
         self._n_done = 0
         self._task_seconds, self._n_timed_tasks = 0.0, 0  # fit and score seconds so far
         self.stop_reason_ = "done"
+        self._hopeless = False
+        self.cut_short_ = None
         self._n_workers = effective_n_jobs(self.n_jobs)
         backend, _ = get_active_backend()
         self._backend = surviving_dead_workers(backend)
@@ -795,6 +805,9 @@ class Engine:
         idle through. None: the worker gets an idle task.
         """
         with self._queue_lock:
+            if self._queue and not self._ends_in_time(_key_of(self._queue[0])[0]):
+                self._hopeless = True  # out of time: what is left cannot end before it
+                return None
             held = [self._held(_key_of(task)) for task in self._queue]
             if not any(held):
                 return self._queue.popleft() if self._queue else None
@@ -850,6 +863,30 @@ class Engine:
         self._n_done += 1
         self.on_done(action, outputs)
 
+    def _ends_in_time(self, action):
+        """Whether the folds of `action` not finished can end before `max_time`.
+
+        As its folds finished so far predict: their mean seconds, times its
+        folds left over the workers. True without `max_time`, or before one
+        of its folds finished. Where not, nothing more is started (`_hopeless`):
+        with one worker the fold would run past the deadline, and with more
+        it would be abandoned there.
+        """
+        if self.max_time is None:
+            return True
+        outputs = self._running.get(action, ())
+        seconds = [out["fit_time"] + out.get("score_time", 0.0) for out in outputs
+                   if isinstance(out, dict) and "fit_time" in out]
+        if not seconds:
+            return True
+        left = sum(out is None for out in outputs)
+        rounds = -(-left // self._n_workers)
+        predicted = np.mean(seconds) * rounds
+        if predicted <= self._time_left():
+            return True
+        self.cut_short_ = (action, float(np.mean(seconds)), len(seconds), len(outputs))
+        return False
+
     def _time_left(self):
         """Seconds until `max_time`, or None."""
         if self.max_time is None:
@@ -859,7 +896,7 @@ class Engine:
     def _out_of_time(self):
         if self.max_time is None:
             return False
-        if time.perf_counter() - self._deadline_from < self.max_time:
+        if time.perf_counter() - self._deadline_from < self.max_time and not self._hopeless:
             return False
         if self.stop_reason_ == "done":
             self.stop_reason_ = "max_time"

@@ -20,6 +20,7 @@ from functools import partial
 from types import MappingProxyType
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import (
@@ -326,6 +327,7 @@ class BaseSelectionSearch(BaseSearchCV):
         finally:
             run.end()
         self.stop_reason_ = engine.stop_reason_
+        self._cut_short = engine.cut_short_
         return run, progress
 
     def _train_score_reader(self, policy):
@@ -351,7 +353,8 @@ class BaseSelectionSearch(BaseSearchCV):
                 raise KeyboardInterrupt
             raise RuntimeError(
                 f"{type(self).__name__} finished no evaluation (stopped: "
-                f"{self.stop_reason_}); raise max_time={self.max_time}."
+                f"{self.stop_reason_}){self._measured_words(names)}; raise "
+                f"max_time={self.max_time}."
             )
         outputs = [out for _, outs in decided + speculative for out in outs]
         _insert_error_scores(outputs, self.error_score)
@@ -373,6 +376,19 @@ class BaseSelectionSearch(BaseSearchCV):
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
+
+    def _measured_words(self, names):
+        """What the engine measured where `max_time` ended the run before its time: ``": one
+        fold of ... took ..."``; nothing otherwise."""
+        if self._cut_short is None:
+            return ""
+        (candidate, resource), seconds, finished, folds = self._cut_short
+        workers = effective_n_jobs(self.n_jobs)
+        whole = seconds * -(-folds // workers)
+        return (f": a fold of the evaluation of {names(candidate)} at resource {resource} took "
+                f"{seconds:.1f} s ({finished} of its {folds} folds run), so the evaluation "
+                f"takes about {whole:.0f} s on {workers} worker{'s' if workers > 1 else ''}, "
+                f"and what was left of it could not end in time; the search stopped there")
 
     def _not_evaluated(self, job, last, policy):
         """``{candidate: why}`` of the candidates given that no evaluation used, where the

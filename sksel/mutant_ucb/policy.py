@@ -79,12 +79,16 @@ class MutantUCBPolicy(Policy):
     clock : SubtrainClock or None, default=None
         A time budget (:class:`~sksel.mutant_ucb.clock.SubtrainClock`):
         the seconds told (`tell`'s ``fit_time``) price every model's
-        sub-trains by its lineage. The pulls stop once one more, the
-        finishing of the leaders and a refit would not end within the
-        clock's ``max_time``; a model's final sub-trains start only where
-        they and a refit end in time, once one model was finished. Which arm
-        is pulled does not depend on the prices. None: nothing depends on the
-        seconds.
+        sub-trains by its lineage. The first model starts alone, so that a
+        complete evaluation, and a price, come soonest; another initial model
+        starts only where its sub-train and the refit of the best model end
+        in time. The pulls stop once one more, the finishing of the leaders
+        and a refit would not end within the clock's ``max_time``; a model's
+        final sub-trains start only where they and a refit end in time, and
+        the first model's each where it and the model's refit do: with too
+        little time to train any model fully, the best is trained as far as
+        the time allows, and refitted in time. Which arm is pulled does not
+        depend on the prices. None: nothing depends on the seconds.
 
     initial_count : callable or None, default=None
         ``initial_count(budget) -> int``, K for a budget of sub-trains; with
@@ -279,7 +283,7 @@ class MutantUCBPolicy(Policy):
     def _next_action(self, peek=False):
         """The next action, or None; with `peek`, draw nothing and change nothing."""
         started = len(self.history_) if self._k is None else min(len(self.history_), self._k)
-        if started < self._initial_models():
+        if started < self._initial_models() and self._starts_in_time():
             return (started, 1) if peek else self._start_initial(started)
         if self._initial_in < started:
             return None  # the initial sub-trains are not all in
@@ -295,16 +299,33 @@ class MutantUCBPolicy(Policy):
     def _initial_models(self):
         """K, the initial models: `n_initial`, or with `initial_count` as the seconds say.
 
-        Before any initial sub-train is told, one per worker (at least two).
+        Before any initial sub-train is told, one: its folds on every worker
+        give a complete evaluation, and a price, soonest.
         """
         if self._k is not None:
             return self._k
         if not self._initial_in:
-            return min(self.n_initial, max(2, self.clock.n_workers))
+            return 1
         price = self.clock.typical(self.parents_)
         budget = len(self.history_) + self.clock.subtrains_left(price) if price > 0 else np.inf
         count = self.initial_count(int(min(budget, np.iinfo(np.int32).max)))
         return max(2, min(self.n_initial, count))
+
+    def _starts_in_time(self):
+        """Whether a new initial model may start now: always without a `clock`; with one,
+        the first at once, the others once a sub-train is told, where a sub-train priced as
+        the initial ones' (beside those in flight) and the refit of the best model so far
+        end in time."""
+        if self.clock is None or not self.history_:
+            return True
+        if not self._initial_in:
+            return False
+        best = self.best_
+        refit = 0.0 if best is None else self.clock.refit_seconds(
+            self.lineage_subtrains(best), self._price(best))
+        price = max(self.clock.typical(self.parents_), 1e-9)
+        now = self.clock.wall([price] + [self._price(k) for k in self._busy])
+        return now + refit <= self.clock.time_left()
 
     def _start_initial(self, model):
         self._pulls[model] = 1
@@ -364,16 +385,29 @@ class MutantUCBPolicy(Policy):
 
         They run beside the work in hand (:meth:`_wall_of_work`). The refit is
         that of `model` or of the best of the models `finished` so far, the
-        longer. Always where no `clock` is given, and while no model is
-        finished or being finished: the search ends with one fully trained
-        model.
+        longer. Always where no `clock` is given. While no model is finished
+        or being finished, its next sub-train (:meth:`_step_in_time`): the
+        search then ends with the best model trained as far as the time
+        allows, fully where it does.
         """
-        if self.clock is None or not (self._finishing or finished):
+        if self.clock is None:
             return True
+        if not (self._finishing or finished):
+            return self._step_in_time(model)
         need = self._room(model)
         refit = max(self.clock.refit_seconds(self.lineage_subtrains(k) + room, self._price(k))
                     for k, room in [(model, need)] + [(k, 0) for k in self._by_mu(finished)[:1]])
         return self._wall_of_work(model, need) + refit <= self.clock.time_left()
+
+    def _step_in_time(self, model):
+        """Whether the next sub-train of `model`, beside the sub-trains in flight, then its
+        refit, end in time; always without a `clock`."""
+        if self.clock is None:
+            return True
+        refit = self.clock.refit_seconds(self.lineage_subtrains(model) + 1, self._price(model))
+        wall = self.clock.wall([self._price(model)]
+                               + [self._price(k) for k in self._busy if k != model])
+        return wall + refit <= self.clock.time_left()
 
     def _wall_of_work(self, model, subtrains):
         """The wall seconds of `subtrains` sub-trains of `model`, beside the work in hand.
@@ -439,7 +473,7 @@ class MutantUCBPolicy(Policy):
         if self.max_subtrains is None:
             return None
         for model in self._finishing:
-            if model not in self._busy and self._unfinished(model):
+            if model not in self._busy and self._unfinished(model) and self._step_in_time(model):
                 return (model, None) if peek else (model, self._trained[model] + 1)
         if self.clock is not None and sum(map(self._unfinished, self._finishing)) >= (
                 self.clock.n_workers):

@@ -193,11 +193,17 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     max_time : float or None, default=None
         Seconds the whole fit may take, the refit of the selected model
-        included. With it the bandit counts seconds: every model's sub-trains
-        are priced by the seconds its lineage's took (fit and score, summed
-        over the folds), and the pulls stop once one more, the finishing of
-        the leaders and the refit would not end in time, so that the search
-        ends by itself with a fully trained model; when the pulls stop then
+        included. With it the bandit counts seconds: the first model starts
+        alone and prices a sub-train (fit and score, summed over the folds),
+        every model's sub-trains are priced by the seconds its lineage's
+        took, a model starts and a sub-train runs only where it and the refit
+        end in time, and the pulls stop once one more, the finishing of the
+        leaders and the refit would not, so that the search ends by itself
+        with a fully trained model, or, where the time cannot pay for one,
+        the best model trained as far as it can; where not even one
+        evaluation (a sub-train on every fold) can end in time, ``fit`` says
+        so, with the seconds of the folds it ran, once they show it (with one
+        worker, no fold starts that cannot end by `max_time`); when the pulls stop then
         depends on the machine's timing, and a search resumed from its
         `checkpoint` may end elsewhere. Which model is pulled does not
         depend on the seconds (weighing its optimistic gain per second

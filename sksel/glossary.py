@@ -46,7 +46,10 @@ the documentation's glossary page; :func:`define` returns one entry.
       continuing the model where it stopped. One pull of the bandit is one
       sub-train of one model, scored on the validation folds; ``budget``
       counts sub-trains over all models. k sub-trains train as much as one
-      plain fit of ``k * unit``. See :ref:`mutant_ucb`.
+      plain fit of ``k * unit``; a fully trained model has ``max_subtrains``,
+      by default the estimator's own training length (``max_iter``,
+      ``max_epochs``, ``n_estimators``) in 10 sub-trains. See
+      :ref:`mutant_ucb`.
 
    lineage
    inherited training

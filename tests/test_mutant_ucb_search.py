@@ -809,3 +809,57 @@ def test_time_budget_that_no_evaluation_fits_says_so_with_what_it_measured():
                        r"so the evaluation takes about 3 s on 1 worker"):
         search.fit(X, y)
     assert len(calls) == 1
+
+
+# ------------------------------------------------------- the template's training length
+
+
+@pytest.mark.parametrize("template, length_param, expected, units", [
+    (SGDClassifier(max_iter=50, tol=None, random_state=0), "max_iter", (10, 5), "passes"),
+    (SGDClassifier(max_iter=15, tol=None, random_state=0), "max_iter", (8, 2), "passes"),
+    (HistGradientBoostingClassifier(max_iter=30, early_stopping=False, random_state=0),
+     "max_iter", (10, 3), "iterations"),
+    (RandomForestClassifier(n_estimators=40, random_state=0), "n_estimators", (10, 4),
+     "trees"),
+])
+def test_defaults_train_a_model_fully_for_the_templates_own_length(template, length_param,
+                                                                    expected, units):
+    """Left at their defaults, max_subtrains and unit split the template's own training
+    length (max_iter, n_estimators) into at most 10 sub-trains: a fully trained model trains
+    as long as a plain fit of the template (rounded up to whole sub-trains), as
+    RandomizedSearchCV would train it, and the header says so."""
+    import io
+    from contextlib import redirect_stdout
+
+    X, y = load_iris(return_X_y=True)
+    space = ({"alpha": stats.loguniform(1e-5, 1e-1)} if isinstance(template, SGDClassifier)
+             else {"min_samples_leaf": [1, 5, 20]})
+    out = io.StringIO()
+    with redirect_stdout(out):
+        search = MutantUCBSearch(template, space, budget=3 * expected[0], cv=3, verbose=1,
+                                 random_state=0).fit(X, y)
+    max_subtrains, unit = expected
+    assert (search.max_subtrains_, search.unit_) == expected
+    length = template.get_params()[length_param]
+    assert length <= max_subtrains * unit < length + unit
+    results = search.cv_results_
+    full = results["n_resources_total"] >= max_subtrains
+    assert full[search.best_index_]
+    assert search.best_params_[length_param] == results["n_resources_total"][
+        search.best_index_] * unit
+    assert (f"fully trained: {max_subtrains} sub-trains of {unit} {units} "
+            f"({length_param}={max_subtrains * unit})") in out.getvalue()
+
+
+def test_a_given_max_subtrains_or_unit_keeps_its_meaning():
+    """max_subtrains given: sub-trains of the kind's unit (one pass); unit given: as many
+    sub-trains as the template's length takes."""
+    X, y = load_iris(return_X_y=True)
+    space = {"alpha": stats.loguniform(1e-5, 1e-1)}
+    template = SGDClassifier(max_iter=50, tol=None, random_state=0)
+    given = MutantUCBSearch(template, space, budget=12, max_subtrains=4, cv=3,
+                            random_state=0).fit(X, y)
+    assert (given.max_subtrains_, given.unit_) == (4, 1)
+    by_unit = MutantUCBSearch(template, space, budget=30, unit=7, cv=3,
+                              random_state=0).fit(X, y)
+    assert (by_unit.max_subtrains_, by_unit.unit_) == (8, 7)

@@ -88,11 +88,22 @@ class MutantUCBSearch(BaseSelectionSearch):
         (and, with ``init="k-dpp"``, at most the configurations of a space of
         lists).
 
-    max_subtrains : int, default=10
+    max_subtrains : int or "auto", default="auto"
         N, the most sub-trains a model receives itself (the paper's cap): a
         model chosen after ``t`` of its own is sub-trained again with
         probability ``1 - t / N`` and otherwise breeds, and a model that had
-        N is fully trained. A mutant goes on from its parent's training
+        N is fully trained. ``"auto"``: with ``unit="auto"``, a fully trained
+        model trains as long as a plain fit of the estimator would (the
+        training length it states: ``max_iter``, skorch's ``max_epochs``,
+        ``n_estimators``; 100 rounds for xgboost's None), in 10 sub-trains
+        (fewer below 10 units) of ``ceil(length / 10)`` units, the last
+        rounding up: ``MLPClassifier()`` is fully trained at 200 passes, 10
+        sub-trains of 20, as ``RandomizedSearchCV`` would train it (an
+        estimator whose plain fit stops early on ``tol`` trains up to its
+        length here: set it to the training you mean); with `unit` given, as
+        many sub-trains of it as that length takes; without a length (naive
+        Bayes), 10. ``max_subtrains_`` and ``unit_`` say what was used, the
+        ``verbose`` header how long a fully trained model trains. A mutant goes on from its parent's training
         (`inherit`), so a lineage of mutants may train for longer than
         ``max_subtrains * unit`` units in all, and so may the selected model
         (its ``n_resources_total`` and ``best_params_`` say how long): cap
@@ -144,7 +155,9 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     unit : int or "auto", default="auto"
         Units of one sub-train: ``partial_fit`` passes (skorch: epochs),
-        boosting rounds, trees or iterations. ``"auto"``: 1 pass, 10 of the
+        boosting rounds, trees or iterations. ``"auto"``: with
+        ``max_subtrains="auto"``, a tenth of the estimator's training length
+        (see `max_subtrains`); with `max_subtrains` given, 1 pass, 10 of the
         others.
 
     inherit : bool, default=True
@@ -281,6 +294,10 @@ class MutantUCBSearch(BaseSelectionSearch):
     subtrain_kind_ : str
         How a sub-train continued the models.
 
+    max_subtrains_, unit_ : int
+        The sub-trains of a fully trained model and the units of one, as
+        `max_subtrains` and `unit` resolved (see `max_subtrains`).
+
     length_param_ : str or None
         The parameter that sets how long a plain fit trains (e.g.
         ``"n_estimators"``, ``"mlpclassifier__max_iter"``), which ``params``
@@ -324,7 +341,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         "param_distributions": [dict, list, None],
         "budget": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "n_initial": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_subtrains": [Interval(numbers.Integral, 1, None, closed="left"),
+                          StrOptions({"auto"})],
         "max_lineage_subtrains": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "init": [StrOptions({"random", "k-dpp"})],
         "exploration": [Interval(numbers.Real, 0, None, closed="left")],
@@ -348,7 +366,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         *,
         budget=100,
         n_initial="auto",
-        max_subtrains=10,
+        max_subtrains="auto",
         max_lineage_subtrains=None,
         init="random",
         exploration=0.2,
@@ -411,6 +429,8 @@ class MutantUCBSearch(BaseSelectionSearch):
     def _candidates(self, space):
         """The `n_initial` models drawn from `space`; mutants join them during the fit."""
         self._rng = check_random_state(self.random_state)
+        self.subtrain_kind_ = subtrain_kind(self.estimator, self._subtrain_kind())
+        self.max_subtrains_, self.unit_ = self._training_length()
         if self.init == "k-dpp":
             n_initial = self._initial_count()
             if self.n_initial == "auto" and space.is_finite:
@@ -435,23 +455,23 @@ class MutantUCBSearch(BaseSelectionSearch):
             if self.n_initial != "auto":
                 return self.n_initial
             return _TIMED_DRAWS_KDPP if self.init == "k-dpp" else _TIMED_DRAWS
-        room = self.budget - self.max_subtrains + 1
+        room = self.budget - self.max_subtrains_ + 1
         n_initial = self._auto_initial(self.budget) if self.n_initial == "auto" else self.n_initial
         if n_initial > room:
             raise ValueError(
                 f"budget={self.budget} cannot give n_initial={n_initial} models one sub-train "
-                f"each and finish one of them to max_subtrains={self.max_subtrains}: the "
-                f"smallest budget that can is {n_initial + self.max_subtrains - 1}. Raise "
+                f"each and finish one of them to max_subtrains={self.max_subtrains_}: the "
+                f"smallest budget that can is {n_initial + self.max_subtrains_ - 1}. Raise "
                 "budget, or lower n_initial or max_subtrains."
             )
         return n_initial
 
     def _auto_initial(self, budget):
         """``n_initial="auto"`` for a budget of `budget` sub-trains (see `n_initial`)."""
-        room = budget - self.max_subtrains + 1
+        room = budget - self.max_subtrains_ + 1
         if self.mutation:
-            return max(2, min(room, max(budget // self.max_subtrains, _SMALL_BUDGET_INITIAL)))
-        return max(2, min(room, 2 * budget // self.max_subtrains))
+            return max(2, min(room, max(budget // self.max_subtrains_, _SMALL_BUDGET_INITIAL)))
+        return max(2, min(room, 2 * budget // self.max_subtrains_))
 
     def _clock(self, splits):
         """The policy's clock where `max_time` is set (see `max_time`), else None."""
@@ -465,10 +485,8 @@ class MutantUCBSearch(BaseSelectionSearch):
                              clock=lambda: time.perf_counter() - started)
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        self.subtrain_kind_ = subtrain_kind(self.estimator, self._subtrain_kind())
-        unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
-        subtrainer = Subtrainer(self.subtrain_kind_, unit, classes=classes)
+        subtrainer = Subtrainer(self.subtrain_kind_, self.unit_, classes=classes)
         self.length_param_ = subtrainer.length_param(self.estimator)
         self._check_length_not_searched()
         self._check_values_continue()
@@ -476,14 +494,14 @@ class MutantUCBSearch(BaseSelectionSearch):
         # On dask, the states stay on the workers (see the trainer's `state_key`).
         on_dask = runs_on_dask()
         trainer = ContinuedTrainer(
-            splits, subtrainer, self.estimator, max_resource=self.max_subtrains,
+            splits, subtrainer, self.estimator, max_resource=self.max_subtrains_,
             inherit=self.inherit and bool(self.mutation), max_total=self.max_lineage_subtrains,
             memory=None if on_dask else self.memory,
             mapped=not on_dask and not runs_in_process(self.n_jobs),
             score_share=self.score_share, random_state=self._models_seed(),
         )
         self.policy_ = MutantUCBPolicy(
-            len(candidates), self.budget, max_subtrains=self.max_subtrains,
+            len(candidates), self.budget, max_subtrains=self.max_subtrains_,
             max_lineage_subtrains=self.max_lineage_subtrains, exploration=self.exploration,
             mutation=bool(self.mutation), reward=self.reward,
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
@@ -494,20 +512,29 @@ class MutantUCBSearch(BaseSelectionSearch):
         return self.policy_, trainer
 
     def _progress_budget(self, n_candidates):
-        if self.budget is None:
-            return None, False, (
-                f"max_time {self.max_time:g} s, one evaluation per sub-train")
-        return self.budget, False, (
-            f"budget {self.budget} sub-trains, one evaluation each")
+        budget = (f"max_time {self.max_time:g} s" if self.budget is None
+                  else f"budget {self.budget} sub-trains")
+        return self.budget, False, f"{budget}, one evaluation each; {self._full_words()}"
+
+    def _full_words(self):
+        """How long a fully trained model trains, in words: ``"fully trained: 10 sub-trains of
+        20 passes (max_iter=200)"``."""
+        units = _UNIT_WORDS[self.subtrain_kind_]
+        if self.subtrain_kind_ == "partial_fit" and _is_skorch(_last_step(self.estimator)[0]):
+            units = "epochs"
+        length = self.max_subtrains_ * self.unit_
+        named = "" if self.length_param_ is None else f" ({self.length_param_}={length})"
+        return (f"fully trained: {self.max_subtrains_} sub-trains of {self.unit_} "
+                f"{units}{named}")
 
     def _largest_resource(self):
-        return self.max_subtrains
+        return self.max_subtrains_
 
     def _display_info(self):
         # No grid: random search trains as many configurations as the search tried.
-        return DisplayInfo("Sub-trains", self.max_subtrains, resources_add_up=True,
+        return DisplayInfo("Sub-trains", self.max_subtrains_, resources_add_up=True,
                            baseline=f"random search of the same {{n}} configurations, "
-                                    f"each trained {self.max_subtrains} sub-trains,")
+                                    f"each trained {self.max_subtrains_} sub-trains,")
 
     def _breed(self, space, params, candidates):
         """A mutant of `params`: the `mutation` callable's, or a neighbour in `space`.
@@ -529,6 +556,36 @@ class MutantUCBSearch(BaseSelectionSearch):
         return dict(params)
 
     # ------------------------------------------------------------- internals
+    def _training_length(self):
+        """``(max_subtrains, unit)`` of this fit: as given; where both are "auto", the
+        template's own training length split into at most `_FULL_SUBTRAINS` sub-trains.
+
+        The template's length is its `length_param_`'s value (``max_iter``,
+        ``max_epochs``, ``n_estimators``; xgboost's default of 100 rounds where
+        None). Without one, `_FULL_SUBTRAINS` sub-trains of the kind's unit.
+        """
+        unit = SUBTRAIN_KINDS[self.subtrain_kind_] if self.unit == "auto" else self.unit
+        if self.max_subtrains != "auto":
+            return self.max_subtrains, unit
+        length = self._template_length()
+        if length is None:
+            return _FULL_SUBTRAINS, unit
+        if self.unit == "auto":
+            unit = -(-length // _FULL_SUBTRAINS)
+        return -(-length // unit), unit
+
+    def _template_length(self):
+        """The units of a plain fit of `estimator` (see `_training_length`), or None."""
+        name = Subtrainer(self.subtrain_kind_, 1).length_param(self.estimator)
+        if name is None:
+            return None
+        length = self.estimator.get_params()[name]
+        if length is None and self.subtrain_kind_ == "xgboost":
+            return _XGBOOST_ROUNDS
+        if isinstance(length, numbers.Integral) and length >= 1:
+            return int(length)
+        return None
+
     def _subtrain_kind(self):
         """`subtrain_kind`, or the deprecated `resource` where it is given."""
         if self.resource == "deprecated":
@@ -658,6 +715,13 @@ class MutantUCBSearch(BaseSelectionSearch):
 #: The fewest initial models with mutation, where the budget allows: a budget of five fully
 #: trained models' worth (n_initial 5) scored below ASHA's; 8 scored above it on the tune half.
 _SMALL_BUDGET_INITIAL = 8
+#: What a sub-train's units are, by its kind, in the progress header.
+_UNIT_WORDS = {"xgboost": "boosting rounds", "partial_fit": "passes", "n_estimators": "trees",
+               "max_iter": "iterations"}
+#: With ``max_subtrains="auto"``, a model is fully trained in this many sub-trains.
+_FULL_SUBTRAINS = 10
+#: The boosting rounds of an xgboost model whose ``n_estimators`` is None (xgboost's default).
+_XGBOOST_ROUNDS = 100
 
 #: The configurations drawn where the time budget sets how many initial models start; fewer
 #: from a k-DPP, whose draw of 128 took 5 s.

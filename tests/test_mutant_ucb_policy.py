@@ -293,14 +293,17 @@ def test_clock_ends_the_search_with_its_refit_within_max_time(seed):
 
 
 def test_clock_keeps_the_fits_fixed_costs_out_of_the_time_left():
-    # The first sub-train (1 s) was told 3.5 s into the fit: 2.5 s went into
-    # drawing and building the candidates before it, and storing the results
-    # after the last takes about as long, so the time left keeps them beside
-    # the margin (5% of 100 s).
-    now = [3.5]
+    # The first sub-train was handed out 2.5 s into the fit (drawing and building the
+    # candidates), and storing the results after the last takes about as long, so the
+    # time left keeps them beside the margin (5% of 100 s). The workers' start, which
+    # delayed the first result to 6 s, is not kept: the end of the fit pays it no more.
+    now = [2.5]
     clock = SubtrainClock(100.0, clock=lambda: now[0])
+    clock.handing_out()
+    now[0] = 6.0
+    clock.handing_out()
     clock.note(0, 1, 1.0)
-    assert clock.time_left() == pytest.approx(100 - 3.5 - 5 - 2.5)
+    assert clock.time_left() == pytest.approx(100 - 6 - 5 - 2.5)
     now[0] = 50.0
     assert clock.time_left() == pytest.approx(100 - 50 - 5 - 2.5)
 

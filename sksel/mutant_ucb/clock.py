@@ -60,7 +60,7 @@ class SubtrainClock:
         self._last = {}  # model -> seconds of its last sub-train
         self._typical_price = 0.0  # the last `typical` computed
         self._first_told = None  # when the first sub-train was told
-        self._setup = 0.0  # the seconds of the fit before its first sub-train started
+        self._setup = None  # the seconds of the fit before its first sub-train was handed out
         self._since_first = [0.0, 0]  # seconds and sub-trains told after it
 
     def note(self, model, subtrains, seconds):
@@ -71,10 +71,14 @@ class SubtrainClock:
         self._last[model] = seconds / subtrains
         if self._first_told is None:
             self._first_told = self.clock()
-            self._setup = max(0.0, self._first_told - seconds / min(self.n_workers, self.n_folds))
         else:
             self._since_first[0] += seconds
             self._since_first[1] += 1
+
+    def handing_out(self):
+        """Note that a sub-train is handed out: the first one ends the fit's fixed costs."""
+        if self._setup is None:
+            self._setup = self.clock()
 
     def efficiency(self):
         """The share of the workers' wall that went into sub-trains since the first was told.
@@ -110,13 +114,15 @@ class SubtrainClock:
         :meth:`efficiency` measured, on one worker): a sub-train's result comes
         back later than its seconds say, and the plans fill the time left.
         To it are added the fit's fixed costs, the seconds from the start of
-        the fit to that of its first sub-train (drawing and building the
-        candidates): storing the results after the last takes about as long.
+        the fit to the first sub-train handed out (:meth:`handing_out`:
+        drawing and building the candidates): storing the results after the
+        last takes about as long. Not the workers' start (loky's processes, a
+        library's import in them), which delays the first sub-trains once.
         """
         margin = _MARGIN_SHARE * self.max_time
         if self._typical_price:
             margin = min(margin, _MARGIN_SUBTRAINS * self._typical_price / self.efficiency())
-        return self.max_time - self.clock() - margin - self._setup
+        return self.max_time - self.clock() - margin - (self._setup or 0.0)
 
     def wall(self, chains):
         """The wall seconds of `chains`, each sub-trains in a row (their seconds over folds).

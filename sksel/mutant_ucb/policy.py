@@ -192,6 +192,8 @@ class MutantUCBPolicy(Policy):
             action = self._next_action()
             if action is None:
                 break
+            if self.clock is not None:
+                self.clock.handing_out()
             model, n = action
             parent = self.parents_[model]
             if n == 1 and parent >= 0:  # a mutant: it starts from its parent as trained so far

@@ -473,6 +473,31 @@ def test_a_ctrl_c_caught_in_the_refit_ends_the_fit_without_a_best_estimator(monk
     assert len(search.cv_results_["params"]) == 2
 
 
+def test_kdpp_search_keeps_the_evaluations_finished_after_one_still_running_at_max_time():
+    """Every evaluation of a k-DPP search is used: those that finished while an earlier
+    one ran on (a slow configuration drawn first) are kept when max_time ends the search,
+    and the slow one is listed as not evaluated."""
+    from _common import NappingTree
+    from joblib import parallel_config
+
+    X, y = load_iris(return_X_y=True)
+    space = [{"nap": [2.0], "max_depth": [1]}, {"nap": [0.0], "max_depth": [2, 3, 4, 5]}]
+    search = KDPPSearch(NappingTree(), space, n_iter=5, cv=CV3, n_jobs=2, max_time=3,
+                        random_state=0)
+    with parallel_config(backend="threading"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        search.fit(X, y)
+    results = search.cv_results_
+    assert [params["nap"] for params in results["params"]] == [2.0, 0, 0, 0, 0]
+    assert results["n_folds_run"].tolist() == [0, 3, 3, 3, 3]
+    assert results["why_not_evaluated"][0] == "max_time=3 s ended the search first"
+    grid = GridSearchCV(NappingTree(), [{k: [v] for k, v in p.items()}
+                                        for p in results["params"][1:]], cv=CV3).fit(X, y)
+    np.testing.assert_allclose(results["mean_test_score"][1:],
+                               grid.cv_results_["mean_test_score"], rtol=1e-12)
+    assert search.best_params_["max_depth"] == grid.best_params_["max_depth"]
+
+
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
     X, y = load_iris(return_X_y=True)

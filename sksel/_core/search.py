@@ -345,7 +345,7 @@ class BaseSelectionSearch(BaseSearchCV):
         evaluation of every candidate, which ``cv_results_`` holds.
         """
         folds_used = policy.folds_used_
-        decided, speculative = _split_by_decisions(run.evaluations, policy.decisions_)
+        decided, speculative = _split_by_decisions(run.evaluations, _used(run, policy))
         decided = [(action, outputs[:folds_used.get(action, len(outputs))])
                    for action, outputs in decided]
         if not decided:
@@ -723,6 +723,16 @@ def _row_of_action(results):
     complete = np.asarray(results["n_folds_run"]) == max(results["n_folds_run"])
     return {(int(c), n): i for i, (c, n, full) in enumerate(
         zip(results["candidate_id"], results["n_resources"], complete)) if full}
+
+
+def _used(run, policy):
+    """The actions whose evaluations the results hold as used: the policy's decisions, then
+    those told that it uses whatever comes (``will_use``) but had not reached when the search
+    ended (k-DPP's, after an evaluation still running at ``max_time``), in the order told."""
+    decisions = policy.decisions_
+    decided = set(decisions)
+    return decisions + [action for action, _ in run.evaluations
+                        if action not in decided and policy.will_use(action)]
 
 
 def _check_policy(policy, search):

@@ -103,8 +103,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         length here: set it to the training you mean); with `unit` given, as
         many sub-trains of it as that length takes; without a length (naive
         Bayes), 10. ``max_subtrains_`` and ``unit_`` say what was used, the
-        ``verbose`` header how long a fully trained model trains. A mutant goes on from its parent's training
-        (`inherit`), so a lineage of mutants may train for longer than
+        ``verbose`` header how long a fully trained model trains. A mutant
+        goes on from its parent's training (`inherit`), so a lineage of
+        mutants may train for longer than
         ``max_subtrains * unit`` units in all, and so may the selected model
         (its ``n_resources_total`` and ``best_params_`` say how long): cap
         that with `max_lineage_subtrains`.

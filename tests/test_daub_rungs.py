@@ -68,6 +68,23 @@ def test_fit_recovers_a_linear_mean_and_its_scale():
         rng.standard_normal(100000))))), rel=0.1)
 
 
+def test_features_of_two_r2_curves():
+    """R²'s features: the noise of an R² on 400 rows, ``(1 - R²) sqrt(2 / n)``, at the two
+    learners' mean score; a score below -1 counts as -1 (a regressor far worse than the
+    mean, whose R² is unbounded below)."""
+    features = dict(zip(FEATURES, gap_features([-3.0, 0.5], [0.6, 0.7], [100, 400], 1600,
+                                               400, kind="r2")))
+    assert features["gap"] == pytest.approx(-0.2)
+    assert features["slope"] == pytest.approx((0.5 - -1.0) / 2)
+    assert features["noise"] == pytest.approx((1 - 0.6) * math.sqrt(2 / 400))
+    assert features["score"] == 0.5
+    model = shipped_model()
+    assert model.kind == "accuracy"
+    np.testing.assert_array_equal(
+        model.features([0.6, 0.7], [0.8, 0.85], [100, 400], 1600, 400),
+        gap_features([0.6, 0.7], [0.8, 0.85], [100, 400], 1600, 400))
+
+
 def test_features_of_two_curves():
     features = dict(zip(FEATURES, gap_features([0.6, 0.7], [0.8, 0.85], [100, 400], 1600, 400)))
     assert features["gap"] == pytest.approx(-0.15)
@@ -145,6 +162,9 @@ class _ByCandidate:
 
     def prob_above(self, features, tol):
         return np.array([self.table[round(f[FEATURES.index("score")], 9)] for f in features])
+
+    def features(self, *curves):
+        return gap_features(*curves)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -36,11 +36,11 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from sksel import DAUBSearch
 from sksel._core.run import _Run
-from sksel.daub import accuracy_noise, daub_sizes
+from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
 
 # ------------------------------------------------------------------- fixtures
 
@@ -531,6 +531,22 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0, risk=0).fit(X, y)
     # r="auto": growth 3 below 10,000 rows, 2 from there on.
     assert search.sizes_ == daub_sizes(n_total, expected_b, 2.0 if n_total >= 10_000 else 3.0)
+
+
+@pytest.mark.parametrize("scoring", ["neg_mean_squared_error", "neg_mean_absolute_error"])
+def test_a_risk_the_rungs_cannot_take_warns_that_it_does_nothing(scoring):
+    """Regression scores other than R² have no model of learning curves: the search uses
+    DAUB's bounds, and a risk set away from its default says it has no effect (the
+    default, no warning)."""
+    X, y = make_regression(n_samples=300, n_features=3, noise=1.0, random_state=0)
+    learners = [DummyRegressor(), DecisionTreeRegressor(random_state=0)]
+    with pytest.warns(UserWarning, match=r"risk=0\.2 has no effect with scores of "
+                                         r"mean_\w+_error"):
+        search = DAUBSearch(learners, scoring=scoring, risk=0.2, random_state=0).fit(X, y)
+    assert isinstance(search.policy_, DAUBPolicy)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="risk=")
+        DAUBSearch(learners, scoring=scoring, random_state=0).fit(X, y)
 
 
 @pytest.mark.parametrize(

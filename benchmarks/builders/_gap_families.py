@@ -130,10 +130,11 @@ def with_families(features, pairs, grouping):
                             family_codes(pairs["leader"], grouping)])
 
 
-def fit_model(name, features, gaps, pairs):
-    """The model `name` (``"family-free"`` or a key of `GROUPINGS`) fitted on the pairs."""
+def fit_model(name, features, gaps, pairs, kind="accuracy"):
+    """The model `name` (``"family-free"`` or a key of `GROUPINGS`) fitted on the pairs, of
+    scores of `kind` (the family models: accuracy only)."""
     if name == "family-free":
-        return GapModel.fit(features, gaps, n_residuals=1001)
+        return GapModel.fit(features, gaps, n_residuals=1001, kind=kind)
     grouping = GROUPINGS[name]
     return FamilyGapModel.fit(with_families(features, pairs, grouping), gaps, grouping,
                               n_residuals=1001)

@@ -50,10 +50,18 @@ ships:
    calibrates in the same run), at each family model's own thresholds
    (calibrated as in 3), and at every threshold of `THRESHOLDS` (the front).
 
+``--task regression`` does the same for regressors scored by R² (the model
+of kind ``"r2"``, ``sksel/data/daub_gap_r2*.csv``): the curves are those of
+``benchmarks/data/regression_curves.csv`` (``record_curves --task
+regression``; real regression tables, one split each), its tune and report
+halves those its ``_datasets.csv`` names, and the "strong" portfolio the
+eight regressors a user tries first (`STRONG_REGRESSORS`).
+
 Usage::
 
     pip install --no-deps lcdb
     python -m benchmarks build_daub_gap [--write] [--report] [--families] [--cost rows]
+    python -m benchmarks build_daub_gap --task regression [--write] [--report]
 
 About 3 minutes on one core with ``--report`` (the calibration replays most of
 it); ``--families`` alone (no calibration of the family-free model) about 1.5
@@ -78,6 +86,7 @@ from sksel.curves.gap_model import (
     SCALE_TERMS,
     GapModel,
     gap_features,
+    shipped_file,
 )
 from sksel.daub import rung_sizes
 from sksel.extend import simulate
@@ -88,6 +97,10 @@ STRONG = ["SVC_rbf", "SVC_linear", "sklearn.ensemble.ExtraTreesClassifier",
           "sklearn.ensemble.RandomForestClassifier", "sklearn.linear_model.LogisticRegression",
           "sklearn.neighbors.KNeighborsClassifier", "sklearn.neural_network.MLPClassifier",
           "sklearn.discriminant_analysis.LinearDiscriminantAnalysis"]
+#: The regressors a user tries first (their names in ``regression_curves.csv``).
+STRONG_REGRESSORS = ["scaled Ridge", "scaled Lasso", "RandomForestRegressor",
+                     "ExtraTreesRegressor", "HistGradientBoostingRegressor", "XGBRegressor",
+                     "scaled KNeighborsRegressor", "scaled MLPRegressor"]
 #: Thresholds replayed by the calibration, increasing (more learners dropped).
 THRESHOLDS = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6,
               0.7, 0.8, 0.9, 1.0)
@@ -100,6 +113,7 @@ ETA = 3
 SEEDS = range(5)
 DATA = Path(__file__).resolve().parents[2] / "sksel" / "data"
 OWN = Path(__file__).resolve().parents[1] / "data" / "own_curves.csv"
+REGRESSION = Path(__file__).resolve().parents[1] / "data" / "regression_curves.csv"
 
 
 def load_tasks(path, seeds=SEEDS):
@@ -131,8 +145,10 @@ def rung_columns(task):
     return columns
 
 
-def pair_rows(tasks):
+def pair_rows(tasks, kind="accuracy"):
     """Features and final gap of every learner against the leader at every rung below N.
+
+    `kind` is the kind of score (:data:`sksel.curves.gap_model.KINDS`).
 
     Returns ``(features, gaps, groups, pairs)``: the groups are the datasets'
     ids; `pairs` (a DataFrame) names each pair's ``learner`` and ``leader``
@@ -153,7 +169,7 @@ def pair_rows(tasks):
                 if j != leader:
                     features.append(gap_features(valid[j, seen], valid[leader, seen],
                                                  sizes[max(0, rung - 1):rung + 1],
-                                                 sizes[-1], task.n_validation))
+                                                 sizes[-1], task.n_validation, kind))
                     gaps.append(valid[j, -1] - valid[leader, -1])
                     groups.append(task.openmlid)
                     pairs.append((task.learners[j], task.learners[leader],
@@ -194,7 +210,8 @@ def subset(task, rows):
 def portfolios(task, rng):
     """``[(kind, task)]``: every learner, the strong ones, two random portfolios of 5-12."""
     out = [("all", task)]
-    strong = [i for i, name in enumerate(task.learners) if name in STRONG]
+    strong = [i for i, name in enumerate(task.learners)
+              if name in STRONG or name in STRONG_REGRESSORS]
     if len(strong) >= 5:
         out.append(("strong", subset(task, strong)))
     for _ in range(2):
@@ -222,18 +239,18 @@ def threshold_pickers(model, cost):
     return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in THRESHOLDS}
 
 
-def calibrate(tasks, model_name="family-free", cost="time"):
+def calibrate(tasks, model_name="family-free", cost="time", kind="accuracy"):
     """Cross-fitted replays of every threshold (see the module docstring).
 
     `model_name` is the model's in `_gap_families.fit_model` (``--families``).
     """
     ids = np.array([t.openmlid for t in tasks])
-    features, gaps, groups, pairs = pair_rows(tasks)
+    features, gaps, groups, pairs = pair_rows(tasks, kind)
     rng = np.random.default_rng(0)
     rows = []
     for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
         fitted = np.isin(groups, ids[fit_rows])
-        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted])
+        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted], kind)
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
                 rows += outcome_rows(task, kind, threshold_pickers(model, cost))
@@ -296,7 +313,7 @@ def reliability(model, tasks, edges=(0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)):
     of ``P(final gap > tol)``, the pairs, their mean probability and the share
     whose final gap did exceed ``tol``.
     """
-    features, gaps, _, _ = pair_rows(tasks)
+    features, gaps, _, _ = pair_rows(tasks, model.kind)
     p = model.prob_above(features, TOL)
     bins = pd.cut(p, edges, include_lowest=True)
     return pd.DataFrame({"p": p, "over": gaps > TOL}).groupby(bins, observed=True).agg(
@@ -392,21 +409,22 @@ def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
 
 
 def write(model, thresholds, tasks):
-    """Write the model, its residual quantiles, the thresholds and what it was fitted on."""
-    with open(DATA / "daub_gap.csv", "w", newline="") as f:
+    """Write the model, its residual quantiles, the thresholds and what it was fitted on
+    (the files of the model's kind)."""
+    with open(DATA / shipped_file("daub_gap.csv", model.kind), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["part", "term", "coef"])
         out.writerows(["mean", t, f"{c:.6g}"] for t, c in zip(MEAN_TERMS, model.mean_coef))
         out.writerows(["log_scale", t, f"{c:.6g}"] for t, c in zip(SCALE_TERMS, model.scale_coef))
-    with open(DATA / "daub_gap_residuals.csv", "w", newline="") as f:
+    with open(DATA / shipped_file("daub_gap_residuals.csv", model.kind), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["z"])
         out.writerows([f"{z:.5g}"] for z in model.residuals)
-    with open(DATA / "daub_gap_risk.csv", "w", newline="") as f:
+    with open(DATA / shipped_file("daub_gap_risk.csv", model.kind), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["risk", "threshold", "share_over_tol", "runs"])
         out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in thresholds.items())
-    with open(DATA / "daub_gap_fitted_on.csv", "w", newline="") as f:
+    with open(DATA / shipped_file("daub_gap_fitted_on.csv", model.kind), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["source", "openmlid", "outer_seed", "rows", "learners"])
         for task in tasks:
@@ -415,9 +433,9 @@ def write(model, thresholds, tasks):
                           ";".join(task.learners)])
 
 
-def calibrated(tune, write_files, report, cost="time"):
+def calibrated(tune, write_files, report, cost="time", kind="accuracy"):
     """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
-    calibration = calibrate(tune, cost=cost)
+    calibration = calibrate(tune, cost=cost, kind=kind)
     thresholds = choose_thresholds(calibration)
     print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
     print(summarize(calibration.assign(method=calibration["method"].map(
@@ -426,8 +444,8 @@ def calibrated(tune, write_files, report, cost="time"):
           f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
     for risk, (t, share, n) in thresholds.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
-    features, gaps, _, _ = pair_rows(tune)
-    model = GapModel.fit(features, gaps, n_residuals=1001)
+    features, gaps, _, _ = pair_rows(tune, kind)
+    model = GapModel.fit(features, gaps, n_residuals=1001, kind=kind)
     if write_files:
         write(model, thresholds, tune)
     if report is not None:
@@ -448,6 +466,25 @@ def shipped_thresholds():
             for r in rows.itertuples()}
 
 
+def classification_halves():
+    """``(tune, report)`` tasks of LCDB (and ``own_curves.csv``, tune) by its halves."""
+    tasks = load_tasks(L.lcdb_csv_path())
+    tune = [t for t in tasks if L.half(t.openmlid) == "tune"]
+    report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
+    if OWN.exists():
+        tune += load_tasks(OWN, seeds=[0])
+    return tune, report
+
+
+def regression_halves():
+    """``(tune, report)`` tasks of ``regression_curves.csv`` by the halves its tables are in."""
+    halves = pd.read_csv(REGRESSION.with_name(REGRESSION.stem + "_datasets.csv"))
+    half = dict(zip(halves["openmlid"], halves["half"]))
+    tasks = load_tasks(REGRESSION, seeds=[0])
+    return ([t for t in tasks if half[t.openmlid] == "tune"],
+            [t for t in tasks if half[t.openmlid] == "report"])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
@@ -457,20 +494,21 @@ def main(argv=None):
                              "calibration, the shipped thresholds)")
     parser.add_argument("--cost", choices=("time", "rows"), default="time",
                         help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
+    parser.add_argument("--task", choices=("classification", "regression"),
+                        default="classification",
+                        help="the curves and the model: classifiers' accuracy, or regressors' R2")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    tasks = load_tasks(L.lcdb_csv_path())
-    tune = [t for t in tasks if L.half(t.openmlid) == "tune"]
-    report = [t for t in tasks if L.half(t.openmlid) == "report" and t.seed == 0]
-    if OWN.exists():
-        tune += load_tasks(OWN, seeds=[0])
+    kind = "r2" if args.task == "regression" else "accuracy"
+    tune, report = regression_halves() if kind == "r2" else classification_halves()
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
         if args.families and not (args.write or args.report):
             thresholds = shipped_thresholds()
         else:
-            thresholds = calibrated(tune, args.write, report if args.report else None, args.cost)
+            thresholds = calibrated(tune, args.write, report if args.report else None, args.cost,
+                                    kind)
         if args.families:
             families_report(tune, report, thresholds)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")

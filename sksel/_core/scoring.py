@@ -62,3 +62,19 @@ def unit_scored_classifier(scorer, metric, estimator, n_classes):
     """Whether the scores lie in [0, 1]: a classifier (`n_classes` set) scored by a unit metric."""
     function, sign = ranking_metric(scorer, metric, estimator)
     return n_classes is not None and sign > 0 and function in _UNIT_METRICS
+
+
+def curve_kind(scorer, metric, estimator, n_classes):
+    """The kind of score the learned curve models know the search's scores as, or None.
+
+    ``"accuracy"`` for a classifier scored in [0, 1] (:func:`unit_scored_classifier`),
+    ``"r2"`` for a regressor scored by R² (its own ``score``, ``"r2"``), None otherwise
+    (a loss, another regression score).
+    """
+    if unit_scored_classifier(scorer, metric, estimator, n_classes):
+        return "accuracy"
+    function, sign = ranking_metric(scorer, metric, estimator)
+    if (n_classes is None and sign > 0 and function is r2_score
+            and is_regressor(first_estimator(estimator))):
+        return "r2"
+    return None

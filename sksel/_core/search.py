@@ -63,7 +63,7 @@ from .results import (
     results_table,
 )
 from .run import _Job, _Run, _stop_words
-from .scoring import ranking_metric, unit_scored_classifier
+from .scoring import curve_kind, ranking_metric, unit_scored_classifier
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -528,6 +528,10 @@ class BaseSelectionSearch(BaseSearchCV):
     def _unit_scored_classifier(self, n_classes):
         """Whether the scores lie in [0, 1] (:func:`unit_scored_classifier`)."""
         return unit_scored_classifier(*self._get_scorers(), self.estimator, n_classes)
+
+    def _curve_kind(self, n_classes):
+        """The kind of score the learned curve models know (:func:`curve_kind`), or None."""
+        return curve_kind(*self._get_scorers(), self.estimator, n_classes)
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)

@@ -23,6 +23,13 @@ The coefficients, the residual quantiles, the threshold of each ``risk``
 (chosen on datasets the model was not fitted on) and the list of what it was
 fitted on are shipped in ``sksel/data/daub_gap*.csv`` and rebuilt by
 ``benchmarks/builders/build_daub_gap.py``.
+
+There is one model per *kind* of score (:data:`KINDS`): ``"accuracy"``, for
+classifiers scored in [0, 1], fitted on classification curves; ``"r2"``, for
+regressors scored by R², fitted on regression curves
+(``sksel/data/daub_gap_r2*.csv``, the same features, a score's noise that of
+an R² and scores below -1 counted as -1). A difference of 0.005 is half a
+point of either.
 """
 
 import csv
@@ -45,27 +52,64 @@ SCALE_TERMS = ("intercept", "sqrt_doublings", "doublings", "log_noise", "abs_gap
                "has_slope")
 
 
-def gap_features(scores, leader_scores, sizes, n_total, n_validation):
+#: The kinds of score a model is fitted for, with the lowest score its features count.
+KINDS = {"accuracy": 0.0, "r2": -1.0}
+
+
+def score_noise(score, n_validation, kind="accuracy"):
+    """The standard error of a score near `score` measured on `n_validation` rows.
+
+    An accuracy's is binomial, ``sqrt(p (1 - p) / n)``, with ``p (1 - p)`` at
+    least ``0.25 / n``; an R²'s ``(1 - R²) sqrt(2 / n)`` (the relative error of
+    a mean of squared Gaussian residuals), at least ``0.5 / n``.
+
+    Parameters
+    ----------
+    score : float
+    n_validation : int
+    kind : {"accuracy", "r2"}, default="accuracy"
+
+    Returns
+    -------
+    noise : float
+
+    Examples
+    --------
+    >>> from sksel.curves.gap_model import score_noise
+    >>> round(score_noise(0.5, 100), 4), round(score_noise(0.5, 100, kind="r2"), 4)
+    (0.05, 0.0707)
+    """
+    if kind == "r2":
+        return max((1.0 - min(score, 1.0)) * math.sqrt(2.0 / n_validation), 0.5 / n_validation)
+    mean = min(max(score, 0.0), 1.0)
+    return math.sqrt(max(mean * (1 - mean), 0.25 / n_validation) / n_validation)
+
+
+def gap_features(scores, leader_scores, sizes, n_total, n_validation, kind="accuracy"):
     """The :data:`FEATURES` of a learner against the leader, from their curves at `sizes`.
 
     Parameters
     ----------
     scores, leader_scores : array-like of float
-        The two learners' validation scores (in [0, 1]) at `sizes`, the same
-        sizes for both; the last is the size the decision is made at.
+        The two learners' validation scores at `sizes` (accuracies in [0, 1],
+        or R², counted as at least -1), the same sizes for both; the last is
+        the size the decision is made at.
     sizes : array-like of int
         Increasing training sizes, all below `n_total`.
     n_total : int
         The full size, N.
     n_validation : int
         The validation rows each score was measured on.
+    kind : {"accuracy", "r2"}, default="accuracy"
+        The kind of score (:data:`KINDS`).
 
     Returns
     -------
     features : ndarray of shape (len(FEATURES),)
     """
-    scores = np.asarray(scores, dtype=float)
-    leader_scores = np.asarray(leader_scores, dtype=float)
+    lowest = KINDS[kind]
+    scores = np.maximum(np.asarray(scores, dtype=float), lowest)
+    leader_scores = np.maximum(np.asarray(leader_scores, dtype=float), lowest)
     if len(sizes) >= 2:
         step = math.log2(sizes[-1] / sizes[-2])
         slope = (scores[-1] - scores[-2]) / step
@@ -73,8 +117,7 @@ def gap_features(scores, leader_scores, sizes, n_total, n_validation):
         has_slope = 1.0
     else:
         slope = leader_slope = has_slope = 0.0
-    mean = min(max((scores[-1] + leader_scores[-1]) / 2, 0.0), 1.0)
-    noise = math.sqrt(max(mean * (1 - mean), 0.25 / n_validation) / n_validation)
+    noise = score_noise((scores[-1] + leader_scores[-1]) / 2, n_validation, kind)
     return np.array([scores[-1] - leader_scores[-1], slope - leader_slope, slope, leader_slope,
                      scores[-1], leader_scores[-1], math.log2(n_total / sizes[-1]), noise,
                      has_slope])
@@ -132,6 +175,9 @@ class GapModel:
     residuals : array-like of float
         Sorted standardized residuals (or their quantiles): their empirical
         law is that of ``(gap - mean) / scale``.
+    kind : {"accuracy", "r2"}, default="accuracy"
+        The kind of score it was fitted for (:data:`KINDS`): its
+        :meth:`features` are those of that kind.
 
     Examples
     --------
@@ -144,13 +190,18 @@ class GapModel:
     True
     """
 
-    def __init__(self, mean_coef, scale_coef, residuals):
+    def __init__(self, mean_coef, scale_coef, residuals, kind="accuracy"):
         self.mean_coef = np.asarray(mean_coef, dtype=float)
         self.scale_coef = np.asarray(scale_coef, dtype=float)
         self.residuals = np.sort(np.asarray(residuals, dtype=float))
+        self.kind = kind
+
+    def features(self, scores, leader_scores, sizes, n_total, n_validation):
+        """:func:`gap_features` of the model's kind of score."""
+        return gap_features(scores, leader_scores, sizes, n_total, n_validation, self.kind)
 
     @classmethod
-    def fit(cls, features, gaps, n_residuals=None):
+    def fit(cls, features, gaps, n_residuals=None, kind="accuracy"):
         """Fit the mean by least squares, then the log-scale on the log absolute residuals.
 
         Parameters
@@ -160,6 +211,8 @@ class GapModel:
             The final gaps observed.
         n_residuals : int, default=None
             Keep this many quantiles of the standardized residuals (None: all).
+        kind : {"accuracy", "r2"}, default="accuracy"
+            The kind of score of the features.
 
         Returns
         -------
@@ -174,7 +227,7 @@ class GapModel:
         standardized = residuals / np.exp(scale_terms @ scale_coef)
         if n_residuals is not None:
             standardized = np.quantile(standardized, np.linspace(0, 1, n_residuals))
-        return cls(mean_coef, scale_coef, standardized)
+        return cls(mean_coef, scale_coef, standardized, kind)
 
     def mean_scale(self, features):
         """The mean and the scale of the final gap of each row of `features`."""
@@ -203,31 +256,46 @@ def _read(name):
     return list(csv.DictReader(text.splitlines()))
 
 
-@lru_cache(maxsize=1)
-def shipped_model():
-    """The :class:`GapModel` shipped in ``sksel/data/daub_gap.csv`` and its residuals file."""
-    coef = _read("daub_gap.csv")
+def shipped_file(name, kind="accuracy"):
+    """The name of a shipped file of `kind`'s model: ``daub_gap_risk.csv`` for accuracy,
+    ``daub_gap_r2_risk.csv`` for R² (`name` is the accuracy model's)."""
+    return name if kind == "accuracy" else name.replace("daub_gap", f"daub_gap_{kind}", 1)
+
+
+def is_shipped(kind):
+    """Whether a model of `kind` is shipped."""
+    return (resources.files("sksel") / "data" / shipped_file("daub_gap.csv", kind)).is_file()
+
+
+@lru_cache(maxsize=None)
+def shipped_model(kind="accuracy"):
+    """The :class:`GapModel` of `kind` shipped in ``sksel/data/daub_gap*.csv``."""
+    coef = _read(shipped_file("daub_gap.csv", kind))
     mean = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "mean"}
     scale = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "log_scale"}
-    residuals = [float(row["z"]) for row in _read("daub_gap_residuals.csv")]
-    return GapModel([mean[t] for t in MEAN_TERMS], [scale[t] for t in SCALE_TERMS], residuals)
+    residuals = [float(row["z"]) for row in _read(shipped_file("daub_gap_residuals.csv", kind))]
+    return GapModel([mean[t] for t in MEAN_TERMS], [scale[t] for t in SCALE_TERMS], residuals,
+                    kind)
 
 
-@lru_cache(maxsize=1)
-def risk_thresholds():
-    """The shipped ``(risks, thresholds)``: a learner is dropped below its risk's threshold.
+@lru_cache(maxsize=None)
+def risk_thresholds(kind="accuracy"):
+    """The shipped ``(risks, thresholds)`` of `kind`: a learner is dropped below its risk's
+    threshold.
 
-    Chosen on datasets the model was not fitted on (``sksel/data/daub_gap_risk.csv``).
+    Chosen on datasets the model was not fitted on (``sksel/data/daub_gap_risk.csv``,
+    ``daub_gap_r2_risk.csv``).
     """
-    rows = _read("daub_gap_risk.csv")
+    rows = _read(shipped_file("daub_gap_risk.csv", kind))
     return (np.array([float(r["risk"]) for r in rows]),
             np.array([float(r["threshold"]) for r in rows]))
 
 
-def threshold(risk):
+def threshold(risk, kind="accuracy"):
     """The probability below which a learner is dropped, for a run-level `risk` in (0, 1).
 
-    Interpolated (in log-risk) between the shipped risks, constant beyond them.
+    Interpolated (in log-risk) between the shipped risks of `kind`'s model, constant
+    beyond them.
 
     Examples
     --------
@@ -235,5 +303,5 @@ def threshold(risk):
     >>> bool(0 < threshold(0.05) <= threshold(0.1) <= threshold(0.2) < 1)
     True
     """
-    risks, thresholds = risk_thresholds()
+    risks, thresholds = risk_thresholds(kind)
     return float(np.interp(math.log(risk), np.log(risks), thresholds))

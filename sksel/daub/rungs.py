@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 
-from ..curves.gap_model import gap_features
 from .cost import predict_cost
 from .ledger import CurvePolicy
 
@@ -85,7 +84,8 @@ class RungPolicy(CurvePolicy):
     a rung below N gets one try there
     (:class:`~sksel.daub.ledger.CurvePolicy`), and the best is selected.
 
-    Scores must lie in [0, 1] (accuracy and the like).
+    Scores are of the kind the model was fitted for (its ``features``):
+    accuracies (and the like) in [0, 1], or R² (``shipped_model("r2")``).
 
     Parameters
     ----------
@@ -94,7 +94,8 @@ class RungPolicy(CurvePolicy):
     sizes : list of int
         Increasing rung sizes (:func:`rung_sizes`); the last one is N.
     model : GapModel or None
-        The law of the final gap. None is plain successive halving.
+        The law of the final gap (its ``features`` of two curves and its
+        ``prob_above``). None is plain successive halving.
     threshold : float
         A learner outside the top third whose path costs the typical seconds
         goes on when its probability is at least this (see above). ``0``
@@ -277,9 +278,9 @@ class RungPolicy(CurvePolicy):
         """The gap model's features of `candidate` against `leader` at the rungs so far."""
         sizes = [n for n in self.sizes[:self._rung + 1]
                  if n in self._valid[candidate] and n in self._valid[leader]][-2:]
-        return gap_features([self._valid[candidate][n] for n in sizes],
-                            [self._valid[leader][n] for n in sizes],
-                            sizes, self.n_total, self.n_validation)
+        return self.model.features([self._valid[candidate][n] for n in sizes],
+                                   [self._valid[leader][n] for n in sizes],
+                                   sizes, self.n_total, self.n_validation)
 
     def _speculate(self):
         """This rung's learners not started; then the next rung of its best learners so far."""

@@ -12,7 +12,7 @@ from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch, DisplayInfo
-from ..curves.gap_model import shipped_model, threshold
+from ..curves.gap_model import is_shipped, score_noise, shipped_model, threshold
 from ..training.rows import RowsTrainer
 from .bound import accuracy_noise
 from .policy import DAUBPolicy, daub_sizes
@@ -22,6 +22,8 @@ from .rungs import RungPolicy, rung_sizes
 _LARGE = 10_000
 #: Ratio of two rungs' sizes with ``risk > 0``: successive halving's factor 3.
 _ETA = 3
+#: The default `risk`; another one warns where the rungs do not run (it would do nothing).
+_DEFAULT_RISK = 0.1
 #: With DAUB's bounds (``risk=0``), no learner costs more than this times its fit on N.
 _BUDGET = 1.1
 #: The parameters of DAUB's bounds only: the rungs of ``risk > 0`` ignore them.
@@ -571,8 +573,8 @@ class DAUBSearch(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)
-        rungs = (self.risk > 0 and self.bound != "train"
-                 and self._unit_scored_classifier(n_classes))
+        kind = self._rung_kind(n_classes)
+        rungs = kind is not None
         if rungs:
             self._warn_if_daub_parameters_set()
             self._set_rung_sizes(n_total, len(candidates), n_classes)
@@ -585,12 +587,12 @@ class DAUBSearch(BaseSelectionSearch):
         )
         curve_folds = trainer.split(self.sizes_[0])
         race = self.race_folds and len(splits) > 1
-        noise = self._noise(curve_folds, n_classes)
+        noise = self._noise(curve_folds, n_classes, kind)
         folds_ratio = len(splits) / min(folds or len(splits), len(splits))
         if rungs:
             self.policy_ = RungPolicy(
-                len(candidates), self.sizes_, model=shipped_model(),
-                threshold=threshold(self.risk),
+                len(candidates), self.sizes_, model=shipped_model(kind),
+                threshold=threshold(self.risk, kind),
                 n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
             )
@@ -607,6 +609,26 @@ class DAUBSearch(BaseSelectionSearch):
             folds_ratio=folds_ratio,
         )
         return self.policy_, trainer
+
+    def _rung_kind(self, n_classes):
+        """The kind of score of the gap model the rungs use (``risk > 0``), or None: DAUB's
+        bounds. Warns where a `risk` set away from its default has no effect."""
+        if self.risk == 0 or self.bound == "train":
+            return None
+        kind = self._curve_kind(n_classes)
+        if kind is not None and is_shipped(kind):
+            return kind
+        if self.risk != _DEFAULT_RISK:
+            metric, _ = self._ranking_metric()
+            scored = getattr(metric, "__name__", "the scorer given")
+            warnings.warn(
+                f"risk={self.risk:g} has no effect with scores of {scored}: the rungs' model "
+                "of learning curves knows classifiers' accuracy-like scores in [0, 1] and "
+                "regressors' R². The search uses DAUB's bounds, as with risk=0; pass "
+                "scoring='r2' (regressors) to use the rungs.",
+                UserWarning,
+            )
+        return None
 
     def _warn_if_daub_parameters_set(self):
         """Warn, before any training, of DAUB's parameters set where the rungs ignore them."""
@@ -631,12 +653,17 @@ class DAUBSearch(BaseSelectionSearch):
         self._warn_if_l_exceeds_the_sizes()
 
     def _set_rung_sizes(self, n_total, n_candidates, n_classes):
-        """The rungs of ``risk > 0`` (:func:`rung_sizes`), warning where none lies below N."""
-        self.sizes_ = rung_sizes(n_total, n_candidates, _ETA, min_size=10 * n_classes)
+        """The rungs of ``risk > 0`` (:func:`rung_sizes`), warning where none lies below N.
+
+        No rung below ten rows per class (a regressor's: 20 rows).
+        """
+        smallest = 10 * n_classes if n_classes else 20
+        self.sizes_ = rung_sizes(n_total, n_candidates, _ETA, min_size=smallest)
         if len(self.sizes_) < 2 and n_candidates > 1:
+            held = f"{n_classes} classes" if n_classes else "a regressor"
             warnings.warn(
                 f"The training folds ({n_total} rows) leave no rung below them for "
-                f"{n_classes} classes: every candidate is trained on all the rows.",
+                f"{held}: every candidate is trained on all the rows.",
                 UserWarning,
             )
 
@@ -691,11 +718,15 @@ class DAUBSearch(BaseSelectionSearch):
             return 0.0  # a loss, negated
         return np.inf
 
-    def _noise(self, splits, n_classes):
+    def _noise(self, splits, n_classes, kind=None):
+        """`noise` resolved: of a score on the validation rows of `splits`; `kind`, that of
+        the rungs' gap model (R²'s noise is its own), or None."""
         if self.noise != "auto":
             return self.noise
         # Of the folds a learning curve is drawn on.
         n_validation = sum(len(test) for _, test in splits)
+        if kind == "r2":
+            return partial(score_noise, n_validation=n_validation, kind="r2")
         if not self._unit_scored_classifier(n_classes):
             return 0.0
         if self._ranking_metric() == (accuracy_score, 1):

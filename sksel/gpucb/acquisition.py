@@ -11,8 +11,6 @@ overhead plus a part linear in the rows). Mixed into
 import numpy as np
 from scipy.stats import norm
 
-from ..curves.gap_model import gap_features
-
 
 class Acquisition:
     """The next step of :class:`~sksel.gpucb.policy.GPUCBPolicy` (see the module)."""
@@ -171,8 +169,8 @@ class Acquisition:
             for _ in range(40):  # bisection: the probability grows with the look gap
                 gap = (low + high) / 2
                 score = min(max(leader_score + gap, 0.0), 1.0)
-                features = gap_features([score], [leader_score], [size], self.resource,
-                                        self.n_validation)
+                features = self.gap_model.features([score], [leader_score], [size],
+                                                   self.resource, self.n_validation)
                 if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:
                     low = gap
                 else:

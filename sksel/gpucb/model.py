@@ -13,7 +13,6 @@ its full score, with the variance of that law. Mixed into
 import numpy as np
 from scipy.stats import norm
 
-from ..curves.gap_model import gap_features
 from .prior_fit import level_and_scale, scaled_and_shrunk_cov
 
 
@@ -171,8 +170,9 @@ class GaussianModel:
         if score is not None:
             scores[self._next_look(candidate)] = score
         sizes = [n for n in self.looks if n in scores and n in leader_scores]
-        return gap_features([scores[n] for n in sizes], [leader_scores[n] for n in sizes],
-                            sizes, self.resource, self.n_validation)
+        return self.gap_model.features([scores[n] for n in sizes],
+                                       [leader_scores[n] for n in sizes], sizes, self.resource,
+                                       self.n_validation)
 
     def _look_var(self, j):
         """The variance a mean over `j` folds adds to that over every fold.

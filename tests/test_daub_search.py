@@ -22,17 +22,18 @@ from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import FitFailedWarning
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.model_selection import (
     GridSearchCV,
     GroupKFold,
     HalvingGridSearchCV,
+    KFold,
     ShuffleSplit,
     StratifiedKFold,
 )
 from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -40,7 +41,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from sksel import DAUBSearch
 from sksel._core.run import _Run
-from sksel.daub import DAUBPolicy, accuracy_noise, daub_sizes
+from sksel.daub import DAUBPolicy, RungPolicy, accuracy_noise, daub_sizes
 
 # ------------------------------------------------------------------- fixtures
 
@@ -531,6 +532,28 @@ def test_auto_granularity(estimator, n_total, n_classes, expected_b):
     search = DAUBSearch([estimator, clone(estimator)], cv=cv, random_state=0, risk=0).fit(X, y)
     # r="auto": growth 3 below 10,000 rows, 2 from there on.
     assert search.sizes_ == daub_sizes(n_total, expected_b, 2.0 if n_total >= 10_000 else 3.0)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_regressors_scored_by_r2_go_through_the_rungs_and_pick_as_grid_search(n_jobs):
+    """With R², the regressors' own score, the default risk runs the rungs with the gap model
+    of R² curves: learners are dropped on subsamples, the one selected scores on all the
+    rows as in GridSearchCV, and is GridSearchCV's best here (a linear target), whatever
+    n_jobs."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(3000, 8))
+    y = X @ rng.normal(size=8) + 0.5 * rng.normal(size=3000)
+    learners = [make_pipeline(StandardScaler(), Ridge()), DummyRegressor(),
+                DecisionTreeRegressor(max_depth=2, random_state=0),
+                DecisionTreeRegressor(random_state=0), KNeighborsRegressor()]
+    folds = list(KFold(5, shuffle=True, random_state=0).split(X))
+    search = DAUBSearch(learners, cv=folds, random_state=0, n_jobs=n_jobs).fit(X, y)
+    assert isinstance(search.policy_, RungPolicy) and search.policy_.model.kind == "r2"
+    assert search.policy_.dropped_  # some learners got no more rows
+    grid = GridSearchCV(Pipeline([("estimator", learners[0])]), {"estimator": learners},
+                        cv=folds).fit(X, y)
+    assert search.best_index_ == int(np.argmin(grid.cv_results_["rank_test_score"]))
+    assert search.best_score_ == pytest.approx(grid.best_score_)
 
 
 @pytest.mark.parametrize("scoring", ["neg_mean_squared_error", "neg_mean_absolute_error"])

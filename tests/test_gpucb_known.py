@@ -10,7 +10,7 @@ from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -20,7 +20,13 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sksel import GPUCBSelector
 from sksel.gpucb import prior_from_scores
 from sksel.gpucb.known import _table, known_prior, learner_family
-from sksel.gpucb.portfolio import default_portfolio, default_prior, lcdb_portfolio, lcdb_prior
+from sksel.gpucb.portfolio import (
+    default_portfolio,
+    default_prior,
+    lcdb_portfolio,
+    lcdb_prior,
+    regression_prior,
+)
 
 CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 
@@ -120,10 +126,31 @@ def test_auto_over_a_list_of_known_learners_scores_them_as_the_grid_does():
             assert score == pytest.approx(grid.cv_results_["mean_test_score"][c])
 
 
+def test_auto_knows_a_users_regressors_from_the_regression_prior():
+    """Regressors scored by R² get the shipped regression prior's columns, matched by class
+    and parameters as classifiers are; the scores evaluated are GridSearchCV's."""
+    X, y = load_diabetes(return_X_y=True)
+    learners = [Ridge(), DecisionTreeRegressor(random_state=0),
+                DecisionTreeRegressor(max_depth=3, random_state=0)]
+    folds = KFold(3, shuffle=True, random_state=0)
+    auto = GPUCBSelector(learners, cv=folds, random_state=0).fit(X, y)
+    assert auto.prior_ == "regression"
+    assert auto.prior_match_ == ["exact", "exact", "family"]
+    names, scores = regression_prior()
+    np.testing.assert_allclose(auto.policy_.mean[:2], np.nanmean(
+        scores[:, [names.index("ridge_unscaled"), names.index("tree")]], axis=0), atol=1e-9)
+    grid = GridSearchCV(Pipeline([("estimator", learners[0])]), {"estimator": learners},
+                        cv=folds).fit(X, y)
+    for c, score in zip(auto.cv_results_["candidate_id"], auto.cv_results_["mean_test_score"]):
+        if np.isfinite(score):
+            assert score == pytest.approx(grid.cv_results_["mean_test_score"][c])
+
+
 @pytest.mark.parametrize("make, data", [
     (lambda: GPUCBSelector(LogisticRegression(max_iter=2000), {"C": [0.1, 1.0, 10.0]}),
      load_breast_cancer),
-    (lambda: GPUCBSelector([Ridge(), DecisionTreeRegressor(random_state=0)], n_iter=2),
+    (lambda: GPUCBSelector([Ridge(), DecisionTreeRegressor(random_state=0)], n_iter=2,
+                           scoring="neg_mean_absolute_error"),
      load_diabetes),
 ])
 def test_auto_keeps_the_kernel_prior_where_the_shipped_priors_cannot_tell(make, data):

@@ -145,10 +145,10 @@ def rung_columns(task):
     return columns
 
 
-def pair_rows(tasks, kind="accuracy"):
+def pair_rows(tasks, score_kind="accuracy"):
     """Features and final gap of every learner against the leader at every rung below N.
 
-    `kind` is the kind of score (:data:`sksel.curves.gap_model.KINDS`).
+    `score_kind` is the kind of score (:data:`sksel.curves.gap_model.KINDS`).
 
     Returns ``(features, gaps, groups, pairs)``: the groups are the datasets'
     ids; `pairs` (a DataFrame) names each pair's ``learner`` and ``leader``
@@ -169,7 +169,7 @@ def pair_rows(tasks, kind="accuracy"):
                 if j != leader:
                     features.append(gap_features(valid[j, seen], valid[leader, seen],
                                                  sizes[max(0, rung - 1):rung + 1],
-                                                 sizes[-1], task.n_validation, kind))
+                                                 sizes[-1], task.n_validation, score_kind))
                     gaps.append(valid[j, -1] - valid[leader, -1])
                     groups.append(task.openmlid)
                     pairs.append((task.learners[j], task.learners[leader],
@@ -239,18 +239,19 @@ def threshold_pickers(model, cost):
     return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in THRESHOLDS}
 
 
-def calibrate(tasks, model_name="family-free", cost="time", kind="accuracy"):
+def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy"):
     """Cross-fitted replays of every threshold (see the module docstring).
 
     `model_name` is the model's in `_gap_families.fit_model` (``--families``).
     """
     ids = np.array([t.openmlid for t in tasks])
-    features, gaps, groups, pairs = pair_rows(tasks, kind)
+    features, gaps, groups, pairs = pair_rows(tasks, score_kind)
     rng = np.random.default_rng(0)
     rows = []
     for fit_rows, held_out in GroupKFold(5).split(ids, groups=ids):
         fitted = np.isin(groups, ids[fit_rows])
-        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted], kind)
+        model = F.fit_model(model_name, features[fitted], gaps[fitted], pairs[fitted],
+                            score_kind)
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
                 rows += outcome_rows(task, kind, threshold_pickers(model, cost))
@@ -433,9 +434,9 @@ def write(model, thresholds, tasks):
                           ";".join(task.learners)])
 
 
-def calibrated(tune, write_files, report, cost="time", kind="accuracy"):
+def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
     """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
-    calibration = calibrate(tune, cost=cost, kind=kind)
+    calibration = calibrate(tune, cost=cost, score_kind=score_kind)
     thresholds = choose_thresholds(calibration)
     print("\nCross-fitted replays of the tune half (model fitted without each run's dataset)")
     print(summarize(calibration.assign(method=calibration["method"].map(
@@ -444,8 +445,8 @@ def calibrated(tune, write_files, report, cost="time", kind="accuracy"):
           f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
     for risk, (t, share, n) in thresholds.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
-    features, gaps, _, _ = pair_rows(tune, kind)
-    model = GapModel.fit(features, gaps, n_residuals=1001, kind=kind)
+    features, gaps, _, _ = pair_rows(tune, score_kind)
+    model = GapModel.fit(features, gaps, n_residuals=1001, kind=score_kind)
     if write_files:
         write(model, thresholds, tune)
     if report is not None:
@@ -499,8 +500,8 @@ def main(argv=None):
                         help="the curves and the model: classifiers' accuracy, or regressors' R2")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    kind = "r2" if args.task == "regression" else "accuracy"
-    tune, report = regression_halves() if kind == "r2" else classification_halves()
+    score_kind = "r2" if args.task == "regression" else "accuracy"
+    tune, report = regression_halves() if score_kind == "r2" else classification_halves()
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
@@ -508,7 +509,7 @@ def main(argv=None):
             thresholds = shipped_thresholds()
         else:
             thresholds = calibrated(tune, args.write, report if args.report else None, args.cost,
-                                    kind)
+                                    score_kind)
         if args.families:
             families_report(tune, report, thresholds)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")

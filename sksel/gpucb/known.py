@@ -1,8 +1,9 @@
 """What the shipped priors know of the learners a user passes: ``prior="auto"``.
 
 The shipped priors (:func:`~sksel.gpucb.portfolio.default_prior`,
-:func:`~sksel.gpucb.portfolio.lcdb_prior`) hold the scores of named
-classifiers on earlier datasets. A candidate is matched to one of their
+:func:`~sksel.gpucb.portfolio.lcdb_prior`, and for regressors
+:func:`~sksel.gpucb.portfolio.regression_prior`) hold the scores of named
+learners on earlier datasets. A candidate is matched to one of their
 columns by its learner, the last step of a ``Pipeline``:
 
 - **exact**: a column of the same class whose parameters are the
@@ -22,8 +23,9 @@ columns by its learner, the last step of a ``Pipeline``:
   shares (the datasets' difficulty), candidates of one class correlated
   by the kernel over their configurations.
 
-Of the two shipped priors, the one that matches more candidates is used (the
-default portfolio's where as many). :func:`known_prior` gives none where fewer
+Of the shipped priors of the candidates' kind of score (the two of
+classifiers, the regression one), the one that matches more candidates is used
+(the default portfolio's where as many). :func:`known_prior` gives none where fewer
 than two of the candidates' learner classes are matched: one learner over a
 grid of its parameters keeps the kernel prior over them.
 """
@@ -36,7 +38,7 @@ import numpy as np
 from sklearn.pipeline import Pipeline
 
 from .._core.naming import _final_position
-from .portfolio import _SHIPPED
+from .portfolio import _SHIPPED, _SHIPPED_KIND
 from .prior import prior_from_scores
 
 __all__ = ["KnownPrior", "known_prior", "learner_family"]
@@ -55,6 +57,15 @@ _RELATED = {
     "ExtraTreeClassifier": ("DecisionTreeClassifier",),
     "DecisionTreeClassifier": ("ExtraTreeClassifier",),
     "LinearSVC": ("SVC",),
+    "XGBRegressor": ("HistGradientBoostingRegressor",),
+    "XGBRFRegressor": ("RandomForestRegressor",),
+    "LGBMRegressor": ("HistGradientBoostingRegressor",),
+    "CatBoostRegressor": ("HistGradientBoostingRegressor",),
+    "GradientBoostingRegressor": ("HistGradientBoostingRegressor",),
+    "ExtraTreeRegressor": ("DecisionTreeRegressor",),
+    "LinearRegression": ("Ridge",),
+    "ElasticNet": ("Lasso",),
+    "LinearSVR": ("SVR",),
 }
 
 
@@ -99,8 +110,12 @@ def learner_family(estimator):
     return type(_learner(estimator)).__name__
 
 
-def known_prior(estimators, kernel_corr):
+def known_prior(estimators, kernel_corr, kind="accuracy"):
     """The prior of the shipped prior that matches most of `estimators`, or None.
+
+    Among the shipped priors of scores of `kind`: a classifier's accuracy
+    (the default portfolio's, LCDB's) or a regressor's R² (the regression
+    portfolio's).
 
     Parameters
     ----------
@@ -110,6 +125,8 @@ def known_prior(estimators, kernel_corr):
         A correlation between the candidates' configurations (the kernel
         prior's), which shapes the variance of family matches and unknown
         learners within a class.
+    kind : {"accuracy", "r2"}, default="accuracy"
+        The kind of the candidates' scores.
 
     Returns
     -------
@@ -132,7 +149,7 @@ def known_prior(estimators, kernel_corr):
     ['logreg_C1', 'gaussian_nb', 'random_forest']
     """
     best = None
-    for name in _SHIPPED:
+    for name in [name for name, of in _SHIPPED_KIND.items() if of == kind]:
         columns, match, distances = _matches(estimators, name)
         key = (sum(m != "unknown" for m in match), sum(m == "exact" for m in match))
         if best is None or key > best[0]:
@@ -222,11 +239,13 @@ def _matches(estimators, name):
             match.append("unknown")
             distances.append(np.nan)
             continue
+        steps = _preprocessing(estimator)
         if related == family:
-            distance, j = min((_distance(learner, _learner(shipped[j])), j) for j in same)
+            distance, j = min((_distance(learner, _learner(shipped[j]))
+                               + (steps != _preprocessing(shipped[j])), j) for j in same)
         else:
-            j, distance = same[0], 1.0
-        distance += _preprocessing(estimator) != _preprocessing(shipped[j])
+            j = same[0]
+            distance = 1.0 + (steps != _preprocessing(shipped[j]))
         columns.append(names[j])
         match.append("exact" if distance == 0 else "family")
         distances.append(distance)

@@ -16,6 +16,11 @@ database of 20 scikit-learn classifiers with their default parameters on 248
 OpenML datasets: :func:`lcdb_portfolio` and :func:`lcdb_prior`, their
 validation accuracy on 180 of those datasets (rebuilt by
 ``benchmarks/builders/build_lcdb_prior.py``).
+
+For regressors, :func:`regression_portfolio` and :func:`regression_prior`:
+the ten scikit-learn regressors a user tries first and their R² on real
+regression tables (rebuilt by ``benchmarks/builders/build_regression_prior.py``
+from the curves ``record_curves --task regression`` recorded).
 """
 
 import csv
@@ -30,31 +35,56 @@ from sklearn.discriminant_analysis import (
 from sklearn.ensemble import (
     AdaBoostClassifier,
     ExtraTreesClassifier,
+    ExtraTreesRegressor,
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
     RandomForestClassifier,
+    RandomForestRegressor,
 )
 from sklearn.linear_model import (
+    Lasso,
     LogisticRegression,
     Perceptron,
+    Ridge,
     RidgeClassifier,
     SGDClassifier,
 )
 from sklearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.neural_network import MLPClassifier
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from sklearn.neural_network import MLPClassifier, MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
+from sklearn.svm import SVC, SVR
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreeClassifier
 
 __all__ = ["default_cost", "default_portfolio", "default_prior", "lcdb_cost",
-           "lcdb_portfolio", "lcdb_prior"]
+           "lcdb_portfolio", "lcdb_prior", "regression_cost", "regression_portfolio",
+           "regression_prior"]
 
 _PRIOR_FILE = "default_prior.csv"
 _LCDB_FILE = "lcdb_prior.csv"
 _COST_FILE = "default_cost.csv"
 _LCDB_COST_FILE = "lcdb_cost.csv"
+_REGRESSION_FILE = "regression_prior.csv"
+_REGRESSION_COST_FILE = "regression_cost.csv"
+
+#: The regressors of the recorded regression curves -> the short names of
+#: :func:`regression_portfolio`, in order (XGBoost's, recorded too, is not in it: the
+#: portfolio needs scikit-learn only; ``prior="auto"`` matches an XGBRegressor to the
+#: histogram gradient boosting column).
+REGRESSION_LEARNERS = {
+    "scaled Ridge": "ridge",
+    "Ridge": "ridge_unscaled",
+    "scaled Lasso": "lasso",
+    "DecisionTreeRegressor": "tree",
+    "RandomForestRegressor": "random_forest",
+    "ExtraTreesRegressor": "extra_trees",
+    "HistGradientBoostingRegressor": "hist_gb",
+    "scaled KNeighborsRegressor": "knn",
+    "scaled SVR": "svr",
+    "scaled MLPRegressor": "mlp",
+}
 
 #: LCDB's learner names -> the short names of :func:`lcdb_portfolio`, in order.
 LCDB_LEARNERS = {
@@ -200,6 +230,82 @@ def lcdb_portfolio():
         DecisionTreeClassifier(), ExtraTreeClassifier(),
     ]
     return list(zip(LCDB_LEARNERS.values(), estimators))
+
+
+def regression_portfolio():
+    """The ten scikit-learn regressors a user tries first, as their curves were recorded.
+
+    Ridge with and without scaling, scaled Lasso, a tree, a random forest and
+    extra trees (100 trees), histogram gradient boosting, scaled nearest
+    neighbours, a scaled RBF SVR and a scaled MLP, with scikit-learn's
+    defaults (``random_state=0``, ``n_jobs=1``).
+
+    Returns
+    -------
+    portfolio : list of (str, estimator)
+        Fresh unfitted regressors, in the column order of :func:`regression_prior`.
+
+    Examples
+    --------
+    >>> from sksel.gpucb.portfolio import regression_portfolio
+    >>> [name for name, _ in regression_portfolio()][:3]
+    ['ridge', 'ridge_unscaled', 'lasso']
+    """
+    rs = 0
+    estimators = [
+        _scaled(Ridge()), Ridge(), _scaled(Lasso(max_iter=5000)),
+        DecisionTreeRegressor(random_state=rs),
+        RandomForestRegressor(n_estimators=100, n_jobs=1, random_state=rs),
+        ExtraTreesRegressor(n_estimators=100, n_jobs=1, random_state=rs),
+        HistGradientBoostingRegressor(random_state=rs),
+        _scaled(KNeighborsRegressor(n_jobs=1)), _scaled(SVR()),
+        _scaled(MLPRegressor(random_state=rs)),
+    ]
+    return list(zip(REGRESSION_LEARNERS.values(), estimators))
+
+
+def regression_prior(return_datasets=False):
+    """R² of :func:`regression_portfolio` on real regression tables, from their curves.
+
+    Each regressor's validation R² at the table's full training size (the
+    curves' tune half; R² below -1 counted as -1, as the gap model counts
+    it), NaN where it was not recorded there (the SVR above 5,000 rows).
+
+    Parameters
+    ----------
+    return_datasets : bool, default=False
+        Also return the tables' names (the rows).
+
+    Returns
+    -------
+    names, scores[, datasets]
+        As :func:`default_prior`, with R² instead of accuracies.
+
+    Examples
+    --------
+    >>> from sksel.gpucb.portfolio import regression_portfolio, regression_prior
+    >>> names, scores = regression_prior()
+    >>> names == [name for name, _ in regression_portfolio()]
+    True
+    """
+    return _read_prior(_REGRESSION_FILE, return_datasets)
+
+
+def regression_cost(return_datasets=False):
+    """Fit times of :func:`regression_portfolio` at the full size of the prior's tables.
+
+    Returns
+    -------
+    names, times[, datasets]
+        As :func:`regression_prior`, with seconds instead of R².
+
+    Examples
+    --------
+    >>> from sksel.gpucb.portfolio import regression_cost, regression_prior
+    >>> regression_cost()[1].shape == regression_prior()[1].shape
+    True
+    """
+    return _read_prior(_REGRESSION_COST_FILE, return_datasets)
 
 
 def lcdb_prior(return_datasets=False):
@@ -358,4 +464,7 @@ def _read_prior(filename, return_datasets):
 
 #: The shipped priors by name: ``(portfolio, prior, cost)`` functions.
 _SHIPPED = {"default": (default_portfolio, default_prior, default_cost),
-            "lcdb": (lcdb_portfolio, lcdb_prior, lcdb_cost)}
+            "lcdb": (lcdb_portfolio, lcdb_prior, lcdb_cost),
+            "regression": (regression_portfolio, regression_prior, regression_cost)}
+#: The kind of score of each shipped prior (:data:`sksel.curves.gap_model.KINDS`).
+_SHIPPED_KIND = {"default": "accuracy", "lcdb": "accuracy", "regression": "r2"}

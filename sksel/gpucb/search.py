@@ -101,15 +101,16 @@ class GPUCBSelector(BaseSelectionSearch):
 
         - ``"auto"``: what the shipped priors know of the candidates' learners
           (:mod:`sksel.gpucb.known`): a candidate whose learner (the last step
-          of a ``Pipeline``) is one of the default portfolio's or LCDB's gets
-          that column's mean, covariances and fit times, exactly where its
-          parameters are the column's, with an extra variance growing with
-          how far they are otherwise; a learner neither knows gets the
-          shipped learners' mean score and a variance above any of theirs.
-          Used for a classifier scored in [0, 1] whose candidates' learners
-          match at least two classes of the shipped learners (``prior_`` says which prior,
-          ``prior_match_`` how each candidate matched); otherwise, as for one
-          learner over a grid, ``"kernel"``;
+          of a ``Pipeline``) is one of the default portfolio's or LCDB's (for
+          a regressor, the regression portfolio's) gets that column's mean,
+          covariances and fit times, exactly where its parameters are the
+          column's, with an extra variance growing with how far they are
+          otherwise; a learner none knows gets the shipped learners' mean
+          score and a variance above any of theirs. Used for a classifier
+          scored in [0, 1] or a regressor scored by R² whose candidates'
+          learners match at least two classes of the shipped learners
+          (``prior_`` says which prior, ``prior_match_`` how each candidate
+          matched); otherwise, as for one learner over a grid, ``"kernel"``;
         - a tuple ``(mean, cov)``: the prior itself, shapes ``(K,)`` and
           ``(K, K)``, ``cov`` symmetric positive semi-definite;
         - an array of shape ``(n_datasets, K)``: scores of the same K
@@ -294,7 +295,8 @@ class GPUCBSelector(BaseSelectionSearch):
         the looks aside: no more looks, and the candidates they dropped are
         candidates again (``policy_.looks_contradicted_``). ``"auto"``: looks where they can be
         made and pay -- a stop (`tol`, `risk` > 0), not `asynchronous`, a
-        classifier scored in [0, 1] (the gap model's scores) and training
+        classifier scored in [0, 1] or a regressor scored by R² (the gap
+        models' scores) and training
         folds of at least 4,000 rows. ``True``: wherever they can be made (a
         ``ValueError`` before any training where they cannot); ``False``:
         never, every candidate evaluated is on all the rows.
@@ -544,7 +546,7 @@ class GPUCBSelector(BaseSelectionSearch):
             resource=full, cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
-            looks=looks, gap_model=shipped_model() if looks else None,
+            looks=looks, gap_model=shipped_model(self._curve_kind(n_classes)) if looks else None,
             n_validation=sum(len(test) for _, test in splits[:_LOOK_FOLDS]),
             look_threshold=_LOOK_THRESHOLD,
             look_cost=self._look_cost(len(candidates)) if looks else None,
@@ -554,8 +556,9 @@ class GPUCBSelector(BaseSelectionSearch):
         )
         if not looks:
             return self.policy_, FoldsTrainer(splits)
-        return self.policy_, _LooksTrainer(splits, y, [*looks, full], stratify=True,
-                                           random_state=rng, n_folds_below_max=_LOOK_FOLDS)
+        return self.policy_, _LooksTrainer(splits, y, [*looks, full],
+                                           stratify=n_classes is not None, random_state=rng,
+                                           n_folds_below_max=_LOOK_FOLDS)
 
     def _look_sizes(self, full, tol, n_classes):
         """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
@@ -563,8 +566,8 @@ class GPUCBSelector(BaseSelectionSearch):
         reasons = [why for why, missing in (
             ("a stop (n_iter='auto', risk > 0)", tol is None or self.risk == 0),
             ("asynchronous=False", self.asynchronous),
-            ("a classifier scored in [0, 1]", n_classes is None
-             or not self._unit_scored_classifier(n_classes)),
+            ("a classifier scored in [0, 1] or a regressor scored by R²",
+             self._curve_kind(n_classes) is None),
             (f"training folds of at least {_SMALLEST_LOOK * min(_LOOK_DIVISORS)} rows",
              not sizes),
         ) if missing]
@@ -641,11 +644,12 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _known_prior(self, estimators, kernel_corr, n_classes):
         """The shipped prior's knowledge of the candidates' learners
-        (:func:`~sksel.gpucb.known.known_prior`), for a classifier scored in [0, 1]; or
-        None."""
-        if n_classes is None or not self._unit_scored_classifier(n_classes):
+        (:func:`~sksel.gpucb.known.known_prior`), for a classifier scored in [0, 1] or a
+        regressor scored by R²; or None."""
+        kind = self._curve_kind(n_classes)
+        if kind is None:
             return None
-        return known_prior(estimators, kernel_corr)
+        return known_prior(estimators, kernel_corr, kind)
 
     def _shipped_times(self):
         """The earlier fit times of the candidates shipped with the prior used, or None."""

@@ -40,7 +40,8 @@ class DAUBSearch(BaseSelectionSearch):
     on every fold, is selected and refitted on all the data.
 
     With ``risk > 0`` (the default) and scores in [0, 1] (accuracy and the
-    other scorers listed under `noise`), the learners go through rungs whose
+    other scorers listed under `noise`), or regressors scored by R² (their
+    own score, ``scoring="r2"``), the learners go through rungs whose
     sizes grow by 3, as in successive halving: after each rung the best third
     goes on, and so does every other learner that may still end more than
     `tol` above the leader (the best learner at that size) with a probability
@@ -49,13 +50,15 @@ class DAUBSearch(BaseSelectionSearch):
     needs a larger probability to go on than a cheap one (seconds with
     ``cost="time"``, rows with ``cost="rows"``). That probability comes from
     a model of the final gap between two learners given their learning
-    curves so far, learned from real learning curves
-    (:mod:`sksel.curves.gap_model`), and the threshold of each `risk` was
+    curves so far, learned from real learning curves (classifiers', or
+    regressors' R² on 57 real regression tables: :mod:`sksel.curves.gap_model`),
+    and the threshold of each `risk` was
     chosen on datasets the model was not fitted on, so that at most a share
     `risk` of searches select a learner more than `tol` below the best one
     (:class:`~sksel.daub.RungPolicy`).
 
-    With ``risk=0``, other scores (regression, losses), or ``bound="train"``,
+    With ``risk=0``, other scores (losses, regression scores other than R²),
+    or ``bound="train"``,
     the search is DAUB (Sabharwal et al., AAAI 2016): every candidate is
     trained on the `l` smallest subsamples; from then on the candidate with
     the highest upper bound on its full-data score gets the next, about `r`
@@ -68,7 +71,7 @@ class DAUBSearch(BaseSelectionSearch):
     at most about 1.1 times training every learner once (the paper's
     ``bound="train"`` has no such cap). The parameters `r`, `b`, `l`,
     `bound`, `projection`, `stop` and `jump` below tune it and do nothing
-    where the rungs run (``risk > 0`` with scores in [0, 1]): ``fit`` warns of
+    where the rungs run (``risk > 0`` with scores in [0, 1] or R²): ``fit`` warns of
     those set away from their defaults there, before any training.
 
     Read more in the :ref:`User Guide <daub>`.
@@ -86,17 +89,19 @@ class DAUBSearch(BaseSelectionSearch):
 
     risk : float in [0, 1), default=0.1
         Share of searches allowed to select a learner more than `tol` below
-        the best one on all the rows (with scores in [0, 1]). A learner outside
-        the top third of a rung is dropped once its probability of ending more
-        than `tol` above the leader falls below its threshold, that of `risk`
-        (chosen on held-out datasets, ``sksel/data/daub_gap_risk.csv``) scaled
-        by its predicted cost. A larger `risk` drops more learners, earlier
-        (on LCDB's held-out single splits, see :ref:`daub_risk`). ``0`` is
-        DAUB's upper bounds, which drop no learner that may still win.
+        the best one on all the rows (with scores in [0, 1], or R²). A learner
+        outside the top third of a rung is dropped once its probability of
+        ending more than `tol` above the leader falls below its threshold, that
+        of `risk` (chosen on held-out datasets, ``sksel/data/daub_gap_risk.csv``,
+        for R² ``daub_gap_r2_risk.csv``) scaled by its predicted cost. A larger
+        `risk` drops more learners, earlier (on LCDB's held-out single splits,
+        see :ref:`daub_risk`). ``0`` is DAUB's upper bounds, which drop no
+        learner that may still win; so is any `risk` with other scores, where
+        a `risk` set away from its default warns that it does nothing.
 
     tol : float, default=0.005
-        The loss that counts (in units of the score: 0.5 accuracy points by
-        default). With ``risk > 0``, a learner goes on while it may end more
+        The loss that counts (in units of the score: 0.5 accuracy or R²
+        points by default). With ``risk > 0``, a learner goes on while it may end more
         than `tol` above the leader. With ``risk=0``, bounds within `tol` of
         the highest count as tied, and the tied learner whose next subsample is
         the smallest goes first (``0`` is the paper's argmax); with

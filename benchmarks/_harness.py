@@ -36,6 +36,29 @@ def timed_fit(search, X, y, *, quiet=False):
     return TimedFit(search, cpu, wall)
 
 
+def process_tree_seconds():
+    """CPU seconds (user and system) of this process and of its children, live or ended.
+
+    The workers of a search with ``n_jobs > 1`` are child processes; a search
+    that ends some of them (cancelling speculative work stops loky's
+    processes) would hide their seconds from a count of the live ones alone,
+    so the children ended and reaped count too (``RUSAGE_CHILDREN``).
+    """
+    import resource
+
+    import psutil
+
+    me = psutil.Process()
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = sum(me.cpu_times()[:2]) + ended.ru_utime + ended.ru_stime
+    for child in me.children(recursive=True):
+        try:
+            total += sum(child.cpu_times()[:2])
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
 def geomean(values):
     """Geometric mean of a Series of positive values; NaN skipped (NaN when all are)."""
     return float(np.exp(np.log(values).mean()))

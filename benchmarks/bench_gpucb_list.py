@@ -18,8 +18,9 @@ seed 0) for a quick run. Three searches over the same 5 stratified folds (seed
   prior knows get its means, covariances and costs), ``random_state=0``.
 
 Each search runs in a fresh process, one after the other, for every dataset and
-``--n-jobs``; its CPU seconds are those of that process and of its live workers
-(``psutil``), the refit included. Printed, one row per dataset, search and
+``--n-jobs``; its CPU seconds are those of that process and of its workers,
+live or ended (``benchmarks._harness.process_tree_seconds``), the refit
+included. Printed, one row per dataset, search and
 ``n_jobs``: CPU and wall seconds, both over ``GridSearchCV``'s at the same
 dataset and ``n_jobs``, the learner picked and its regret in accuracy points
 (the best mean cross-validated accuracy of ``GridSearchCV`` minus that of the
@@ -114,19 +115,6 @@ def load_table(name, rows, max_rows=None):
     return X, y
 
 
-def _cpu_seconds():
-    """User and system seconds of this process and of its live children."""
-    import psutil
-
-    me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
-    for child in me.children(recursive=True):
-        try:
-            total += sum(child.cpu_times()[:2])
-        except psutil.NoSuchProcess:
-            pass
-    return total
-
 
 def make_search(search, folds, n_jobs):
     """The search named `search` over the ten learners, on `folds`, with `n_jobs` workers."""
@@ -161,12 +149,14 @@ def run_one(search, n_jobs, dataset, rows, max_rows=None):
     """Fit one search in this process; a dict of what it spent and picked."""
     from sklearn.model_selection import StratifiedKFold
 
+    from benchmarks._harness import process_tree_seconds
+
     X, y = load_table(dataset, rows, max_rows)
     folds = list(StratifiedKFold(5, shuffle=True, random_state=SEED).split(X, y))
     warnings.simplefilter("ignore")
-    cpu, wall = _cpu_seconds(), time.perf_counter()
+    cpu, wall = process_tree_seconds(), time.perf_counter()
     fitted = make_search(search, folds, n_jobs).fit(X, y)
-    cpu, wall = _cpu_seconds() - cpu, time.perf_counter() - wall
+    cpu, wall = process_tree_seconds() - cpu, time.perf_counter() - wall
     more = {}
     if search == "GridSearchCV":
         more["grid_scores"] = {

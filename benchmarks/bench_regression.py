@@ -16,8 +16,9 @@ keeps those of at least that many training rows). Four searches over the same
 * ``DAUBSearch`` and ``GPUCBSelector`` at their defaults (``random_state=0``).
 
 Each search runs in a fresh process, one after the other, per table and
-``--n-jobs``; its CPU seconds are those of that process and of its live
-workers (``psutil``), the refit included. Printed, one row per table, search
+``--n-jobs``; its CPU seconds are those of that process and of its
+workers, live or ended (``benchmarks._harness.process_tree_seconds``), the
+refit included. Printed, one row per table, search
 and ``n_jobs``: CPU and wall seconds, both over ``GridSearchCV``'s at the same
 table and ``n_jobs``, the regressor picked, its regret in R² points (the best
 mean cross-validated R² of ``GridSearchCV`` minus that of the pick in the same
@@ -70,7 +71,7 @@ def learners():
              ExtraTreesRegressor(50, n_jobs=1, random_state=SEED),
              HistGradientBoostingRegressor(random_state=SEED),
              make_pipeline(StandardScaler(), KNeighborsRegressor()),
-             make_pipeline(StandardScaler(), MLPRegressor((64,), max_iter=100,
+             make_pipeline(StandardScaler(), MLPRegressor(hidden_layer_sizes=(64,), max_iter=100,
                                                           random_state=SEED))]
     try:
         from xgboost import XGBRegressor
@@ -99,19 +100,6 @@ def tables(half, min_rows, names):
     return [name for name in R.REGRESSION_TABLES if name in chosen]
 
 
-def _cpu_seconds():
-    """User and system seconds of this process and of its live children."""
-    import psutil
-
-    me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
-    for child in me.children(recursive=True):
-        try:
-            total += sum(child.cpu_times()[:2])
-        except psutil.NoSuchProcess:
-            pass
-    return total
-
 
 def make_search(search, folds, n_jobs):
     """The search named `search` over the eight regressors, on `folds`, with `n_jobs`."""
@@ -137,13 +125,14 @@ def run_one(search, n_jobs, table):
     from sklearn.model_selection import KFold
 
     from benchmarks import _regression_datasets as R
+    from benchmarks._harness import process_tree_seconds
 
     X, X_test, y, y_test = R.REGRESSION_TABLES[table]()
     folds = list(KFold(5, shuffle=True, random_state=SEED).split(X, y))
     warnings.simplefilter("ignore")
-    cpu, wall = _cpu_seconds(), time.perf_counter()
+    cpu, wall = process_tree_seconds(), time.perf_counter()
     fitted = make_search(search, folds, n_jobs).fit(X, y)
-    cpu, wall = _cpu_seconds() - cpu, time.perf_counter() - wall
+    cpu, wall = process_tree_seconds() - cpu, time.perf_counter() - wall
     more = {}
     if search == "GridSearchCV":
         more["grid_scores"] = {

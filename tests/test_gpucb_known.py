@@ -146,6 +146,27 @@ def test_auto_knows_a_users_regressors_from_the_regression_prior():
             assert score == pytest.approx(grid.cv_results_["mean_test_score"][c])
 
 
+def test_a_related_regressor_is_not_taken_for_the_column_it_is_matched_to():
+    """XGBoost's regressor, matched to histogram gradient boosting's column as a related
+    class, keeps an uncertainty of its own: the regression prior has one pair of columns
+    of one class (ridge with and without a scaler, which score alike), too few to measure
+    a unit of distance by; a unit is then as far as the closest distinct learners."""
+    from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
+
+    xgboost = pytest.importorskip("xgboost")
+    learners = [HistGradientBoostingRegressor(), xgboost.XGBRegressor(),
+                RandomForestRegressor()]
+    prior = known_prior(learners, np.eye(3), kind="r2")
+    assert prior.name == "regression" and prior.match == ["exact", "family", "exact"]
+    assert prior.columns[:2] == ["hist_gb", "hist_gb"]
+    difference_sd = math.sqrt(prior.cov[0, 0] + prior.cov[1, 1] - 2 * prior.cov[0, 1])
+    names, _, scores, _, _ = _table("regression")
+    half_msd = [np.nanmean((scores[:, i] - scores[:, j]) ** 2) / 2
+                for i in range(len(names)) for j in range(i + 1, len(names))]
+    assert difference_sd ** 2 == pytest.approx(np.quantile(half_msd, 0.1), rel=1e-6)
+    assert difference_sd > 0.05  # 0.0009 when the ridge pair set the unit
+
+
 @pytest.mark.parametrize("make, data", [
     (lambda: GPUCBSelector(LogisticRegression(max_iter=2000), {"C": [0.1, 1.0, 10.0]}),
      load_breast_cancer),

@@ -15,9 +15,10 @@ columns by its learner, the last step of a ``Pipeline``:
   grows with how far it is from that column: per unit of distance (a
   parameter that differs, a decade of a number, other preprocessing steps, a
   related class), the median over pairs of columns of one class of half
-  their mean squared score difference per unit of their distance; it is
-  correlated between candidates of a family by the kernel over their
-  configurations;
+  their mean squared score difference per unit of their distance (where a
+  prior has fewer than three such pairs, the tenth percentile of that
+  difference over every pair of its columns); it is correlated between
+  candidates of a family by the kernel over their configurations;
 - **unknown**: none; the mean score of the shipped columns, a variance
   above any of theirs, and only the covariance that every pair of learners
   shares (the datasets' difficulty), candidates of one class correlated
@@ -47,6 +48,9 @@ __all__ = ["KnownPrior", "known_prior", "learner_family"]
 _NUISANCE = frozenset({"random_state", "n_jobs", "verbose", "max_iter", "tol", "cache_size",
                        "copy", "copy_X"})
 #: Classes the shipped priors lack, matched to the family of a related one.
+#: Pairs of columns of one class needed to measure the variance of a unit of distance.
+_MIN_PAIRS = 3
+
 _RELATED = {
     "XGBClassifier": ("HistGradientBoostingClassifier", "GradientBoostingClassifier"),
     "XGBRFClassifier": ("RandomForestClassifier",),
@@ -214,13 +218,23 @@ def _table_prior(name):
 
 def _variance_per_unit(estimators, scores):
     """The median over pairs of columns of one class of half their mean squared score
-    difference over their distance (:func:`_distance`)."""
+    difference over their distance (:func:`_distance`).
+
+    With fewer than `_MIN_PAIRS` such pairs (the regression prior has one, ridge
+    with and without a scaler, which score alike), the tenth percentile over
+    every pair of columns, each pair one unit apart: a unit is as far as the
+    closest distinct learners are from each other (on the default prior, which
+    has pairs enough, that percentile is 0.0018, its pairs of one class 0.0032).
+    """
     families = [learner_family(e) for e in estimators]
+    pairs = [(i, j) for i in range(len(families)) for j in range(i + 1, len(families))]
     ratios = [np.nanmean((scores[:, i] - scores[:, j]) ** 2) / 2
               / max(_distance(_learner(estimators[i]), _learner(estimators[j])), 0.1)
-              for i in range(len(families)) for j in range(i + 1, len(families))
-              if families[i] == families[j]]
-    return float(np.median(ratios)) if ratios else float(np.nanmean(np.nanvar(scores, axis=0)))
+              for i, j in pairs if families[i] == families[j]]
+    if len(ratios) < _MIN_PAIRS:
+        return float(np.quantile([np.nanmean((scores[:, i] - scores[:, j]) ** 2) / 2
+                                  for i, j in pairs], 0.1))
+    return float(np.median(ratios))
 
 
 def _matches(estimators, name):

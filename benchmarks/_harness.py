@@ -59,6 +59,34 @@ def process_tree_seconds():
     return total
 
 
+def list_peer(search, learners, folds, n_jobs, seed=0):
+    """``GridSearchCV`` or ``HalvingGridSearchCV`` (named by `search`) over a list of learners.
+
+    The learners are the grid of a ``Pipeline``'s one step, ``estimator``;
+    halving runs as ``PEERS.md`` says (``resource="n_samples"``, ``factor=3``,
+    ``min_resources="exhaust"``).
+    """
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV
+    from sklearn.pipeline import Pipeline
+
+    pipe, grid = Pipeline([("estimator", learners[0])]), {"estimator": learners}
+    if search == "GridSearchCV":
+        return GridSearchCV(pipe, grid, cv=folds, n_jobs=n_jobs)
+    return HalvingGridSearchCV(pipe, grid, cv=folds, resource="n_samples", factor=3,
+                               min_resources="exhaust", random_state=seed, n_jobs=n_jobs)
+
+
+def add_ratios_to_grid(table, key):
+    """Add ``cpu_vs_grid`` and ``wall_vs_grid`` to `table`: each row's seconds over those of
+    ``GridSearchCV``'s row at the same `key` (the dataset's column) and ``n_jobs``."""
+    grid = table[table["search"] == "GridSearchCV"].set_index([key, "n_jobs"])
+    at = pd.MultiIndex.from_frame(table[[key, "n_jobs"]])
+    table["cpu_vs_grid"] = table["cpu_s"].to_numpy() / grid["cpu_s"].reindex(at).to_numpy()
+    table["wall_vs_grid"] = table["wall_s"].to_numpy() / grid["wall_s"].reindex(at).to_numpy()
+    return table
+
+
 def geomean(values):
     """Geometric mean of a Series of positive values; NaN skipped (NaN when all are)."""
     return float(np.exp(np.log(values).mean()))

@@ -115,21 +115,13 @@ def load_table(name, rows, max_rows=None):
     return X, y
 
 
-
 def make_search(search, folds, n_jobs):
     """The search named `search` over the ten learners, on `folds`, with `n_jobs` workers."""
-    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-    from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV
-    from sklearn.pipeline import Pipeline
-
+    from benchmarks._harness import list_peer
     from sksel import GPUCBSelector
 
-    pipe, grid = Pipeline([("estimator", learners()[0])]), {"estimator": learners()}
-    if search == "GridSearchCV":
-        return GridSearchCV(pipe, grid, cv=folds, n_jobs=n_jobs)
-    if search == "HalvingGridSearchCV":
-        return HalvingGridSearchCV(pipe, grid, cv=folds, resource="n_samples", factor=3,
-                                   min_resources="exhaust", random_state=SEED, n_jobs=n_jobs)
+    if search in ("GridSearchCV", "HalvingGridSearchCV"):
+        return list_peer(search, learners(), folds, n_jobs, SEED)
     return GPUCBSelector(learners(), cv=folds, random_state=SEED, n_jobs=n_jobs)
 
 
@@ -184,6 +176,8 @@ def run_in_subprocess(search, n_jobs, dataset, args):
 
 def report(results):
     """The table of `results` (one dict per run), repeats averaged, with ratios and regret."""
+    from benchmarks._harness import add_ratios_to_grid
+
     grid_scores = {(r["dataset"], r["n_jobs"]): r["grid_scores"] for r in results
                    if r["search"] == "GridSearchCV"}
     table = pd.DataFrame([{k: v for k, v in r.items() if k != "grid_scores"}
@@ -192,10 +186,7 @@ def report(results):
     if "prior" not in table:
         table["prior"] = None
     table = table.groupby(keys + ["prior"], sort=False, dropna=False).mean().reset_index()
-    grid = table[table["search"] == "GridSearchCV"].set_index(["dataset", "n_jobs"])
-    at = pd.MultiIndex.from_frame(table[["dataset", "n_jobs"]])
-    table["cpu_vs_grid"] = table["cpu_s"].to_numpy() / grid["cpu_s"].reindex(at).to_numpy()
-    table["wall_vs_grid"] = table["wall_s"].to_numpy() / grid["wall_s"].reindex(at).to_numpy()
+    table = add_ratios_to_grid(table, "dataset")
 
     def regret(row):
         scores = grid_scores[row["dataset"], row["n_jobs"]]

@@ -100,21 +100,13 @@ def tables(half, min_rows, names):
     return [name for name in R.REGRESSION_TABLES if name in chosen]
 
 
-
 def make_search(search, folds, n_jobs):
     """The search named `search` over the eight regressors, on `folds`, with `n_jobs`."""
-    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-    from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV
-    from sklearn.pipeline import Pipeline
-
+    from benchmarks._harness import list_peer
     from sksel import DAUBSearch, GPUCBSelector
 
-    pipe, grid = Pipeline([("estimator", learners()[0])]), {"estimator": learners()}
-    if search == "GridSearchCV":
-        return GridSearchCV(pipe, grid, cv=folds, n_jobs=n_jobs)
-    if search == "HalvingGridSearchCV":
-        return HalvingGridSearchCV(pipe, grid, cv=folds, resource="n_samples", factor=3,
-                                   min_resources="exhaust", random_state=SEED, n_jobs=n_jobs)
+    if search in ("GridSearchCV", "HalvingGridSearchCV"):
+        return list_peer(search, learners(), folds, n_jobs, SEED)
     if search == "DAUBSearch":
         return DAUBSearch(learners(), cv=folds, random_state=SEED, n_jobs=n_jobs)
     return GPUCBSelector(learners(), cv=folds, random_state=SEED, n_jobs=n_jobs)
@@ -154,14 +146,13 @@ def run_in_subprocess(search, n_jobs, table):
 
 def report(results):
     """The table of `results` (one dict per run), with ratios to GridSearchCV and regrets."""
+    from benchmarks._harness import add_ratios_to_grid
+
     grid_scores = {(r["table"], r["n_jobs"]): r["grid_scores"] for r in results
                    if r["search"] == "GridSearchCV"}
     table = pd.DataFrame([{k: v for k, v in r.items() if k != "grid_scores"}
                           for r in results])
-    grid = table[table["search"] == "GridSearchCV"].set_index(["table", "n_jobs"])
-    at = pd.MultiIndex.from_frame(table[["table", "n_jobs"]])
-    table["cpu_vs_grid"] = table["cpu_s"].to_numpy() / grid["cpu_s"].reindex(at).to_numpy()
-    table["wall_vs_grid"] = table["wall_s"].to_numpy() / grid["wall_s"].reindex(at).to_numpy()
+    table = add_ratios_to_grid(table, "table")
     table["regret_pt"] = [
         100 * (max(grid_scores[t, n].values()) - grid_scores[t, n][pick])
         for t, n, pick in zip(table["table"], table["n_jobs"], table["pick"])]

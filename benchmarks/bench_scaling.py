@@ -68,7 +68,7 @@ at one w before the next w), one row each, printed as soon as it is done:
   have spent. ``fits``: how many.
 - ``busy``: the seconds slept by those fits over ``w * wall``: the share of
   the workers' time spent training (fits abandoned unfinished at the end
-  are not counted).
+  are not counted). ``peak``: the most of them running at once.
 - ``note``: GPUCBSelector's prior (``prior_``), its full evaluations and its
   looks on a subsample.
 
@@ -76,11 +76,11 @@ Then PASS/FAIL against issue 61's floor at 8, 32 and 64 workers: DAUBSearch's
 and GPUCBSelector's wall at most HalvingGridSearchCV's and at most 0.6x
 GridSearchCV's, their regret within their ``tol`` (in points). ``--figure``
 draws wall against workers, one panel per dataset; ``--out`` writes the rows
-as CSV.
+as CSV, ``--timelines`` every fit noted (:func:`measure`'s `fits`).
 
     python -m benchmarks bench_scaling [--datasets letter diamonds]
         [--workers 1 2 8 32 64] [--searches GridSearchCV ...] [--time-scale 0.25]
-        [--out scaling.csv] [--figure doc/_static/scaling_walls.png]
+        [--out scaling.csv] [--figure doc/_static/scaling_walls.png] [--timelines fits.csv]
 """
 
 import argparse
@@ -323,13 +323,22 @@ SEARCHES = {"GridSearchCV": grid, "HalvingGridSearchCV": halving,
 
 
 # ----------------------------------------------------------------------- measures
-def warm_workers(n_workers):
-    """Start `n_workers` loky workers and import this module in each, before any timing."""
-    Parallel(n_jobs=n_workers)(delayed(_imported)() for _ in range(4 * n_workers))
+def warm_workers(n_workers, rounds=5):
+    """Start `n_workers` workers and import this module in each, before any timing.
+
+    Tasks are handed out until one round of them ran on every worker (at most
+    `rounds` rounds).
+    """
+    for _ in range(rounds):
+        ran_on = Parallel(n_jobs=n_workers)(delayed(_imported)() for _ in range(4 * n_workers))
+        if len(set(ran_on)) >= n_workers:
+            return
 
 
 def _imported():
+    """This process's id, after a short sleep (this module is imported to run it)."""
     time.sleep(0.05)
+    return os.getpid()
 
 
 def clear_notes():
@@ -339,10 +348,25 @@ def clear_notes():
 
 
 def read_notes(since):
-    """``(start, end, recorded seconds)`` of every fit noted that started at `since` or later."""
-    paths = glob.glob(os.path.join(os.environ[NOTES], "*.txt"))
-    notes = np.concatenate([np.loadtxt(path, ndmin=2) for path in paths] or [np.empty((0, 3))])
-    return notes[notes[:, 0] >= since]
+    """``(start, end, recorded seconds, process id)`` of every fit noted since `since`.
+
+    The fits that started at `since` or later, in the order they started.
+    """
+    found = [np.empty((0, 4))]
+    for path in glob.glob(os.path.join(os.environ[NOTES], "*.txt")):
+        notes = np.loadtxt(path, ndmin=2)
+        found.append(np.c_[notes, np.full(len(notes), int(Path(path).stem))])
+    notes = np.concatenate(found)
+    notes = notes[notes[:, 0] >= since]
+    return notes[np.argsort(notes[:, 0], kind="stable")]
+
+
+def most_at_once(notes):
+    """The most fits of `notes` running at the same time."""
+    times = np.concatenate([notes[:, 0], notes[:, 1]])
+    steps = np.concatenate([np.ones(len(notes)), -np.ones(len(notes))])
+    order = np.lexsort((steps, times))  # at the same time, an end before a start
+    return int(np.max(np.cumsum(steps[order]), initial=0))
 
 
 def note(search):
@@ -353,7 +377,13 @@ def note(search):
 
 
 def measure(name, dataset, n_workers, X, y):
-    """One row of the table: search `name` fitted on `dataset` with `n_workers` workers."""
+    """Search `name` fitted on `dataset` with `n_workers` workers: ``(row, fits)``.
+
+    `row` is the row of the table; `fits` a DataFrame of the fits noted, one
+    row each: ``start`` and ``end`` in seconds from the start of ``fit``,
+    ``recorded`` seconds, and ``here``, whether it ran in this process (the
+    refit; every fit at ``n_jobs=1``).
+    """
     search = SEARCHES[name](portfolio(dataset), n_workers)
     with parallel_config(backend="loky"):
         warm_workers(n_workers)
@@ -362,10 +392,14 @@ def measure(name, dataset, n_workers, X, y):
         wall = timed_fit(search, X, y, quiet=True).wall
     notes = read_notes(start)
     pick = recorded_name(search.best_params_["estimator"])
-    return {"dataset": dataset, "search": name, "workers": n_workers, "wall": wall,
-            "pick": pick, "regret": regret(dataset, pick), "fit_s": notes[:, 2].sum(),
-            "fits": len(notes), "busy": (notes[:, 1] - notes[:, 0]).sum() / (n_workers * wall),
-            "note": note(search)}
+    row = {"dataset": dataset, "search": name, "workers": n_workers, "wall": wall,
+           "pick": pick, "regret": regret(dataset, pick), "fit_s": notes[:, 2].sum(),
+           "fits": len(notes), "busy": (notes[:, 1] - notes[:, 0]).sum() / (n_workers * wall),
+           "peak": most_at_once(notes), "note": note(search)}
+    fits = pd.DataFrame({"dataset": dataset, "search": name, "workers": n_workers,
+                         "start": notes[:, 0] - start, "end": notes[:, 1] - start,
+                         "recorded": notes[:, 2], "here": notes[:, 3] == os.getpid()})
+    return row, fits
 
 
 # -------------------------------------------------------------------------- table
@@ -374,8 +408,8 @@ COLUMNS = [("dataset", "dataset", 8, ""), ("search", "search", 19, ""), ("w", "w
            ("wall s", "wall", 7, ".2f"), ("/grid", "vs_grid", 6, ".2f"),
            ("/halving", "vs_halving", 8, ".2f"), ("regret", "regret", 6, ".2f"),
            ("fit s", "fit_s", 7, ".1f"), ("fits", "fits", 5, "d"), ("busy", "busy", 5, ".2f"),
-           ("pick", "pick", 30, ""), ("note", "note", 0, "")]
-LEFT = (0, 1, 10, 11)
+           ("peak", "peak", 4, "d"), ("pick", "pick", 30, ""), ("note", "note", 0, "")]
+LEFT = (0, 1, 11, 12)
 
 
 def with_ratios(row, rows):
@@ -443,6 +477,8 @@ def main(argv=None):
                         help="a fit sleeps its recorded seconds times this")
     parser.add_argument("--out", help="write the rows to this CSV")
     parser.add_argument("--figure", help="save the walls' figure here (PNG)")
+    parser.add_argument("--timelines", help="write every fit's start, end and recorded "
+                                            "seconds to this CSV")
     args = parser.parse_args(argv)
     # Before any worker starts: every worker reads them from its environment.
     folder = tempfile.mkdtemp(prefix="sksel-scaling-")
@@ -451,14 +487,16 @@ def main(argv=None):
           f"included", flush=True)
     print(_table.format_line([title for title, *_ in COLUMNS], COLUMNS, LEFT, spec=False),
           flush=True)
-    rows = []
+    rows, fits = [], []
     try:
         for n_workers in args.workers:
             for dataset in args.datasets:
                 X, y = data(dataset)
                 for name in args.searches:
-                    row = with_ratios(measure(name, dataset, n_workers, X, y), rows)
+                    row, noted = measure(name, dataset, n_workers, X, y)
+                    row = with_ratios(row, rows)
                     rows.append(row)
+                    fits.append(noted)
                     print(_table.format_line([row[key] for _, key, *_ in COLUMNS], COLUMNS, LEFT),
                           flush=True)
     finally:
@@ -469,6 +507,8 @@ def main(argv=None):
         kind="stable")
     if args.out:
         table.to_csv(args.out, index=False)
+    if args.timelines:
+        pd.concat(fits).to_csv(args.timelines, index=False)
     if args.figure:
         plot_walls(table, args.figure)
     print()

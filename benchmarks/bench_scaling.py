@@ -79,7 +79,7 @@ draws wall against workers, one panel per dataset; ``--out`` writes the rows
 as CSV, ``--timelines`` every fit noted (:func:`measure`'s `fits`).
 
     python -m benchmarks bench_scaling [--datasets letter diamonds]
-        [--workers 1 2 8 32 64] [--searches GridSearchCV ...] [--time-scale 0.25]
+        [--workers 1 2 8 32 64] [--searches GridSearchCV ...] [--time-scale 0.5]
         [--out scaling.csv] [--figure doc/_static/scaling_walls.png] [--timelines fits.csv]
 """
 
@@ -473,7 +473,7 @@ def main(argv=None):
     parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), default=list(DATASETS))
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2, 8, 32, 64])
     parser.add_argument("--searches", nargs="+", choices=list(SEARCHES), default=list(SEARCHES))
-    parser.add_argument("--time-scale", type=float, default=0.25,
+    parser.add_argument("--time-scale", type=float, default=0.5,
                         help="a fit sleeps its recorded seconds times this")
     parser.add_argument("--out", help="write the rows to this CSV")
     parser.add_argument("--figure", help="save the walls' figure here (PNG)")

@@ -412,6 +412,13 @@ COLUMNS = [("dataset", "dataset", 8, ""), ("search", "search", 19, ""), ("w", "w
 LEFT = (0, 1, 11, 12)
 
 
+def table_line(row=None):
+    """The line of `row` in the table; its titles without a row."""
+    if row is None:
+        return _table.format_line([title for title, *_ in COLUMNS], COLUMNS, LEFT, spec=False)
+    return _table.format_line([row[key] for _, key, *_ in COLUMNS], COLUMNS, LEFT)
+
+
 def with_ratios(row, rows):
     """`row` with its wall over GridSearchCV's and halving's in `rows` (NaN if not there)."""
     walls = {r["search"]: r["wall"] for r in [*rows, row]
@@ -485,8 +492,8 @@ def main(argv=None):
     os.environ.update({TIME_SCALE: repr(args.time_scale), NOTES: folder})
     print(f"fits sleep {args.time_scale:g} x their recorded seconds; cv={CV}, loky, refit "
           f"included", flush=True)
-    print(_table.format_line([title for title, *_ in COLUMNS], COLUMNS, LEFT, spec=False),
-          flush=True)
+    print(table_line(), flush=True)
+    began = time.perf_counter()
     rows, fits = [], []
     try:
         for n_workers in args.workers:
@@ -494,17 +501,20 @@ def main(argv=None):
                 X, y = data(dataset)
                 for name in args.searches:
                     row, noted = measure(name, dataset, n_workers, X, y)
-                    row = with_ratios(row, rows)
-                    rows.append(row)
+                    rows.append(with_ratios(row, rows))
                     fits.append(noted)
-                    print(_table.format_line([row[key] for _, key, *_ in COLUMNS], COLUMNS, LEFT),
-                          flush=True)
+                    print(table_line(rows[-1]), flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     order = {dataset: i for i, dataset in enumerate(args.datasets)}
     table = pd.DataFrame(rows).sort_values(
         ["dataset", "workers"], key=lambda c: c.map(order) if c.name == "dataset" else c,
         kind="stable")
+    print(f"\nBy dataset ({time.perf_counter() - began:.0f} s in all, warming workers "
+          f"included)", flush=True)
+    print(table_line())
+    for _, row in table.iterrows():
+        print(table_line(row))
     if args.out:
         table.to_csv(args.out, index=False)
     if args.timelines:

@@ -34,8 +34,8 @@ Datasets (``--datasets``), the learners recorded on them:
 were recorded on and its validation fifth: 16,000 for letter, 20,000 for
 diamonds) and one constant feature; ``y`` is balanced over the classes, or a
 ramp. The training part of each of the 5 folds is then the largest recorded
-size; only the refit on all rows (and halving's subsamples are smaller) is
-off the recorded grid.
+size, at which the recorded seconds and score are read as they are; the
+refit on all rows is the one fit extrapolated.
 
 Searches (``--searches``), all with ``cv=5, refit=True, n_jobs=w`` and
 ``random_state=0`` where they take one, under joblib's loky backend:
@@ -54,7 +54,8 @@ Searches (``--searches``), all with ``cv=5, refit=True, n_jobs=w`` and
 of incrementally trained configurations of one model, not a list of learners.
 
 Every search runs at every number of workers w (``--workers``; all searches
-at one w before the next w), one row each, printed as soon as it is done:
+at one w before the next w), one row each, printed as soon as it is done
+(and all again by dataset at the end):
 
 - ``wall``: seconds of ``fit``, the refit included, on w loky workers started
   and warmed (this module imported) beforehand; ``n_jobs=1`` runs in this
@@ -81,6 +82,11 @@ as CSV, ``--timelines`` every fit noted (:func:`measure`'s `fits`).
     python -m benchmarks bench_scaling [--datasets letter diamonds]
         [--workers 1 2 8 32 64] [--searches GridSearchCV ...] [--time-scale 0.5]
         [--out scaling.csv] [--figure doc/_static/scaling_walls.png] [--timelines fits.csv]
+
+The defaults take about 16 minutes on 2 cores (953 s on 2026-11-29, the
+cores kept busy by another benchmark), 10 of them at one and two workers;
+``--workers 8 32 64`` about 6, much of it starting and warming the 64
+workers (each imports sksel, pandas and XGBoost).
 """
 
 import argparse

@@ -47,10 +47,9 @@ __all__ = ["KnownPrior", "known_prior", "learner_family"]
 #: Parameters that do not change what a learner learns, left out of the comparison.
 _NUISANCE = frozenset({"random_state", "n_jobs", "verbose", "max_iter", "tol", "cache_size",
                        "copy", "copy_X"})
-#: Classes the shipped priors lack, matched to the family of a related one.
 #: Pairs of columns of one class needed to measure the variance of a unit of distance.
 _MIN_PAIRS = 3
-
+#: Classes the shipped priors lack, matched to the family of a related one.
 _RELATED = {
     "XGBClassifier": ("HistGradientBoostingClassifier", "GradientBoostingClassifier"),
     "XGBRFClassifier": ("RandomForestClassifier",),

@@ -71,10 +71,9 @@ def curve_kind(scorer, metric, estimator, n_classes):
     ``"r2"`` for a regressor scored by R² (its own ``score``, ``"r2"``), None otherwise
     (a loss, another regression score).
     """
-    if unit_scored_classifier(scorer, metric, estimator, n_classes):
-        return "accuracy"
     function, sign = ranking_metric(scorer, metric, estimator)
-    if (n_classes is None and sign > 0 and function is r2_score
-            and is_regressor(first_estimator(estimator))):
-        return "r2"
-    return None
+    if sign <= 0:
+        return None
+    if n_classes is not None:
+        return "accuracy" if function in _UNIT_METRICS else None
+    return "r2" if function is r2_score and is_regressor(first_estimator(estimator)) else None

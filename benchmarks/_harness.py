@@ -59,22 +59,39 @@ def process_tree_seconds():
     return total
 
 
+def over_pipeline(learners):
+    """``(Pipeline, grid)``: a list of learners as the grid of a one-step pipeline's step,
+    ``estimator``, the form scikit-learn's searches take such a list in."""
+    from sklearn.pipeline import Pipeline
+
+    return Pipeline([("estimator", learners[0])]), {"estimator": learners}
+
+
 def list_peer(search, learners, folds, n_jobs, seed=0):
     """``GridSearchCV`` or ``HalvingGridSearchCV`` (named by `search`) over a list of learners.
 
-    The learners are the grid of a ``Pipeline``'s one step, ``estimator``;
-    halving runs as ``PEERS.md`` says (``resource="n_samples"``, ``factor=3``,
+    The learners are the grid of :func:`over_pipeline`; halving runs as
+    ``PEERS.md`` says (``resource="n_samples"``, ``factor=3``,
     ``min_resources="exhaust"``).
     """
     from sklearn.experimental import enable_halving_search_cv  # noqa: F401
     from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV
-    from sklearn.pipeline import Pipeline
 
-    pipe, grid = Pipeline([("estimator", learners[0])]), {"estimator": learners}
     if search == "GridSearchCV":
-        return GridSearchCV(pipe, grid, cv=folds, n_jobs=n_jobs)
-    return HalvingGridSearchCV(pipe, grid, cv=folds, resource="n_samples", factor=3,
-                               min_resources="exhaust", random_state=seed, n_jobs=n_jobs)
+        return GridSearchCV(*over_pipeline(learners), cv=folds, n_jobs=n_jobs)
+    return HalvingGridSearchCV(*over_pipeline(learners), cv=folds, resource="n_samples",
+                               factor=3, min_resources="exhaust", random_state=seed,
+                               n_jobs=n_jobs)
+
+
+def split_grid_scores(results, key):
+    """``(grid_scores, table)`` of `results`, one dict per run: ``{(key value, n_jobs):
+    GridSearchCV's mean test score by learner}`` and the runs without those scores."""
+    grid_scores = {(r[key], r["n_jobs"]): r["grid_scores"] for r in results
+                   if r["search"] == "GridSearchCV"}
+    table = pd.DataFrame([{k: v for k, v in r.items() if k != "grid_scores"}
+                          for r in results])
+    return grid_scores, table
 
 
 def add_ratios_to_grid(table, key):

@@ -58,7 +58,6 @@ import time
 import warnings
 
 import numpy as np
-import pandas as pd
 
 SEED = 0
 SEARCHES = ("GridSearchCV", "HalvingGridSearchCV", "GPUCBSelector")
@@ -176,12 +175,9 @@ def run_in_subprocess(search, n_jobs, dataset, args):
 
 def report(results):
     """The table of `results` (one dict per run), repeats averaged, with ratios and regret."""
-    from benchmarks._harness import add_ratios_to_grid
+    from benchmarks._harness import add_ratios_to_grid, split_grid_scores
 
-    grid_scores = {(r["dataset"], r["n_jobs"]): r["grid_scores"] for r in results
-                   if r["search"] == "GridSearchCV"}
-    table = pd.DataFrame([{k: v for k, v in r.items() if k != "grid_scores"}
-                          for r in results])
+    grid_scores, table = split_grid_scores(results, "dataset")
     keys = ["dataset", "rows", "search", "n_jobs", "pick"]
     if "prior" not in table:
         table["prior"] = None

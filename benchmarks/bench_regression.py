@@ -146,12 +146,9 @@ def run_in_subprocess(search, n_jobs, table):
 
 def report(results):
     """The table of `results` (one dict per run), with ratios to GridSearchCV and regrets."""
-    from benchmarks._harness import add_ratios_to_grid
+    from benchmarks._harness import add_ratios_to_grid, split_grid_scores
 
-    grid_scores = {(r["table"], r["n_jobs"]): r["grid_scores"] for r in results
-                   if r["search"] == "GridSearchCV"}
-    table = pd.DataFrame([{k: v for k, v in r.items() if k != "grid_scores"}
-                          for r in results])
+    grid_scores, table = split_grid_scores(results, "table")
     table = add_ratios_to_grid(table, "table")
     table["regret_pt"] = [
         100 * (max(grid_scores[t, n].values()) - grid_scores[t, n][pick])

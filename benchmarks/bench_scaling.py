@@ -104,12 +104,11 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from sklearn.base import is_classifier
-from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, RandomizedSearchCV
+from sklearn.model_selection import RandomizedSearchCV
 from sklearn.pipeline import Pipeline
 
 from benchmarks import _table
-from benchmarks._harness import timed_fit
+from benchmarks._harness import list_peer, over_pipeline, timed_fit
 from benchmarks.builders.record_curves import learner as recorded_learner
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch
 
@@ -284,27 +283,20 @@ def regret(dataset, pick):
 
 
 # ----------------------------------------------------------------------- searches
-def _over_pipeline(learners):
-    """``(Pipeline, grid)``: the learners as the grid of a one-step pipeline's step."""
-    return Pipeline([("estimator", learners[0])]), {"estimator": learners}
-
-
 def _half(learners):
     return math.ceil(len(learners) / 2)
 
 
 def grid(learners, n_jobs):
-    return GridSearchCV(*_over_pipeline(learners), cv=CV, n_jobs=n_jobs)
+    return list_peer("GridSearchCV", learners, CV, n_jobs, SEED)
 
 
 def halving(learners, n_jobs):
-    return HalvingGridSearchCV(*_over_pipeline(learners), cv=CV, resource="n_samples",
-                               factor=3, min_resources="exhaust", random_state=SEED,
-                               n_jobs=n_jobs)
+    return list_peer("HalvingGridSearchCV", learners, CV, n_jobs, SEED)
 
 
 def randomized(learners, n_jobs):
-    return RandomizedSearchCV(*_over_pipeline(learners), n_iter=_half(learners), cv=CV,
+    return RandomizedSearchCV(*over_pipeline(learners), n_iter=_half(learners), cv=CV,
                               random_state=SEED, n_jobs=n_jobs)
 
 
@@ -317,7 +309,7 @@ def gpucb(learners, n_jobs):
 
 
 def kdpp(learners, n_jobs):
-    return KDPPSearch(*_over_pipeline(learners), n_iter=_half(learners), cv=CV,
+    return KDPPSearch(*over_pipeline(learners), n_iter=_half(learners), cv=CV,
                       random_state=SEED, n_jobs=n_jobs)
 
 

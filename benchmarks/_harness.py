@@ -22,18 +22,27 @@ class TimedFit(NamedTuple):
     wall: float
 
 
-def timed_fit(search, X, y, *, quiet=False):
+def timed_fit(search, X, y, *, quiet=False, cpu_clock=time.process_time):
     """Fit `search` on ``(X, y)``; a :class:`TimedFit`.
 
-    With `quiet`, the warnings of the fit are ignored.
+    With `quiet`, the warnings of the fit are ignored. `cpu_clock` reads the
+    CPU seconds (this process's; :func:`process_tree_seconds` for its workers
+    too).
     """
     with warnings.catch_warnings() if quiet else nullcontext():
         if quiet:
             warnings.simplefilter("ignore")
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall = cpu_clock(), time.perf_counter()
         search.fit(X, y)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        cpu, wall = cpu_clock() - cpu, time.perf_counter() - wall
     return TimedFit(search, cpu, wall)
+
+
+def grid_learner_scores(grid, name):
+    """``{name(learner): mean test score}`` of a :func:`list_peer` ``GridSearchCV``, fitted."""
+    return {name(params["estimator"]): float(score)
+            for params, score in zip(grid.cv_results_["params"],
+                                     grid.cv_results_["mean_test_score"])}
 
 
 def process_tree_seconds():

@@ -54,7 +54,6 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 import warnings
 
 import numpy as np
@@ -140,20 +139,16 @@ def run_one(search, n_jobs, dataset, rows, max_rows=None):
     """Fit one search in this process; a dict of what it spent and picked."""
     from sklearn.model_selection import StratifiedKFold
 
-    from benchmarks._harness import process_tree_seconds
+    from benchmarks._harness import grid_learner_scores, process_tree_seconds, timed_fit
 
     X, y = load_table(dataset, rows, max_rows)
     folds = list(StratifiedKFold(5, shuffle=True, random_state=SEED).split(X, y))
     warnings.simplefilter("ignore")
-    cpu, wall = process_tree_seconds(), time.perf_counter()
-    fitted = make_search(search, folds, n_jobs).fit(X, y)
-    cpu, wall = process_tree_seconds() - cpu, time.perf_counter() - wall
+    fitted, cpu, wall = timed_fit(make_search(search, folds, n_jobs), X, y,
+                                  cpu_clock=process_tree_seconds)
     more = {}
     if search == "GridSearchCV":
-        more["grid_scores"] = {
-            type(params["estimator"]).__name__: float(score)
-            for params, score in zip(fitted.cv_results_["params"],
-                                     fitted.cv_results_["mean_test_score"])}
+        more["grid_scores"] = grid_learner_scores(fitted, lambda learner: type(learner).__name__)
     elif search == "GPUCBSelector":
         more = {"evaluations": int(fitted.n_iter_), "looks": int(fitted.n_looks_),
                 "unused": int(np.sum(fitted.all_cv_results_["speculative"])),

@@ -117,20 +117,16 @@ def run_one(search, n_jobs, table):
     from sklearn.model_selection import KFold
 
     from benchmarks import _regression_datasets as R
-    from benchmarks._harness import process_tree_seconds
+    from benchmarks._harness import grid_learner_scores, process_tree_seconds, timed_fit
 
     X, X_test, y, y_test = R.REGRESSION_TABLES[table]()
     folds = list(KFold(5, shuffle=True, random_state=SEED).split(X, y))
     warnings.simplefilter("ignore")
-    cpu, wall = process_tree_seconds(), time.perf_counter()
-    fitted = make_search(search, folds, n_jobs).fit(X, y)
-    cpu, wall = process_tree_seconds() - cpu, time.perf_counter() - wall
+    fitted, cpu, wall = timed_fit(make_search(search, folds, n_jobs), X, y,
+                                  cpu_clock=process_tree_seconds)
     more = {}
     if search == "GridSearchCV":
-        more["grid_scores"] = {
-            _name(params["estimator"]): float(score)
-            for params, score in zip(fitted.cv_results_["params"],
-                                     fitted.cv_results_["mean_test_score"])}
+        more["grid_scores"] = grid_learner_scores(fitted, _name)
     return {"table": table, "rows": len(y), "search": search, "n_jobs": n_jobs,
             "cpu_s": cpu, "wall_s": wall, "pick": _name(fitted.best_params_["estimator"]),
             "test_r2": float(fitted.score(X_test, y_test)), **more}

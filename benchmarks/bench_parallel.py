@@ -18,7 +18,10 @@ searches (``--searches``):
 
 - ``daub``: DAUBSearch over 32 sleeping learners, defaults (``cost="time"``);
 - ``daub-rows``: the same with ``cost="rows"``;
-- ``gpucb``: GPUCBSelector over 32 candidates, ``prior="kernel"``, ``n_iter=16``;
+- ``gpucb``: GPUCBSelector over 32 candidates, ``prior="kernel"``, ``n_iter=16``
+  (``batch_size="auto"``: ``ceil(w / 3)`` picks at once);
+- ``gpucb-one``: the same with ``batch_size=1`` (one pick at a time, free
+  workers on speculative picks);
 - ``gpucb-async``: the same with ``asynchronous=True`` (every pick a decision);
 - ``kdpp``: KDPPSearch, ``n_iter=32`` over a uniform ``quality``;
 - ``mutant-ucb``: MutantUCBSearch of a sleeping incremental learner, whose
@@ -200,6 +203,10 @@ def gpucb(seconds, budget, state_mb):
                          {"quality": QUALITIES}, prior="kernel", n_iter=16, **COMMON)
 
 
+def gpucb_one(seconds, budget, state_mb):
+    return gpucb(seconds, budget, state_mb).set_params(batch_size=1)
+
+
 def gpucb_async(seconds, budget, state_mb):
     return gpucb(seconds, budget, state_mb).set_params(asynchronous=True)
 
@@ -231,7 +238,8 @@ def mucb_client(seconds, budget, state_mb):
 
 #: The searches whose candidates' fits may sleep in proportion to their rows (``--per-row``).
 PER_ROW = {"daub", "daub-rows"}
-SEARCHES = {"daub": daub, "daub-rows": daub_rows, "gpucb": gpucb, "gpucb-async": gpucb_async,
+SEARCHES = {"daub": daub, "daub-rows": daub_rows, "gpucb": gpucb, "gpucb-one": gpucb_one,
+            "gpucb-async": gpucb_async,
             "kdpp": kdpp, "mutant-ucb": mutant_ucb, "mucb-client": mucb_client}
 
 

@@ -132,8 +132,10 @@ CASES = [
     ),
     SearchCase(
         "gpucb",
+        # Picks two at a time (GP-BUCB): the same results for any n_jobs, given batch_size.
         build=lambda **kw: GPUCBSelector(LogisticRegression(), C_GRID, **{
-            "n_iter": 4, "prior": "kernel", "cv": CV3, "random_state": 0, **kw}),
+            "n_iter": 4, "prior": "kernel", "batch_size": 2, "cv": CV3, "random_state": 0,
+            **kw}),
         counted=lambda **kw: GPUCBSelector(SlowKNN(), KNN_GRID, **{
             "n_iter": 5, "cv": 3, "refit": False, "random_state": 0, **kw}),
         counter=SlowKNN,

@@ -1,6 +1,7 @@
 """GP-UCB: the posterior and the choice against closed forms, priors, the selector."""
 
 
+import time
 import warnings
 
 import numpy as np
@@ -867,6 +868,91 @@ def test_asynchronous_selector_with_one_worker_equals_the_sequential_one():
     # Every evaluation run is a decision: none speculative.
     assert not np.any(parallel.all_cv_results_["speculative"])
     assert np.count_nonzero(parallel.cv_results_["n_folds_run"]) == 4
+
+
+# ------------------------------------------------------------ batch picks (GP-BUCB)
+
+
+def _gp_bucb_by_hand(mean, cov, scores, batch_size, n_iter, noise=0.01, delta=0.1):
+    """GP-BUCB with a fixed lag, by hand: pick p is the UCB argmax with the mean of the first
+    p - batch_size + 1 picks' scores and the variance given all p picks before it."""
+    picks = []
+    for p in range(n_iter):
+        known = picks[:max(0, p - batch_size + 1)]
+        mu = _closed_form_posterior(mean, cov, noise, known, scores[known])[0] if known \
+            else np.asarray(mean, dtype=float)
+        std = (_closed_form_posterior(mean, cov, noise, picks, np.zeros(len(picks)))[1]
+               if picks else np.sqrt(np.diag(cov)))
+        beta = np.log(len(mean) * (p + 1) ** 2 / delta)
+        ucb = mu + np.sqrt(beta) * std
+        ucb[picks] = -np.inf
+        picks.append(int(np.argmax(ucb)))
+    return picks
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("batch_size", [1, 2, 4])
+def test_batch_picks_are_gp_bucb_by_hand_for_any_workers(seed, batch_size):
+    rng = np.random.RandomState(seed)
+    mean, cov = _random_prior(rng, 12)
+    scores = rng.uniform(0.5, 0.9, size=12)
+    expected = _gp_bucb_by_hand(mean, cov, scores, batch_size, n_iter=7)
+    for n_workers in (1, 3, 8):
+        policy = GPUCBPolicy(mean, cov, n_iter=7, random_state=0, batch_size=batch_size)
+        run = simulate(policy, scores, n_workers, durations=rng.uniform(1, 5, size=12))
+        assert [c for c, _ in run.decisions] == expected
+
+
+def test_a_batch_is_handed_out_at_once_and_n_iter_counts_it():
+    rng = np.random.RandomState(0)
+    mean, cov = _random_prior(rng, 10)
+    policy = GPUCBPolicy(mean, cov, n_iter=5, random_state=0, batch_size=3)
+    first = policy.ask(10, speculative=False)
+    assert len(first) == 3  # picks 0, 1, 2: none needs a result
+    (c, r), = first[:1]
+    policy.tell(c, r, 0.7)
+    assert len(policy.ask(10, speculative=False)) == 1  # pick 3 needs pick 0's result only
+    for c, r in first[1:]:
+        policy.tell(c, r, 0.6)
+    last = policy.ask(10, speculative=False)
+    assert len(last) == 1  # n_iter=5 counts the evaluations running
+    assert len(policy.history_) == 5
+
+
+def test_the_batch_stops_growing_once_the_pending_evaluations_would_settle_the_answer():
+    # Candidate 0 is far ahead in the prior and 1 to 4 follow it closely (correlated):
+    # pending at its posterior mean, 0 leaves the others no chance, so nothing joins it.
+    mean = np.array([0.95, 0.70, 0.70, 0.70, 0.70])
+    cov = 0.0004 * (0.9 * np.ones((5, 5)) + 0.1 * np.eye(5))
+    policy = GPUCBPolicy(mean, cov, tol=0.01, risk=0.1, random_state=0, batch_size=4)
+    assert policy.ask(4, speculative=False) == [(0, "all")]
+    # Without the stop (no tol), the batch fills up.
+    policy = GPUCBPolicy(mean, cov, n_iter=5, random_state=0, batch_size=4)
+    assert len(policy.ask(4, speculative=False)) == 4
+
+
+@pytest.mark.parametrize("slow_first", [False, True])
+def test_two_workers_and_two_seconds_select_the_quick_learner_not_the_slow_ones_folds(
+        slow_first):
+    # A learner whose fit takes 20 s beside a quick one, max_time=2 on two workers: a
+    # worker takes the quick learner's folds while the other is in the slow one's first
+    # fold, and the search ends with the quick learner, long before the slow fit would.
+    from _common import NappingTree
+
+    X, y = load_iris(return_X_y=True)
+    learners = [NappingTree(nap=20.0), LogisticRegression(max_iter=1000)]
+    if not slow_first:
+        learners.reverse()
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the limit ended the search: said
+        search = GPUCBSelector(learners, max_time=2, n_jobs=2, random_state=0).fit(X, y)
+    assert time.perf_counter() - start < 20
+    assert isinstance(search.best_estimator_, LogisticRegression)
+    assert search.stop_reason_ == "max_time"
+    quick = learners.index(learners[0] if not slow_first else learners[1])
+    assert search.cv_results_["n_folds_run"][quick] == 5
+    assert search.cv_results_["rank_test_score"][quick] == 1
 
 
 # ------------------------------------------------------------ stopping, selector

@@ -34,6 +34,9 @@ class Lookahead:
                                   or self._answer_known(free)):
             return None
         if not self.asynchronous:
+            sure = self._sure()
+            if sure is not None:
+                return sure
             steps = [step for step in self._likely_picks() if step not in self._pending
                      and step not in self._told and (step[0] in free or (
                          step[1] != self.resource and step[0] in self._observed))]
@@ -45,7 +48,16 @@ class Lookahead:
         return None if step in self._pending or step in self._told else step
 
     def _sure(self):
-        return self._speculate() if self.asynchronous else None
+        """Asynchronously, the next pick; with a batch, the next pick that joins it and is
+        neither running nor told (one that is joins it too, and the next is tried); else
+        None."""
+        if self.asynchronous:
+            return self._speculate()
+        while self.batch_size > 1:
+            action = self._next_of_batch()
+            if action is None or (action not in self._pending and action not in self._told):
+                return action
+        return None
 
     def _likely_picks(self):
         """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
@@ -123,4 +135,5 @@ class Lookahead:
         run._look_scores = {c: dict(scores) for c, scores in self._look_scores.items()}
         run._look_obs = dict(self._look_obs)
         run.dropped_ = set(self.dropped_)
+        run._ahead = list(self._ahead)
         return run

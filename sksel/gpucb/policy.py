@@ -20,12 +20,13 @@ from sklearn.utils import check_random_state
 
 from .._core.policy import SequentialPolicy
 from .acquisition import Acquisition, _checked_cost
+from .batch import Batch
 from .lookahead import Lookahead
 from .model import GaussianModel, _tail_matched_sd
 from .stop import Stop
 
 
-class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy):
+class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, SequentialPolicy):
     """Which candidate to evaluate next, by GP-UCB.
 
     Scores of the K candidates are modelled as ``N(mean, cov)``; an evaluation
@@ -61,6 +62,16 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
     work is then wasted, but the picks depend on the number of workers and
     on the order results come in; with one worker they are the sequential
     algorithm's.
+
+    With ``batch_size=B > 1``, the sequential run itself picks up to B
+    candidates at once, by GP-BUCB (:mod:`sksel.gpucb.batch`): the ``p``-th
+    pick takes the results of picks ``0 .. p - B`` and the B - 1 picks
+    before it as pending, observed at their posterior mean, whether their
+    results are in yet or not. Its picks, and the selection, depend on the
+    scores and B only, as with one worker: B picks run at once, and free
+    workers beyond them get speculative picks as above. A pick joins the
+    batch only while the answer is not known with the pending evaluations
+    counted as made (at their posterior mean), and `n_iter` counts them.
 
     Parameters
     ----------
@@ -131,6 +142,10 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
     asynchronous : bool, default=False
         Whether every pick is a decision (see above), rather than the
         sequential run's picks only.
+    batch_size : int, default=1
+        The picks of the sequential run that may be evaluated at once, >= 1
+        (see above); 1 is the paper's GP-UCB. Ignored with `asynchronous`;
+        with more than 1, no `looks`.
     race : bool, default=False
         Give a candidate a cheap first look: score it fold by fold, and stop
         after ``j`` of its `n_folds` folds once its mean over them, taken as
@@ -154,7 +169,8 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         scored on the same validation folds; on the first `look_folds` of
         them), the smallest first, those whose cost stays within `look_share`
         of its full evaluation's (see below). Only with
-        `gap_model`, `tol` and a positive `risk`, and not `asynchronous`.
+        `gap_model`, `tol` and a positive `risk`, not `asynchronous`, and a
+        `batch_size` of 1.
         After each look, `gap_model` gives the law of the candidate's final
         gap to the leader ``b`` (the best candidate evaluated in full, which
         gets its own look at each size first) from the two candidates' scores
@@ -278,9 +294,10 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
     def __init__(self, mean, cov, *, noise=0.01, delta=0.1, beta_scale=1.0, n_iter=None,
                  tol=None, risk=0.1, fit_scale=False, empirical_bayes=False,
                  random_state=None, resource="all", cost=None, budget=None,
-                 asynchronous=False, race=False, n_folds=None, looks=(), gap_model=None,
-                 n_validation=None, look_threshold=0.05, look_cost=None, look_folds=None,
-                 look_share=0.5, settle=True, families=None, family_floor=0.0):
+                 asynchronous=False, batch_size=1, race=False, n_folds=None, looks=(),
+                 gap_model=None, n_validation=None, look_threshold=0.05, look_cost=None,
+                 look_folds=None, look_share=0.5, settle=True, families=None,
+                 family_floor=0.0):
         self.mean = np.asarray(mean, dtype=float)
         self.cov = np.asarray(cov, dtype=float)
         self.noise = noise
@@ -297,6 +314,10 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         self.cost = None if cost is None else _checked_cost(cost, len(self.mean))
         self.budget = budget
         self.asynchronous = asynchronous
+        self.batch_size = 1 if asynchronous else int(batch_size)
+        if self.batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1; got {batch_size!r}.")
+        self._ahead = []  # the batch's picks not used yet, in order (see sksel.gpucb.batch)
         self.race = race and tol is not None and risk > 0 and (n_folds or 0) >= 2
         self.n_folds = n_folds
         self.folds_used_ = {}
@@ -306,7 +327,8 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         self._fold_scores = {}  # candidate evaluated on every fold -> its fold scores
         self._failed = set()
         self.looks = tuple(sorted(set(looks))) if (gap_model is not None and tol is not None
-                                              and risk > 0 and not asynchronous) else ()
+                                              and risk > 0 and not asynchronous
+                                              and self.batch_size == 1) else ()
         self.gap_model = gap_model
         self.n_validation = n_validation
         self.look_threshold = look_threshold
@@ -459,6 +481,8 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
             for action in [a for a in self.history_ if a in self.waiting]:
                 self._use_told(action)
             return self._speculate()
+        if self.batch_size > 1:
+            return self._ahead[0] if self._ahead else self._next_of_batch()
         available = self._available()
         if self.n_evaluations_ >= self.n_iter or self._answer_known(available):
             return None
@@ -473,6 +497,8 @@ class GPUCBPolicy(Stop, Acquisition, Lookahead, GaussianModel, SequentialPolicy)
         return step
 
     def _use(self, action, outcome):
+        if self._ahead and self._ahead[0] == action:
+            self._ahead.pop(0)
         candidate = action[0]
         if action[1] != self.resource:
             self._use_look(action, outcome)

@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Mapping
 
 import numpy as np
+from joblib import effective_n_jobs
 
 from .._compat import Interval, StrOptions
 from .._core.search import BaseSelectionSearch
@@ -236,8 +237,10 @@ class GPUCBSelector(BaseSelectionSearch):
 
     asynchronous : bool, default=False
         With ``n_jobs > 1``, whether every evaluation a worker runs is a
-        decision. ``False``: the decisions are the sequential run's, the
-        same whatever `n_jobs`; free workers evaluate speculative picks, the
+        decision. ``False``: the decisions are the sequential run's (its
+        batches, see `batch_size`), the
+        same whatever `n_jobs` given `batch_size`; free workers beyond the
+        batch evaluate speculative picks, the
         candidates the sequential run is likeliest to pick next (simulated a
         few picks ahead from its posterior), used only when the sequential
         run picks them, so part of their work is wasted. ``True``: GP-BUCB
@@ -247,6 +250,29 @@ class GPUCBSelector(BaseSelectionSearch):
         candidates, and so the selection, can depend on `n_jobs` and on the
         order results come in. With ``n_jobs=1`` both are the paper's
         algorithm.
+
+    batch_size : int or "auto", default="auto"
+        How many candidates may be evaluated at once, each chosen by GP-BUCB
+        (Desautels, Krause and Burdick, JMLR 2014): the ``p``-th candidate
+        is chosen on the results of the first ``p - batch_size + 1`` and the
+        others before it taken as observed at their posterior mean, so the
+        upper bounds of a batch spread over candidates the pending ones tell
+        little about (:mod:`sksel.gpucb.batch`). A candidate joins the batch
+        only while the answer is not known with the pending evaluations
+        counted as made, and `n_iter` counts them. The evaluated candidates,
+        and so the selection, are a function of the scores and `batch_size`:
+        the same for any `n_jobs` and any order results come in, given
+        `batch_size`. ``"auto"``: the evaluations the workers run at once,
+        ``ceil(n_jobs / n_splits)`` (``n_jobs`` under joblib's backend; an
+        evaluation runs its folds side by side): 1, the same answer as one
+        worker, up to as many workers as folds; pass an int to get the same
+        answer whatever `n_jobs`; and 1 where `looks` are made, which save
+        more than a batch on the large data they are made on. More picks at
+        once fill more workers but are chosen on fewer results, and the stop
+        comes later (the scaling benchmark, :ref:`benchmark_scaling`). 1 is
+        the paper's GP-UCB, one candidate after another, free workers taking
+        speculative picks (see `asynchronous`). An int above 1 makes no
+        `looks`, and `asynchronous` ignores it.
 
     race_folds : bool, default=True
         Give every candidate a cheap first look: with several folds, a
@@ -295,6 +321,7 @@ class GPUCBSelector(BaseSelectionSearch):
         the looks aside: no more looks, and the candidates they dropped are
         candidates again (``policy_.looks_contradicted_``). ``"auto"``: looks where they can be
         made and pay -- a stop (`tol`, `risk` > 0), not `asynchronous`, a
+        `batch_size` of 1 or ``"auto"``, a
         classifier scored in [0, 1] or a regressor scored by R² (the gap
         models' scores) and training
         folds of at least 4,000 rows. ``True``: wherever they can be made (a
@@ -344,6 +371,9 @@ class GPUCBSelector(BaseSelectionSearch):
 
     candidates_ : list of dict
         The K candidates' parameters, in order.
+
+    batch_size_ : int
+        The candidates that could be evaluated at once (`batch_size`).
 
     beta_scale_ : float
         The exploration scale used.
@@ -411,6 +441,7 @@ class GPUCBSelector(BaseSelectionSearch):
         "kernel": [StrOptions({"rbf", "arc"})],
         "cost": [StrOptions({"auto", "prior"}), "array-like", None],
         "asynchronous": ["boolean"],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "race_folds": ["boolean"],
         "looks": ["boolean", StrOptions({"auto"})],
     }
@@ -434,6 +465,7 @@ class GPUCBSelector(BaseSelectionSearch):
         kernel="rbf",
         cost="auto",
         asynchronous=False,
+        batch_size="auto",
         race_folds=True,
         looks="auto",
         scoring=None,
@@ -479,6 +511,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.kernel = kernel
         self.cost = cost
         self.asynchronous = asynchronous
+        self.batch_size = batch_size
         self.race_folds = race_folds
         self.looks = looks
 
@@ -539,13 +572,15 @@ class GPUCBSelector(BaseSelectionSearch):
         self.beta_scale_ = self._beta_scale(fit_scale, scores, times)
         full = min(len(train) for train, _ in splits)
         looks = self._look_sizes(full, tol, n_classes)
+        self.batch_size_ = self._batch_size(n_iter, len(splits), looks)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
             n_iter=n_iter, tol=tol, risk=self.risk, fit_scale=fit_scale,
             empirical_bayes=self.empirical_bayes and not fit_scale, random_state=rng,
             resource=full, cost=self.cost_,
             budget=self.max_time if self.cost_ is not None else None,
-            asynchronous=self.asynchronous, race=self.race_folds, n_folds=len(splits),
+            asynchronous=self.asynchronous, batch_size=self.batch_size_, race=self.race_folds,
+            n_folds=len(splits),
             looks=looks, gap_model=shipped_model(self._curve_kind(n_classes)) if looks else None,
             n_validation=sum(len(test) for _, test in splits[:_LOOK_FOLDS]),
             look_threshold=_LOOK_THRESHOLD,
@@ -566,6 +601,7 @@ class GPUCBSelector(BaseSelectionSearch):
         reasons = [why for why, missing in (
             ("a stop (n_iter='auto', risk > 0)", tol is None or self.risk == 0),
             ("asynchronous=False", self.asynchronous),
+            ("batch_size=1 or 'auto'", self.batch_size != "auto" and self.batch_size > 1),
             ("a classifier scored in [0, 1] or a regressor scored by R²",
              self._curve_kind(n_classes) is None),
             (f"training folds of at least {_SMALLEST_LOOK * min(_LOOK_DIVISORS)} rows",
@@ -577,6 +613,16 @@ class GPUCBSelector(BaseSelectionSearch):
         if not self.looks or reasons or (self.looks == "auto" and full < _LOOKS_FROM_ROWS):
             return []
         return sizes
+
+    def _batch_size(self, n_iter, n_folds, looks):
+        """The candidates that may be evaluated at once: `batch_size`, with ``"auto"`` the
+        evaluations of `n_folds` folds the workers run at once, at most `n_iter`; 1 with
+        `asynchronous`, and with ``"auto"`` where `looks` are made."""
+        if self.asynchronous or (self.batch_size == "auto" and len(looks)):
+            return 1
+        size = (-(-effective_n_jobs(self.n_jobs) // n_folds) if self.batch_size == "auto"
+                else self.batch_size)
+        return max(1, min(size, n_iter))
 
     def _look_cost(self, n_total):
         """Relative fit costs that price the looks: the prior's (`cost`'s source), or, without

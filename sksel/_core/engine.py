@@ -19,11 +19,24 @@ flight (loky kills the workers running them; threads cannot be killed, so
 under the threading backend those fits run to their end, unused). Where the
 alarm cannot ring (outside the main thread, without ``signal.setitimer``,
 or while another timer of the process is armed), the deadline is read when
-the next result comes in. Other backends run the tasks in batches of one
+the next result comes in. Where no evaluation has finished by
+``max_time``, nothing new starts, but the folds of the evaluations under way
+go on, for at most ``max_time`` more, until the first of them ends: a model
+a little late rather than none (the first search of a process pays for its
+workers' start). Other backends run the tasks in batches of one
 task per worker, the clock read between batches. No task starts whose
 action's folds left cannot end by ``max_time``, as the mean seconds of its
 folds finished predict (``cut_short_``): with one worker such a fold would
 run past the deadline, with several it would be abandoned there.
+
+A free worker takes the first fold of an action not started before a later
+fold of one started, and among later folds those of the action with the most
+outputs in: several candidates get under way where one candidate's folds
+would hold every worker. Under ``max_time`` the policy is asked for actions
+(speculative ones too) until each worker may take a candidate of its own,
+and joblib gets no more tasks than workers are free: a quick candidate's
+evaluation then ends while a slow one's folds run, rather than wait behind
+them.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
@@ -371,6 +384,8 @@ class _WaitAlarm:
                 left = self._time_left()
                 if left is not None and left <= 0:
                     return
+                if left is not None and not 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= left:
+                    self._arm_deadline()  # the deadline came nearer: an evaluation finished
                 item = next(outputs)
             except (StopIteration, _DeadlineReached):
                 return
@@ -764,8 +779,9 @@ class Engine:
         wasted. Actions whose results will be used are queued ahead further,
         which keeps workers fed where tasks take a while to reach them.
         """
-        while self._n_ready() < self._n_workers and not self._out_of_time():
-            speculative = self._n_tasks_left() < 2 * self._n_workers
+        while ((self._n_ready() < self._n_workers or self._spreads())
+               and not self._out_of_time() and not self._past_max_time()):
+            speculative = self._n_tasks_left() < 2 * self._n_workers or self._spreads()
             actions = self._policy.ask(1, speculative=speculative)
             if not actions:
                 return
@@ -775,6 +791,13 @@ class Engine:
                 self._running[action] = [None] * len(tasks)
                 self._queue.extend(_keyed_task(action, i, task, self._search_id)
                                    for i, task in enumerate(tasks))
+
+    def _spreads(self):
+        """Whether, under `max_time`, fewer actions are queued or running than workers: each
+        worker may then take a candidate of its own (speculative or not) rather than a later
+        fold of another's, so that a quick candidate's evaluation ends while a slow one's
+        folds run."""
+        return self.max_time is not None and len(self._running) < self._n_workers
 
     def _held(self, key):
         """Whether the queued task `key` waits for the outputs of its action's earlier tasks.
@@ -796,27 +819,43 @@ class Engine:
         return self.enough is not None and action == self._policy.next_decision
 
     def _next_task(self):
-        """Take the first queued task that is not held (see `_held`), or None.
+        """Take the first queued task that is not held (see `_held`), in `_task_order`, or None.
 
-        While a task is held, another is taken only for a worker that is
-        free (fewer tasks handed out than workers), not to wait in joblib's
-        queue ahead of the held one; a held task is taken only where nothing
+        While a task is held, or under `max_time`, another is taken only for
+        a worker that is free (fewer tasks handed out than workers), not to
+        wait in joblib's queue ahead of the held one, or ahead of the folds
+        of a quicker candidate; a held task is taken only where nothing
         else is queued, as speculative work that the worker would otherwise
         idle through. None: the worker gets an idle task.
         """
         with self._queue_lock:
-            if self._queue and not self._ends_in_time(_key_of(self._queue[0])[0]):
-                self._hopeless = True  # out of time: what is left cannot end before it
+            if not self._queue:
                 return None
             held = [self._held(_key_of(task)) for task in self._queue]
-            if not any(held):
-                return self._queue.popleft() if self._queue else None
-            if self._n_tasks_left() - len(self._queue) >= self._n_workers:
+            if ((any(held) or self.max_time is not None)
+                    and self._n_tasks_left() - len(self._queue) >= self._n_workers):
                 return None
-            position = held.index(False) if False in held else 0
+            ready = [k for k, is_held in enumerate(held) if not is_held] or [0]
+            late = {k: self._late(_key_of(self._queue[k])[0]) for k in ready}
+            timely = [k for k in ready if late[k] is None]
+            if not timely:
+                self.cut_short_ = late[ready[0]]
+                self._hopeless = True  # out of time: what is left cannot end before it
+                return None
+            position = min(timely, key=self._task_order)
             task = self._queue[position]
             del self._queue[position]
             return task
+
+    def _task_order(self, position):
+        """Sort key of the queued task at `position`: first folds before later ones, so that
+        a free worker starts a candidate not started rather than wait on one's later fold;
+        then the later folds of the action with the most outputs in, the nearest its end
+        (under `max_time`, a quick candidate's folds go on while a slow one's first fold
+        runs); then the queue's order."""
+        action, i = _key_of(self._queue[position])
+        n_in = sum(out is not None for out in self._running.get(action, ()))
+        return (i > 0, -n_in, position)
 
     def _n_ready(self):
         """Queued tasks that are not held (see `_held`)."""
@@ -863,40 +902,51 @@ class Engine:
         self._n_done += 1
         self.on_done(action, outputs)
 
-    def _ends_in_time(self, action):
-        """Whether the folds of `action` not finished can end before `max_time`.
+    def _late(self, action):
+        """None where the folds of `action` not finished can end before `max_time`; else what
+        says they cannot, ``(action, mean seconds of a fold, folds finished, folds)``.
 
         As its folds finished so far predict: their mean seconds, times its
-        folds left over the workers. True without `max_time`, or before one
-        of its folds finished. Where not, nothing more is started (`_hopeless`):
-        with one worker the fold would run past the deadline, and with more
-        it would be abandoned there.
+        folds left over the workers. None without `max_time`, or before one
+        of its folds finished. Where no task queued can end in time, nothing
+        more is started (`_hopeless`, ``cut_short_``): with one worker the
+        fold would run past the deadline, and with more it would be abandoned
+        there.
         """
         if self.max_time is None:
-            return True
+            return None
         outputs = self._running.get(action, ())
         seconds = [out["fit_time"] + out.get("score_time", 0.0) for out in outputs
                    if isinstance(out, dict) and "fit_time" in out]
         if not seconds:
-            return True
+            return None
         left = sum(out is None for out in outputs)
         rounds = -(-left // self._n_workers)
-        predicted = np.mean(seconds) * rounds
-        if predicted <= self._time_left():
-            return True
-        self.cut_short_ = (action, float(np.mean(seconds)), len(seconds), len(outputs))
-        return False
+        if np.mean(seconds) * rounds <= self._time_left():
+            return None
+        return action, float(np.mean(seconds)), len(seconds), len(outputs)
+
+    def _deadline(self):
+        """Seconds from the deadline's start after which the run ends: `max_time`, or, while
+        no evaluation has finished, twice that (the folds under way may end; nothing new
+        starts after `max_time`, see :meth:`_past_max_time`)."""
+        return self.max_time if self._n_done else 2 * self.max_time
+
+    def _past_max_time(self):
+        """Whether `max_time` has passed: no new action is asked for."""
+        return (self.max_time is not None
+                and time.perf_counter() - self._deadline_from >= self.max_time)
 
     def _time_left(self):
-        """Seconds until `max_time`, or None."""
+        """Seconds until the run ends (:meth:`_deadline`), or None without `max_time`."""
         if self.max_time is None:
             return None
-        return max(0.0, self.max_time - (time.perf_counter() - self._deadline_from))
+        return max(0.0, self._deadline() - (time.perf_counter() - self._deadline_from))
 
     def _out_of_time(self):
         if self.max_time is None:
             return False
-        if time.perf_counter() - self._deadline_from < self.max_time and not self._hopeless:
+        if time.perf_counter() - self._deadline_from < self._deadline() and not self._hopeless:
             return False
         if self.stop_reason_ == "done":
             self.stop_reason_ = "max_time"

@@ -345,7 +345,8 @@ class BaseSelectionSearch(BaseSearchCV):
         evaluation of every candidate, which ``cv_results_`` holds.
         """
         folds_used = policy.folds_used_
-        decided, speculative = _split_by_decisions(run.evaluations, _used(run, policy))
+        decided, speculative = _split_by_decisions(
+            run.evaluations, _used(run, policy, cut=self.stop_reason_ != "done"))
         decided = [(action, outputs[:folds_used.get(action, len(outputs))])
                    for action, outputs in decided]
         if not decided:
@@ -729,14 +730,19 @@ def _row_of_action(results):
         zip(results["candidate_id"], results["n_resources"], complete)) if full}
 
 
-def _used(run, policy):
+def _used(run, policy, cut=False):
     """The actions whose evaluations the results hold as used: the policy's decisions, then
     those told that it uses whatever comes (``will_use``) but had not reached when the search
-    ended (k-DPP's, after an evaluation still running at ``max_time``), in the order told."""
+    ended (k-DPP's, after an evaluation still running at ``max_time``), in the order told.
+
+    Where `max_time` or a Ctrl-C `cut` the search, every evaluation told: one that a
+    worker ran speculatively, ahead of the policy's decisions, is an evaluation made in
+    the time given, and may be the only one.
+    """
     decisions = policy.decisions_
     decided = set(decisions)
     return decisions + [action for action, _ in run.evaluations
-                        if action not in decided and policy.will_use(action)]
+                        if action not in decided and (cut or policy.will_use(action))]
 
 
 def _check_policy(policy, search):

@@ -185,6 +185,51 @@ def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
         assert p == prob[c, s]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_learners_kept_whatever_comes_start_their_next_rung_before_it_is_decided(seed):
+    # Sure promotions: an action handed out with speculative=False before the rung's
+    # decision is one the one-worker run uses; the decisions are the same on any workers.
+    rng = np.random.RandomState(seed)
+    n, sizes = 10, [30, 90, 270, 810]
+    scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
+    prob = {(c, s): float(rng.uniform(0, 0.3)) for c in range(n) for s in sizes}
+    table = {round(scores[c][s], 9): prob[c, s] for c in range(n) for s in sizes}
+
+    def policy():
+        return RungPolicy(n, sizes, model=_ByCandidate(table), threshold=0.15,
+                          n_validation=100)
+
+    one = policy()
+    simulate(one, lambda c, s: scores[c][s])
+    used = set(one.decisions_)
+    # Rung 0 keeps every learner (rungs below N left): a learner told there is sure to
+    # take rung 1 once another is told too.
+    early = policy()
+    rung0 = early.ask(n, speculative=False)
+    assert len(rung0) == n and early.ask(1, speculative=False) == []
+    for c, s in rung0[:2]:
+        early.tell(c, s, scores[c][s])
+    promoted = early.ask(n, speculative=False)
+    assert sorted(promoted) == [(0, 90), (1, 90)]
+    # At rung 1 (4 of 10 kept: ceil(10 / 3)), the best told is sure once at most 3 are
+    # left untold, and 2 sure learners are needed. Whatever was handed out early is used.
+    for c, s in rung0[2:] + promoted:
+        early.tell(c, s, scores[c][s])
+    handed = list(early.history_)
+    while not early.done:
+        actions = early.ask(n, speculative=False)
+        handed += actions
+        for c, s in actions:
+            early.tell(c, s, scores[c][s])
+    assert set(handed) <= used
+    assert early.decisions_ == one.decisions_
+    for n_workers in (2, 5, 10):
+        many = policy()
+        simulate(many, lambda c, s: scores[c][s], n_workers,
+                 durations=lambda c, s: (1 + c % 4) * s)
+        assert many.decisions_ == one.decisions_ and many.best_ == one.best_
+
+
 def _two_behind(cost, seconds_per_row, probability=0.1):
     """Two learners ahead (the top third), two behind with `probability` each; threshold 0.1."""
     sizes = [30, 90, 270]

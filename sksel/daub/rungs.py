@@ -221,8 +221,7 @@ class RungPolicy(CurvePolicy):
     def _survivors(self, alive):
         """The learners of `alive` that go on from this rung (see the class docstring)."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        no_decision = self.model is not None and self._rung == 0 and self.n_sizes > 2
-        if not scored or no_decision:
+        if not scored or self._keeps_every_learner():
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
         keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
@@ -236,6 +235,11 @@ class RungPolicy(CurvePolicy):
             if p >= thresholds[c]:
                 keep.add(c)
         return keep
+
+    def _keeps_every_learner(self):
+        """Whether this rung drops no learner: the first, where two or more rungs lie below N
+        (the next one gives every curve a slope)."""
+        return self.model is not None and self._rung == 0 and self.n_sizes > 2
 
     def _thresholds(self, others):
         """``{candidate: threshold}``: `threshold` scaled by the seconds it would still cost.
@@ -294,9 +298,41 @@ class RungPolicy(CurvePolicy):
         return next(((c, following) for c in top if self._startable(c, following)), None)
 
     def _sure(self):
-        """A learner of this rung not started yet: the run needs its result whatever comes."""
-        return next(((c, self.size) for c in self._alive_at_rung
-                     if c in self._active and self._startable(c, self.size)), None)
+        """An action the run needs whatever comes: a learner of this rung not started yet;
+        then the next rung of a learner this rung keeps whatever the others score
+        (:meth:`_surely_kept`), before the rung is decided."""
+        action = next(((c, self.size) for c in self._alive_at_rung
+                       if c in self._active and self._startable(c, self.size)), None)
+        if action is not None or self.size == self.n_total:
+            return action
+        following = self.sizes[self._rung + 1]
+        return next(((c, following) for c in self._surely_kept()
+                     if self._startable(c, following)), None)
+
+    def _surely_kept(self):
+        """The learners that go on from this rung whatever the results not told yet, best
+        first; none unless two or more do (a learner left alone goes to N at once).
+
+        Every learner with a score told (used or waiting) at a rung where none
+        is dropped; else each in halving's top ``ceil(n / eta)`` however the
+        learners not told end: for the ``j``-th best told (``j`` from 0),
+        ``j + m < ceil((n - o + m) / eta)`` for every ``m`` of the ``o``
+        learners not told that may score above it, the others failing on every
+        fold (out of the rung's ``n``). The rung's rule keeps them, so their
+        next rung can start before the others' results: the decisions, and the
+        results, stay those of one worker.
+        """
+        alive = [c for c in self._alive_at_rung if c in self._active]
+        seen = {c: self._result_at(c) for c in alive}
+        told = sorted((c for c in alive if seen[c] is not None), key=lambda c: (-seen[c], c))
+        if self._keeps_every_learner():
+            kept = told
+        else:
+            n_open = len(alive) - len(told)
+            kept = [c for j, c in enumerate(told)
+                    if all(j + m < math.ceil((len(told) + m) / self.eta)
+                           for m in range(n_open + 1))]
+        return kept if len(kept) >= 2 else []
 
     def _startable(self, candidate, size):
         """Whether ``(candidate, size)`` is neither tried, running nor told."""

@@ -64,7 +64,8 @@ class Lookahead:
         likeliest first.
 
         The run is simulated `_LOOKAHEAD_RUNS` times from where it stands,
-        `_LOOKAHEAD_DEPTH` picks ahead, every score it waits for drawn from
+        `_LOOKAHEAD_DEPTH` picks ahead (beyond the picks of its batch made already), every
+        score it waits for drawn from
         the posterior predictive of the simulated run (a result told already
         is used as it is), the prior as fitted now. The steps at least half
         the simulated runs take (`_SPECULATE_SHARE`), ranked by how many take
@@ -83,7 +84,7 @@ class Lookahead:
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self.next_decision
-            for depth in range(self._LOOKAHEAD_DEPTH):
+            for depth in range(self._LOOKAHEAD_DEPTH + len(self._ahead)):
                 if action is None:
                     break
                 step = (int(action[0]), action[1])

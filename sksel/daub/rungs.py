@@ -287,15 +287,15 @@ class RungPolicy(CurvePolicy):
                                    sizes, self.n_total, self.n_validation)
 
     def _speculate(self):
-        """This rung's learners not started; then the next rung of its best learners so far."""
-        sure = self._sure()
-        if sure is not None or self.size == self.n_total:
-            return sure
-        seen = {c: self._result_at(c) for c in self._alive_at_rung}
-        scored = sorted((c for c, s in seen.items() if s is not None), key=lambda c: -seen[c])
-        top = scored[:math.ceil(len(self._alive_at_rung) / self.eta)]
-        following = self.sizes[self._rung + 1]
-        return next(((c, following) for c in top if self._startable(c, following)), None)
+        """Only what the run needs whatever comes (:meth:`_sure`): no guess.
+
+        A guessed next rung of the best learners told so far was wasted where
+        the rung then dropped them: on 32 sleeping learners and 8 loky workers
+        (``bench_parallel --searches daub``, 2026-11-29) 0.16 of the workers'
+        time went to such guesses, for a wall of 6.80 s, against none and 6.29 s
+        without them.
+        """
+        return self._sure()
 
     def _sure(self):
         """An action the run needs whatever comes: a learner of this rung not started yet;

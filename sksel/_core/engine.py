@@ -29,14 +29,13 @@ action's folds left cannot end by ``max_time``, as the mean seconds of its
 folds finished predict (``cut_short_``): with one worker such a fold would
 run past the deadline, with several it would be abandoned there.
 
-A free worker takes the first fold of an action not started before a later
-fold of one started, and among later folds those of the action with the most
-outputs in: several candidates get under way where one candidate's folds
-would hold every worker. Under ``max_time`` the policy is asked for actions
-(speculative ones too) until each worker may take a candidate of its own,
-and joblib gets no more tasks than workers are free: a quick candidate's
+Under ``max_time`` the policy is asked for actions (speculative ones too)
+until each worker may take a candidate of its own; a free worker takes the
+first fold of an action not started before a later fold of one under way,
+and among later folds those of the action with the most outputs in; and
+joblib gets no more tasks than workers are free: a quick candidate's
 evaluation then ends while a slow one's folds run, rather than wait behind
-them.
+them. Otherwise tasks go in the order their actions were handed out.
 
 Two tasks per worker are handed to joblib at a time, so that a worker that
 finishes starts the next at once rather than when the calling process gets
@@ -848,11 +847,17 @@ class Engine:
             return task
 
     def _task_order(self, position):
-        """Sort key of the queued task at `position`: first folds before later ones, so that
-        a free worker starts a candidate not started rather than wait on one's later fold;
-        then the later folds of the action with the most outputs in, the nearest its end
-        (under `max_time`, a quick candidate's folds go on while a slow one's first fold
-        runs); then the queue's order."""
+        """Sort key of the queued task at `position`: the queue's order; under `max_time`,
+        first folds before later ones, so that a free worker starts a candidate not started
+        rather than a later fold of one under way, then the later folds of the action with
+        the most outputs in, the nearest its end (a quick candidate's folds go on while a
+        slow one's first fold runs).
+
+        Without `max_time` an action's folds go first, in order: its result comes
+        soonest, and the policy's next decisions wait on it.
+        """
+        if self.max_time is None:
+            return position
         action, i = _key_of(self._queue[position])
         n_in = sum(out is not None for out in self._running.get(action, ()))
         return (i > 0, -n_in, position)

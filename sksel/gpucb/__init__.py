@@ -15,7 +15,8 @@ The search estimator (:class:`GPUCBSelector`) is in :mod:`sksel.gpucb.search`,
 its policy (:class:`GPUCBPolicy`, no estimator) in :mod:`sksel.gpucb.policy`, the
 concerns of its decisions in :mod:`sksel.gpucb.model` (the posterior, looks on
 subsamples as observations at their size), :mod:`sksel.gpucb.acquisition` (the
-next candidate and size), :mod:`sksel.gpucb.stop` and :mod:`sksel.gpucb.lookahead`
+next candidate and size), :mod:`sksel.gpucb.stop`, :mod:`sksel.gpucb.batch` (picks
+made while others are pending, GP-BUCB) and :mod:`sksel.gpucb.lookahead`
 (speculative steps); what the shipped priors know of the learners a user passes
 (``prior="auto"``) in :mod:`sksel.gpucb.known`,
 the helpers that turn earlier results into a prior and tune its exploration

@@ -11,8 +11,9 @@ and its next decision. Each concern of that decision has its module:
 :mod:`~sksel.gpucb.model` (the posterior over candidates, looks on subsamples
 as observations at their size), :mod:`~sksel.gpucb.acquisition` (the next
 candidate and the size it is evaluated at), :mod:`~sksel.gpucb.stop` (when
-the answer is known) and :mod:`~sksel.gpucb.lookahead` (speculative steps
-for free workers).
+the answer is known), :mod:`~sksel.gpucb.batch` (picks made while others are
+pending) and :mod:`~sksel.gpucb.lookahead` (speculative steps for free
+workers).
 """
 
 import numpy as np

@@ -292,7 +292,7 @@ class RungPolicy(CurvePolicy):
         A guessed next rung of the best learners told so far was wasted where
         the rung then dropped them: on 32 sleeping learners and 8 loky workers
         (``bench_parallel --searches daub``, 2026-11-29) 0.16 of the workers'
-        time went to such guesses, for a wall of 6.80 s, against none and 6.29 s
+        time went to such guesses, for a wall of 6.80 s, against none and 6.38 s
         without them.
         """
         return self._sure()
@@ -300,12 +300,14 @@ class RungPolicy(CurvePolicy):
     def _sure(self):
         """An action the run needs whatever comes: a learner of this rung not started yet;
         then the next rung of a learner this rung keeps whatever the others score
-        (:meth:`_surely_kept`), before the rung is decided."""
+        (:meth:`_surely_kept`), before the rung is decided, where that rung is below N (at N
+        the folds of the next decision are raced, and an evaluation started early would run
+        every fold: on diamonds at 64 workers, 66.8 s of fits against 38.8 s)."""
         action = next(((c, self.size) for c in self._alive_at_rung
                        if c in self._active and self._startable(c, self.size)), None)
-        if action is not None or self.size == self.n_total:
+        following = self.sizes[min(self._rung + 1, self.n_sizes - 1)]
+        if action is not None or following == self.n_total:
             return action
-        following = self.sizes[self._rung + 1]
         return next(((c, following) for c in self._surely_kept()
                      if self._startable(c, following)), None)
 

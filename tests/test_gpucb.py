@@ -938,8 +938,12 @@ def test_two_workers_and_two_seconds_select_the_quick_learner_not_the_slow_ones_
     # worker takes the quick learner's folds while the other is in the slow one's first
     # fold, and the search ends with the quick learner, long before the slow fit would.
     from _common import NappingTree
+    from joblib import Parallel, delayed
 
     X, y = load_iris(return_X_y=True)
+    # Workers started beforehand: the case is the schedule, not loky's start (which the
+    # grace of max_time covers, tests/test_engine.py).
+    Parallel(n_jobs=2)(delayed(abs)(i) for i in range(4))
     learners = [NappingTree(nap=20.0), LogisticRegression(max_iter=1000)]
     if not slow_first:
         learners.reverse()

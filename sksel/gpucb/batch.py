@@ -87,20 +87,11 @@ class Batch:
             return False
         if not left:
             return True
-        observed = self._observed_list()
-        given = observed + [c for c in pending if c not in observed]
-        y, mean, cov = self._observed_prior()
-        if observed:
-            K_oo = cov[np.ix_(observed, observed)] + np.diag(self._noise_vars(observed))
-            mean = mean + cov[:, observed] @ np.linalg.solve(K_oo, y - mean[observed])
-        values = {c: self._observed[c] for c in observed if c in self._observed
-                  and c not in self._extra_var}
+        mean, _ = self.posterior()
+        values = {c: y for c, y in self._observed.items() if c not in self._extra_var}
         values.update({c: mean[c] for c in pending})
         best = max(values, key=values.get)
-        K_gg = cov[np.ix_(given, given)] + np.diag(self._noise_vars(given))
-        cands = [best, *left]
-        K_cg = cov[np.ix_(cands, given)]
-        post = cov[np.ix_(cands, cands)] - K_cg @ np.linalg.solve(K_gg, K_cg.T)
+        _, post = self._posterior_cov([best, *left], pending=pending)
         var = post[0, 0] + np.diag(post)[1:] - 2 * post[0, 1:]
         var = np.maximum(var, self._family_floor(left))
         z = (mean[left] - values[best] - self.tol) / np.sqrt(np.maximum(var, 1e-24))

@@ -76,10 +76,12 @@ class GaussianModel:
             var -= np.einsum("kg,gk->k", K_kg, np.linalg.solve(K_gg, K_kg.T))
         return mean, np.sqrt(np.maximum(var, 0.0))
 
-    def _posterior_cov(self, candidates, look=None):
+    def _posterior_cov(self, candidates, look=None, pending=()):
         """Posterior mean and covariance of `candidates`, given the scores observed.
 
-        `look`, ``(candidate, score, variance)``, is one more observation.
+        `look`, ``(candidate, score, variance)``, is one more observation. The
+        covariance also conditions on the candidates `pending`, taken as observed
+        at their posterior mean, which leaves the mean as it is (GP-BUCB).
         """
         observed = self._observed_list()
         y, mean, cov = self._observed_prior()
@@ -87,6 +89,13 @@ class GaussianModel:
         if look is not None:
             observed, y, noise = observed + [look[0]], np.r_[y, look[1]], np.r_[noise, look[2]]
         mean_c, cov_c = mean[candidates], cov[np.ix_(candidates, candidates)]
+        extra = [c for c in pending if c not in observed]
+        if extra:
+            given = observed + extra
+            K_gg = cov[np.ix_(given, given)] + np.diag(np.r_[noise, self._noise_vars(extra)])
+            K_cg = cov[np.ix_(candidates, given)]
+            return (self._posterior_cov(candidates, look)[0],
+                    cov_c - K_cg @ np.linalg.solve(K_gg, K_cg.T))
         if not observed:
             return mean_c, cov_c
         K_oo = cov[np.ix_(observed, observed)] + np.diag(noise)

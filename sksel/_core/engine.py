@@ -84,6 +84,11 @@ flight again.
 A worker process whose first task asks for ``device="cuda"`` on a machine
 with several GPUs takes one of them for itself (:mod:`~sksel._core.devices`).
 
+A worker that the policy has nothing for refits the likeliest selection on
+all the rows (``early_refits``, :mod:`~sksel._core.early_refit`), where results
+stream in and without `max_time`: once the policy is done, the engine waits
+for the selection's refit under way, and leaves the others.
+
 On a dask cluster, the tasks of a search whose outputs hold state that later
 tasks take up (``state_key``: Mutant-UCB's model between two sub-trains) are
 submitted to dask directly (:mod:`~sksel._core.dask`), so that the state stays
@@ -267,6 +272,10 @@ def _key_of(keyed_task):
     return keyed_task[1][0]
 
 
+class _EarlyRefit(tuple):
+    """The key, in the engine's task keys, of the early refit of ``(candidate, resource)``."""
+
+
 def _for_joblib(task):
     func, args, kwargs = task
     return delayed(func)(*args, **kwargs)
@@ -444,6 +453,10 @@ class Engine:
         the worker that computed it: ``on_done`` receives a reference to it
         in its place (:class:`~sksel._core.dask.StateOnAWorker`), which a later task may take
         as an argument.
+    early_refits : EarlyRefits or None, default=None
+        The leader's refits, for workers the policy has nothing for
+        (:class:`~sksel._core.early_refit.EarlyRefits`: ``task()``,
+        ``wanted()``, ``take(key, output)``); None: no early refit.
 
     Attributes
     ----------
@@ -456,7 +469,7 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 started=None, name="search", enough=None, state_key=None):
+                 started=None, name="search", enough=None, state_key=None, early_refits=None):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
@@ -466,6 +479,7 @@ class Engine:
         self.name = name
         self.enough = enough
         self.state_key = state_key
+        self.early_refits = early_refits
 
     def run(self, policy):
         """Ask `policy` for actions until it is done, out of time or interrupted.
@@ -482,6 +496,7 @@ class Engine:
         # its own, while this one queues, races and reports.
         self._queue_lock = threading.Lock()
         self._running = {}
+        self._refitting = set()  # the early refits queued or running
         self._n_done = 0
         self._task_seconds, self._n_timed_tasks = 0.0, 0  # fit and score seconds so far
         self.stop_reason_ = "done"
@@ -593,8 +608,20 @@ class Engine:
                 break
         self._out_of_time()  # the deadline may have ended the wait for an item
         self._finished = True
-        if not self._running:
+        self._await_leaders_refit(items)
+        if not self._running and not self._refitting:
             self._drain_idle(outputs)
+
+    def _await_leaders_refit(self, items):
+        """Once the policy is done, wait in `items` for the early refit of its likeliest
+        selection under way (other results are left unread); nothing where there is none."""
+        key = None if self.early_refits is None else self.early_refits.wanted()
+        if not self._policy.done or key is None or _EarlyRefit(key) not in self._refitting:
+            return
+        for item in items:
+            if item is not None and item[0][0] == _EarlyRefit(key):
+                self._receive(*item)
+                return
 
     @staticmethod
     def _drain_idle(outputs):
@@ -728,6 +755,7 @@ class Engine:
         suspects = self._running
         self._running = {}
         self._queue.clear()
+        self._refitting.clear()
         warnings.warn(
             f"{self.name}: a worker died ({death!r}) with {_describe(suspects)} in "
             "flight; running each of them again alone.",
@@ -783,6 +811,7 @@ class Engine:
             speculative = self._n_tasks_left() < 2 * self._n_workers or self._spreads()
             actions = self._policy.ask(1, speculative=speculative)
             if not actions:
+                self._queue_early_refit()
                 return
             action = actions[0]
             tasks = self.make_tasks(action)
@@ -790,6 +819,20 @@ class Engine:
                 self._running[action] = [None] * len(tasks)
                 self._queue.extend(_keyed_task(action, i, task, self._search_id)
                                    for i, task in enumerate(tasks))
+
+    def _queue_early_refit(self):
+        """Queue the likeliest selection's refit where a worker would otherwise idle:
+        fewer tasks queued or running than workers, results streaming in, no `max_time`."""
+        if (self.early_refits is None or not self._streaming or self.max_time is not None
+                or self._n_tasks_left() >= self._n_workers):
+            return
+        started = self.early_refits.task()
+        if started is None:
+            return
+        key, task = started
+        with self._queue_lock:
+            self._refitting.add(_EarlyRefit(key))
+            self._queue.append(_keyed_task(_EarlyRefit(key), 0, task, self._search_id))
 
     def _spreads(self):
         """Whether, under `max_time`, fewer actions are queued or running than workers: each
@@ -868,13 +911,19 @@ class Engine:
             return sum(not self._held(_key_of(task)) for task in self._queue)
 
     def _n_tasks_left(self):
-        """Tasks of the actions handed out whose outputs are not in: queued or running."""
-        return sum(out is None for outputs in self._running.values() for out in outputs)
+        """Tasks whose outputs are not in, queued or running: of the actions handed out, and
+        the early refits."""
+        return (sum(out is None for outputs in self._running.values() for out in outputs)
+                + len(self._refitting))
 
     def _receive(self, key, output):
         self._stop_if_interrupted()  # the fit that returned `output` may have caught it
         self._note_task_seconds(output)
         action, i = key
+        if isinstance(action, _EarlyRefit):
+            self._refitting.discard(action)
+            self.early_refits.take(tuple(action), output)
+            return
         outputs = self._running.get(action)
         if outputs is None or outputs[i] is _SKIPPED:
             return  # handed to joblib before its action's race ended

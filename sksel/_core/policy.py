@@ -76,6 +76,10 @@ too, with defaults that a policy overrides where it does more:
 ``leader() -> (score, candidate, resource) or None`` (default None)
     The candidate the search would select from the results used so far,
     the best so far of the progress lines; None while there is none.
+``likely_selections() -> list of (candidate, resource)`` (default: the leader's)
+    The evaluations whose candidates the search may well select, the
+    likeliest first, for workers with nothing else to do to refit them early
+    (:mod:`~sksel._core.early_refit`); empty: no refit yet.
 ``dropped_`` (default empty)
     The candidates the policy's rule took out of the running: given no
     more training and never selected (DAUB's rungs, GP-UCB's looks).
@@ -193,6 +197,11 @@ class Policy:
     def leader(self):
         """``(score, candidate, resource)`` the search would select now, or None."""
         return None
+
+    def likely_selections(self):
+        """``[(candidate, resource)]`` of :meth:`leader`, or none while there is no leader."""
+        leader = self.leader()
+        return [] if leader is None else [(int(leader[1]), leader[2])]
 
 
 class Action(tuple):

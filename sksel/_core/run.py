@@ -3,6 +3,7 @@
 import numpy as np
 
 from .._compat import _insert_error_scores, _MultimetricScorer
+from .early_refit import EarlyRefits
 
 
 class Listener:
@@ -51,11 +52,14 @@ class _Run:
     validation fold too. `metric_of`, ``(outputs, metric) -> metric``, names
     the ranking metric once the first outputs show it (a callable scoring's
     dict); `breed`, ``(space, params, candidates) -> params``, breeds a
-    candidate from another's configuration.
+    candidate from another's configuration. With `early_refits`, the
+    leader's refits that workers make while the policy has nothing for them
+    are kept in ``early_refits`` (:class:`~sksel._core.early_refit.EarlyRefits`);
+    else it is None.
     """
 
     def __init__(self, job, policy, trainer, listeners, refit_metric, checkpoint,
-                 keeper=None, *, metric_of=None, breed=None):
+                 keeper=None, *, metric_of=None, breed=None, early_refits=False):
         self.job = job
         self.policy = policy
         self.trainer = trainer
@@ -68,6 +72,7 @@ class _Run:
         self.listeners = [*listeners, self._recorder]
         self._replayed = {}
         self._given_up = set()
+        self.early_refits = EarlyRefits(job, trainer, policy) if early_refits else None
 
     @property
     def evaluations(self):

@@ -291,7 +291,8 @@ class BaseSelectionSearch(BaseSearchCV):
                 self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
             if self.refit:
                 with threads_within_cpus():
-                    self._refit_best(job, trainer, fit_params, run.refit_metric)
+                    self._refit_best(job, trainer, fit_params, run.refit_metric,
+                                     run.early_refits)
             if interrupts.count > seen:
                 self.__dict__.pop("best_estimator_", None)  # its fit may have been cut short
                 raise KeyboardInterrupt
@@ -315,12 +316,13 @@ class BaseSelectionSearch(BaseSearchCV):
                      if listener is not None]
         run = _Run(job, policy, trainer, listeners + [progress], refit_metric, checkpoint, keeper,
                    metric_of=self._callable_metric if callable(self.scoring) else None,
-                   breed=self._breed)
+                   breed=self._breed,
+                   early_refits=self.refit is True or isinstance(self.refit, str))
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
                         max_time=self.max_time, started=self._fit_started,
                         name=type(self).__name__,
                         enough=run.enough if policy.races_folds else None,
-                        state_key=trainer.state_key)
+                        state_key=trainer.state_key, early_refits=run.early_refits)
         run.start()
         try:
             engine.run(policy)
@@ -598,7 +600,7 @@ class BaseSelectionSearch(BaseSearchCV):
             self.best_score_ = self.cv_results_[f"mean_test_{refit_metric}"][index]
         self.best_params_ = self.cv_results_["params"][index]
 
-    def _refit_best(self, job, trainer, fit_params, refit_metric):
+    def _refit_best(self, job, trainer, fit_params, refit_metric, early_refits):
         """Refit the selected candidate on all rows; where that fails, the next in rank.
 
         A refit that raises is warned about (``FitFailedWarning``) and the
@@ -610,7 +612,8 @@ class BaseSelectionSearch(BaseSearchCV):
         ranked 1 (with a callable `refit`, the ranks are left as they are). With
         ``error_score="raise"`` the refit's error is raised, as
         :class:`~sklearn.model_selection.GridSearchCV` does; where every
-        candidate's refit fails, a ``RuntimeError`` says so.
+        candidate's refit fails, a ``RuntimeError`` says so. A refit that a
+        worker made during the search (`early_refits`) is taken as it is.
         """
         results = self.cv_results_
         rank = results[f"rank_test_{refit_metric}"]
@@ -622,7 +625,8 @@ class BaseSelectionSearch(BaseSearchCV):
         for i in order:
             self._select(i, refit_metric)
             try:
-                self._refit(job, trainer, i, fit_params(results["candidate_id"][i]))
+                self._refit(job, trainer, i, fit_params(results["candidate_id"][i]),
+                            early_refits)
             except Exception as error:
                 if self.error_score == "raise":
                     raise
@@ -646,13 +650,17 @@ class BaseSelectionSearch(BaseSearchCV):
             "error_score='raise' to see the first error."
         ) from last_error
 
-    def _refit(self, job, trainer, row, fit_params):
-        """Train the candidate of results row `row` on all the rows, as the trainer does."""
-        start = time.perf_counter()
-        self.best_estimator_ = trainer.refit(job, int(self.cv_results_["candidate_id"][row]),
-                                             int(self.cv_results_["n_resources"][row]),
-                                             fit_params)
-        self.refit_time_ = time.perf_counter() - start
+    def _refit(self, job, trainer, row, fit_params, early_refits):
+        """Train the candidate of results row `row` on all the rows, as the trainer does; or
+        take its refit from `early_refits` (``refit_time_`` is then its worker's seconds)."""
+        results = self.cv_results_
+        key = (int(results["candidate_id"][row]), int(results["n_resources"][row]))
+        if early_refits is not None and key in early_refits.done:
+            self.best_estimator_, self.refit_time_ = early_refits.done[key]
+        else:
+            start = time.perf_counter()
+            self.best_estimator_ = trainer.refit(job, *key, fit_params)
+            self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
 

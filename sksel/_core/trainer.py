@@ -28,6 +28,11 @@ trainer its subclass's ``_make_policy`` returns, and no method of the search:
     trained less measures a model the refit does not rebuild.
 ``refit(job, candidate, resource, fit_params)``
     The selected candidate, trained on all the rows as its row measured it.
+``refit_task(job, candidate, resource, fit_params)``
+    The task ``(func, args, kwargs)`` whose call returns what ``refit`` does,
+    to run on a worker the search would otherwise leave idle
+    (:mod:`~sksel._core.early_refit`); None where the refit needs what only
+    the trainer holds.
 ``close()``
     Release what the fit held (called when the fit ends, however it ends).
 ``state_key``
@@ -36,7 +41,8 @@ trainer its subclass's ``_make_policy`` returns, and no method of the search:
 
 :class:`Trainer` gives every member but `split`, `iter_of` and `task` a
 default: nothing to prepare or keep, the candidate's parameters as they are,
-ranking by the resource itself, and a refit of a fresh estimator. The trainers
+ranking by the resource itself, and a refit of a fresh estimator (a task that
+runs anywhere). The trainers
 are in :mod:`sksel.training`.
 """
 
@@ -74,12 +80,21 @@ class Trainer(Listener):
 
     def refit(self, job, candidate, resource, fit_params):
         """A fresh estimator of `candidate`, fitted on all the rows."""
-        estimator = job.space.build(job.candidates[candidate])
-        if job.y is None:
-            estimator.fit(job.X, **fit_params)
-        else:
-            estimator.fit(job.X, job.y, **fit_params)
-        return estimator
+        func, args, kwargs = self.refit_task(job, candidate, resource, fit_params)
+        return func(*args, **kwargs)
+
+    def refit_task(self, job, candidate, resource, fit_params):
+        """The task of :meth:`refit`: a fresh estimator of `candidate` fitted on all the rows."""
+        return _fitted, (job.space.build(job.candidates[candidate]), job.X, job.y, fit_params), {}
 
     def close(self):
         """Nothing held."""
+
+
+def _fitted(estimator, X, y, fit_params):
+    """`estimator` fitted on `X` and `y` (None: unsupervised) with `fit_params`."""
+    if y is None:
+        estimator.fit(X, **fit_params)
+    else:
+        estimator.fit(X, y, **fit_params)
+    return estimator

@@ -286,6 +286,18 @@ class RungPolicy(CurvePolicy):
                                    [self._valid[leader][n] for n in sizes],
                                    sizes, self.n_total, self.n_validation)
 
+    def likely_selections(self):
+        """At N's rung, the leader at N, then the learners not scored at N yet, the best at
+        the largest size below N first (the best below N is not always the best at N:
+        diamonds, histogram gradient boosting below, extra trees at N); none before N's
+        rung (a refit there would more likely be wasted than needed)."""
+        if self.size != self.n_total:
+            return []
+        below = {c: self._valid[c][max(self._valid[c])] for c in self._alive_at_rung
+                 if c in self._active and self._valid[c]}
+        return super().likely_selections() + [
+            (c, self.n_total) for c in sorted(below, key=lambda c: (-below[c], c))]
+
     def _speculate(self):
         """Only what the run needs whatever comes (:meth:`_sure`): no guess.
 

@@ -214,6 +214,10 @@ class ContinuedTrainer(FoldsTrainer):
         return self.subtrainer.released(model, sum(n for _, n in lineage),
                                         job.estimators[candidate])
 
+    def refit_task(self, job, candidate, resource, fit_params):
+        """None: the refit replays a lineage that only this trainer knows (:meth:`refit`)."""
+        return None
+
     def close(self):
         """Drop every state kept, the seeded estimators and the rows cut (and their folder)."""
         self._states.clear()

@@ -157,11 +157,43 @@ def test_a_free_worker_speculates_the_step_the_run_will_take_a_look_not_a_full_e
     the run looks at 2 first: the simulated runs take (2, 74), never (2, N)."""
     policy = _policy([0.85, 0.70, 0.70, 0.70], sd=0.15)
     assert policy._next_step(2) == (2, N)  # as things stand, with no leader yet
-    assert policy.ask(3) == [(0, N), (2, LOOKS[0])]
+    assert policy.ask(2) == [(0, N), (2, LOOKS[0])]
     policy.tell(0, N, 0.86)
     assert policy.ask(1) == [(0, LOOKS[0])]  # the leader's own look, then 2's, running already
     policy.tell(0, LOOKS[0], 0.80)
     assert policy.next_decision == (2, LOOKS[0])
+
+
+def test_workers_the_likely_steps_leave_idle_make_the_looks_the_run_will_need():
+    """Past its likely steps, a free worker makes the first pick's looks at every size of
+    a ladder, the smallest first (its looks are what the others' are compared with), then
+    each other candidate's first look, the highest upper bound first; once the first pick
+    leads, the next look of each; no full evaluation."""
+    policy = _policy([0.85, 0.70, 0.69, 0.68], sd=0.15)
+    handed = policy.ask(20)
+    likely = policy._likely_picks()
+    spare = [action for action in handed[1:] if action not in likely]
+    assert handed[0] == (0, N) and len(set(handed)) == len(handed)
+    assert spare == [(0, n) for n in LOOKS if (0, n) not in likely] + [
+        (c, LOOKS[0]) for c in (1, 2, 3) if (c, LOOKS[0]) not in likely]
+    policy.tell(0, N, 0.86)
+    for n in LOOKS:
+        policy.tell(0, n, 0.86 - 0.1 * (1 - n / N))
+    for c in (1, 2, 3):
+        policy.tell(c, LOOKS[0], 0.70)
+    assert all(action[1] == LOOKS[1] for action in policy.ask(3)[1:])
+
+
+def test_looks_made_side_by_side_leave_the_decisions_of_one_worker():
+    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60, 0.79])
+    mean = [0.80, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70]
+    runs = {workers: _policy(mean, sd=0.15) for workers in (1, 8, 32)}
+    for workers, policy in runs.items():
+        simulate(policy, _curves(finals), n_workers=workers)
+    assert runs[1].decisions_ == runs[8].decisions_ == runs[32].decisions_
+    assert runs[1].selection_ == runs[32].selection_
+    # The looks the run made were all handed out, many of them side by side.
+    assert set(runs[1].decisions_) <= set(runs[32].history_)
 
 
 @pytest.mark.parametrize("look_cost, look_share, ladders", [

@@ -40,12 +40,41 @@ class Lookahead:
             steps = [step for step in self._likely_picks() if step not in self._pending
                      and step not in self._told and (step[0] in free or (
                          step[1] != self.resource and step[0] in self._observed))]
-            return steps[0] if steps else None
+            return steps[0] if steps else self._next_look_of_any(free)
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         if candidate is None:
             return None
         step = self._next_step(candidate)
         return None if step in self._pending or step in self._told else step
+
+    def _next_look_of_any(self, free):
+        """A look (a step on a subsample) neither running nor told that the run is likely to
+        make, or None: the leader's at a size of a `free` candidate's looks (before there
+        is a leader, the first pick's: the run waits for its full evaluation), the smallest
+        first; else the next look of the candidate of `free` with the highest upper bound
+        (before there is a leader, its first).
+
+        Where no step is likely enough, a worker would otherwise idle. A look is
+        cheap, and the run looks at each candidate it picks before its full
+        evaluation, against the leader's look at the same size: looks made side by
+        side save the wall of looks made one after another.
+        """
+        if not self.looks or self.looks_contradicted_:
+            return None
+        leader, decision = self.best_, self.next_decision
+        if leader is None and decision is not None and decision[1] == self.resource:
+            leader = decision[0]
+        sizes = sorted({n for c in free for n in self._ladder(c)})
+        steps = [(leader, n) for n in sizes if n not in self._look_scores.get(leader, {})]
+        mean, std = self._posterior(())
+        ucb = mean + np.sqrt(self.beta(self.n_evaluations_ + 1)) * std
+        for candidate in sorted(free, key=lambda c: (-ucb[c], self._tie_rank[c])):
+            step = self._next_step(candidate) if self.best_ is not None else (
+                candidate, self._next_look(candidate))  # its first look, once there is a leader
+            if step[1] is not None and step[1] != self.resource:
+                steps.append((candidate, step[1]))
+        return next((step for step in steps if step[0] is not None and step not in self._pending
+                     and step not in self._told), None)
 
     def _sure(self):
         """Asynchronously, the next pick; with a batch, the next pick that joins it and is

@@ -426,6 +426,16 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         leader = self.best_
         return None if leader is None else (self._observed[leader], leader, self.resource)
 
+    def likely_selections(self):
+        """The leader's evaluation; before there is one, the full evaluation the run waits
+        for (the first pick, the prior's favourite, often the selection: letter's and
+        diamonds' sleeping learners, :ref:`benchmark_scaling`)."""
+        likely = super().likely_selections()
+        decision = self.next_decision
+        if likely or decision is None or decision[1] != self.resource:
+            return likely
+        return [(int(decision[0]), self.resource)]
+
     def counts(self, action):
         """Whether `action` counts against `n_iter`: a full evaluation, not a look."""
         return action[1] == self.resource

@@ -1,5 +1,6 @@
 """The likely selection refitted on a worker that would otherwise idle (sksel._core.early_refit)."""
 
+import os
 import threading
 import time
 import warnings
@@ -79,6 +80,35 @@ def test_a_refit_that_fails_early_fails_again_as_with_one_worker():
                           list(search.cv_results_["rank_test_score"]))
     assert fitted[1] == fitted[8]
     assert isinstance(search.best_estimator_[-1], NappingTree)
+
+
+class DiesRefittedInAWorker(LogisticRegression):
+    """A logistic regression that kills the worker process fitting it on all of iris; in the
+    process `main_pid` it fits."""
+
+    def __init__(self, main_pid=None, max_iter=1000):
+        self.main_pid = main_pid
+        super().__init__(max_iter=max_iter)
+
+    def fit(self, X, y, sample_weight=None):
+        if len(X) == 150 and os.getpid() != self.main_pid:
+            os._exit(1)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_worker_that_dies_under_an_early_refit_leaves_the_one_worker_answer():
+    # The leader's early refit kills its loky worker while the napping tree's folds run:
+    # those run again, alone, and the search refits the leader itself.
+    candidates = [DiesRefittedInAWorker(main_pid=os.getpid()), NappingTree(nap=1.0, max_depth=1)]
+    with parallel_config("loky"), pytest.warns(RuntimeWarning, match="a worker died"):
+        search = _kdpp(candidates, n_jobs=4).fit(X, y)
+    alone = _kdpp(candidates, n_jobs=1).fit(X, y)
+    assert search.stop_reason_ == "done"
+    for key in ("params", "mean_test_score", "split0_test_score", "split2_test_score"):
+        assert list(search.cv_results_[key]) == list(alone.cv_results_[key])
+    assert isinstance(search.best_estimator_[-1], DiesRefittedInAWorker)
+    np.testing.assert_array_equal(search.best_estimator_.predict_proba(X),
+                                  alone.best_estimator_.predict_proba(X))
 
 
 class _Policy:

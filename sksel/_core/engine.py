@@ -757,8 +757,9 @@ class Engine:
         self._queue.clear()
         self._refitting.clear()
         warnings.warn(
-            f"{self.name}: a worker died ({death!r}) with {_describe(suspects)} in "
-            "flight; running each of them again alone.",
+            f"{self.name}: a worker died ({death!r}) with "
+            + (f"{_describe(suspects)} in flight; running each of them again alone."
+               if suspects else "no evaluation in flight (an early refit's); going on."),
             RuntimeWarning,
         )
         for action, outputs in suspects.items():

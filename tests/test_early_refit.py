@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from _common import FailsFromRows, NappingTree
 from joblib import parallel_config
+from joblib.externals.loky import get_reusable_executor
 from sklearn.datasets import load_iris
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
@@ -102,6 +103,7 @@ def test_a_worker_that_dies_under_an_early_refit_leaves_the_one_worker_answer():
     candidates = [DiesRefittedInAWorker(main_pid=os.getpid()), NappingTree(nap=1.0, max_depth=1)]
     with parallel_config("loky"), pytest.warns(RuntimeWarning, match="a worker died"):
         search = _kdpp(candidates, n_jobs=4).fit(X, y)
+    get_reusable_executor().shutdown(wait=True)  # the next test gets workers of its own
     alone = _kdpp(candidates, n_jobs=1).fit(X, y)
     assert search.stop_reason_ == "done"
     for key in ("params", "mean_test_score", "split0_test_score", "split2_test_score"):

@@ -454,7 +454,7 @@ class Engine:
         in its place (:class:`~sksel._core.dask.StateOnAWorker`), which a later task may take
         as an argument.
     early_refits : EarlyRefits or None, default=None
-        The leader's refits, for workers the policy has nothing for
+        Refits of the likely selections, for workers the policy has nothing for
         (:class:`~sksel._core.early_refit.EarlyRefits`: ``task()``,
         ``wanted()``, ``take(key, output)``); None: no early refit.
 
@@ -608,11 +608,11 @@ class Engine:
                 break
         self._out_of_time()  # the deadline may have ended the wait for an item
         self._finished = True
-        self._await_leaders_refit(items)
+        self._await_selections_refit(items)
         if not self._running and not self._refitting:
             self._drain_idle(outputs)
 
-    def _await_leaders_refit(self, items):
+    def _await_selections_refit(self, items):
         """Once the policy is done, wait in `items` for the early refit of its likeliest
         selection under way (other results are left unread); nothing where there is none."""
         key = None if self.early_refits is None else self.early_refits.wanted()

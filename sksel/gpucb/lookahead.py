@@ -48,33 +48,43 @@ class Lookahead:
         return None if step in self._pending or step in self._told else step
 
     def _next_look_of_any(self, free):
-        """A look (a step on a subsample) neither running nor told that the run is likely to
-        make, or None: the leader's at a size of a `free` candidate's looks (before there
-        is a leader, the first pick's: the run waits for its full evaluation), the smallest
-        first; else the next look of the candidate of `free` with the highest upper bound
-        (before there is a leader, its first).
+        """The first of :meth:`_looks_the_run_will_need` neither running nor told, of the
+        leader or of a candidate of `free`; or None."""
+        if self._looks_ahead is None:
+            self._looks_ahead = self._looks_the_run_will_need()
+        leader, steps = self._looks_ahead
+        return next((step for step in steps if (step[0] in free or step[0] == leader)
+                     and step not in self._pending and step not in self._told), None)
 
-        Where no step is likely enough, a worker would otherwise idle. A look is
-        cheap, and the run looks at each candidate it picks before its full
-        evaluation, against the leader's look at the same size: looks made side by
-        side save the wall of looks made one after another.
+    def _looks_the_run_will_need(self):
+        """Looks (steps on a subsample) the run is likely to make, for a worker that would
+        otherwise idle: the leader's at each size of a candidate's looks (before there is
+        a leader, the first pick's: the run waits for its full evaluation), the smallest
+        first; then the next look of each candidate left (before there is a leader, its
+        first), the highest upper bound first, as ``(leader, steps)``. Computed once per
+        told result.
+
+        A look is cheap, and the run looks at each candidate it picks before its
+        full evaluation, against the leader's look at the same size: looks made side
+        by side save the wall of looks made one after another.
         """
-        if not self.looks or self.looks_contradicted_:
-            return None
         leader, decision = self.best_, self.next_decision
         if leader is None and decision is not None and decision[1] == self.resource:
             leader = decision[0]
-        sizes = sorted({n for c in free for n in self._ladder(c)})
+        if not self.looks or self.looks_contradicted_ or leader is None:
+            return leader, []
+        left = [c for c in self._available() if c != leader]
+        sizes = sorted({n for c in left for n in self._ladder(c)})
         steps = [(leader, n) for n in sizes if n not in self._look_scores.get(leader, {})]
         mean, std = self._posterior(())
         ucb = mean + np.sqrt(self.beta(self.n_evaluations_ + 1)) * std
-        for candidate in sorted(free, key=lambda c: (-ucb[c], self._tie_rank[c])):
-            step = self._next_step(candidate) if self.best_ is not None else (
-                candidate, self._next_look(candidate))  # its first look, once there is a leader
+        for candidate in sorted(left, key=lambda c: (-ucb[c], self._tie_rank[c])):
+            # Before there is a leader, a candidate's next step is its full evaluation.
+            step = (self._next_step(candidate) if self.best_ is not None
+                    else (candidate, self._next_look(candidate)))
             if step[1] is not None and step[1] != self.resource:
                 steps.append((candidate, step[1]))
-        return next((step for step in steps if step[0] is not None and step not in self._pending
-                     and step not in self._told), None)
+        return leader, steps
 
     def _sure(self):
         """Asynchronously, the next pick; with a batch, the next pick that joins it and is

@@ -351,7 +351,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         self.families = None if families is None else np.asarray(families)
         self.family_floor = family_floor
         self._bar_cache = {}  # (leader, its score, size) -> (m*, v)
-        self._likely = None
+        self._likely = self._looks_ahead = None
         super().__init__()
         self._advance()
 
@@ -381,7 +381,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         `budget`. `fold_scores`, the score of every fold run, is read with
         `race`.
         """
-        self._likely = None
+        self._likely = self._looks_ahead = None
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)
 

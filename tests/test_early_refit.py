@@ -67,6 +67,17 @@ def test_the_leaders_refit_runs_on_an_idle_worker_and_the_search_waits_for_it():
                                   alone.best_estimator_.predict_proba(X))
 
 
+@pytest.mark.parametrize("kwargs", [{"refit": lambda results: 0}, {"max_time": 60}])
+def test_no_early_refit_with_a_callable_refit_or_under_max_time(kwargs):
+    # A callable picks the row itself, and max_time counts no refit: the search refits.
+    SlowRefit.refits = []
+    candidates = [SlowRefit(), NappingTree(nap=0.5, max_depth=1)]
+    with parallel_config("threading"):
+        search = _kdpp(candidates, n_jobs=8).set_params(**kwargs).fit(X, y)
+    assert SlowRefit.refits == [threading.get_ident()]  # one fit on all rows, made here
+    assert isinstance(search.best_estimator_[-1], SlowRefit)
+
+
 def test_a_refit_that_fails_early_fails_again_as_with_one_worker():
     # The tree fails on all 150 rows only: its refit on a worker fails, and the search's
     # own refit then warns and refits the next in rank, as on one worker.

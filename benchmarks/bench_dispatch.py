@@ -10,9 +10,10 @@ one task per batch, two per worker in flight). On ``w`` warm loky workers
   the engine sets it up;
 - ``bare futures``: the same tasks on loky's reusable executor, two per worker
   in flight, one submitted as each is done: the loop of an engine on futures;
-- ``GridSearchCV``: ``n / 3`` candidates of a classifier whose fit sleeps
-  ``s``, ``cv=3``, ``refit=False`` (scikit-learn's fit-and-score tasks, one
-  ``Parallel`` call, joblib's automatic batching);
+- ``GridSearchCV``: ``n / 3`` candidates of ``bench_parallel``'s sleeping
+  classifier, its fit sleeping ``s`` (no state), ``cv=3``, ``refit=False``
+  (scikit-learn's fit-and-score tasks, one ``Parallel`` call, joblib's
+  automatic batching);
 - ``KDPPSearch``: the same candidates through sksel's engine, every one of
   them (``n_iter`` all: a search that decides nothing between results).
 
@@ -30,49 +31,22 @@ import time
 import warnings
 from concurrent.futures import FIRST_COMPLETED, wait
 
-import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from joblib.externals.loky import get_reusable_executor
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.datasets import make_classification
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
+from benchmarks.bench_parallel import SleepingClassifier, data, sleep_noted, warm_workers
 from sksel import KDPPSearch
 
 #: Tasks (fits) per row: 200 candidates x 3 folds.
 N_TASKS = 600
 
 
-class Napping(ClassifierMixin, BaseEstimator):
-    """A classifier whose fit sleeps `seconds`; `k` tells the candidates apart."""
-
-    def __init__(self, seconds=0.01, k=0):
-        self.seconds = seconds
-        self.k = k
-
-    def fit(self, X, y):
-        time.sleep(self.seconds)
-        self.classes_ = np.unique(y)
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.classes_[0])
-
-
-def nap(seconds):
-    time.sleep(seconds)
-    return seconds
-
-
-def _warm(n_workers):
-    Parallel(n_jobs=n_workers)(delayed(nap)(0.0) for _ in range(4 * n_workers))
-
-
 def bare_joblib(seconds, n_workers):
-    _warm(n_workers)
+    warm_workers(n_workers)
     start = time.perf_counter()
-    tasks = (delayed(nap)(seconds) for _ in range(N_TASKS))
+    tasks = (delayed(sleep_noted)(seconds) for _ in range(N_TASKS))
     for _ in Parallel(n_jobs=n_workers, return_as="generator_unordered", batch_size=1,
                       pre_dispatch="2 * n_jobs")(tasks):
         pass
@@ -81,12 +55,12 @@ def bare_joblib(seconds, n_workers):
 
 def bare_futures(seconds, n_workers):
     executor = get_reusable_executor(max_workers=n_workers)
-    list(executor.map(nap, [0.0] * (4 * n_workers)))
+    list(executor.map(sleep_noted, [0.0] * (4 * n_workers)))
     start = time.perf_counter()
     left, pending = N_TASKS, set()
     while left or pending:
         while left and len(pending) < 2 * n_workers:
-            pending.add(executor.submit(nap, seconds))
+            pending.add(executor.submit(sleep_noted, seconds))
             left -= 1
         _, pending = wait(pending, return_when=FIRST_COMPLETED)
     wall = time.perf_counter() - start
@@ -95,17 +69,17 @@ def bare_futures(seconds, n_workers):
 
 
 def _searches(seconds, n_workers):
-    X, y = make_classification(300, random_state=0)
+    X, y = data()
     n_candidates = N_TASKS // 3
-    pipe = Pipeline([("model", Napping())])
-    grid = {"model__k": list(range(n_candidates)), "model__seconds": [seconds]}
+    pipe = Pipeline([("model", SleepingClassifier(seconds=seconds, state_mb=0))])
+    grid = {"model__quality": [0.6 + 0.001 * k for k in range(n_candidates)]}
     walls = {}
     for name, search in (
         ("GridSearchCV", GridSearchCV(pipe, grid, cv=3, n_jobs=n_workers, refit=False)),
         ("KDPPSearch", KDPPSearch(pipe, grid, n_iter=n_candidates, cv=3, n_jobs=n_workers,
                                   refit=False, random_state=0)),
     ):
-        _warm(n_workers)
+        warm_workers(n_workers)
         start = time.perf_counter()
         search.fit(X, y)
         walls[name] = time.perf_counter() - start

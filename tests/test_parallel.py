@@ -18,6 +18,7 @@ from sklearn.linear_model import SGDClassifier
 from test_search_face import _same_results
 
 from sksel import MutantUCBSearch
+from sksel._core.dask import StateOnWorkers
 
 #: The searches whose results do not depend on the number of workers.
 SAME_FOR_ANY_N_JOBS = [case for case in CASES if case.same_for_any_n_jobs]
@@ -166,6 +167,39 @@ def test_mutant_ucb_checkpointed_on_dask_resumes_anywhere(iris, tmp_path):
     for key in ("params", "mean_test_score", "n_resources"):
         assert list(resumed.all_cv_results_[key][first]) == list(
             search.all_cv_results_[key][first])
+
+
+class _Tally:
+    """Learned state that counts the tasks that trained it."""
+
+    def __init__(self):
+        self.n = 0
+
+
+def _train_once_more(key, tally):
+    # Trains the state it takes up in place, as a sub-train does.
+    tally = _Tally() if tally is None else tally
+    tally.n += 1
+    return key, {"model": tally, "n": tally.n}
+
+
+def test_a_task_run_again_on_the_state_it_took_up_trains_it_as_much():
+    # dask runs a task again where its result was lost with a worker, on the
+    # state it took up the first time; that state must be as the task that
+    # made it left it. Here two tasks take up the same state: each counts 2.
+    distributed = pytest.importorskip("distributed")
+    with (distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+          as cluster, distributed.Client(cluster) as client):
+        tasks = StateOnWorkers(client, "model")
+        tasks.submit((_train_once_more, ["first", None], {}))
+        _, _, first = tasks.next_done(timeout=30)
+        for key in ("second", "second again"):
+            tasks.submit((_train_once_more, [key, first["model"]], {}))
+        counts = dict(tasks.next_done(timeout=30)[1:] for _ in range(2))
+        tasks.close()
+    assert first["n"] == 1
+    assert {key: output["n"] for key, output in counts.items()} == {
+        "second": 2, "second again": 2}
 
 
 class KillingClassifier(CountingClassifier):

@@ -15,6 +15,7 @@ rest of the output (the scores) comes back as a dask event.
 import functools
 import queue
 import sys
+from copy import deepcopy
 from uuid import uuid4
 
 from sklearn import config_context, get_config
@@ -219,13 +220,16 @@ def _call(func, args, kwargs, config, states, state_key, topic, token):
 
     `states` maps positions of `args` (or names in `kwargs`) to the results,
     dask having fetched them here, whose output's `state_key` entry goes
-    there. The call's output, its state replaced by whether it has one, is
-    logged to `topic` with `token`; the result, ``(key, output)``, stays here.
+    there, as a copy: dask runs a task again where its result was lost with a
+    worker, on the state it took up the first time, which a task that trains it
+    in place would have changed. The call's output, its state replaced by
+    whether it has one, is logged to `topic` with `token`; the result, ``(key,
+    output)``, stays here.
     """
     from distributed import get_worker
 
     for where, (_, output) in states.items():
-        (args if isinstance(where, int) else kwargs)[where] = output[state_key]
+        (args if isinstance(where, int) else kwargs)[where] = deepcopy(output[state_key])
     with config_context(**config):
         key, output = func(*args, **kwargs)
     light = {**output, state_key: output.get(state_key) is not None}

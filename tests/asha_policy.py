@@ -47,7 +47,7 @@ class ASHAPolicy(Policy):
         self._pending = set()
         self._started = 0
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Up to `n_actions` actions; every one is a decision, `speculative` changes nothing."""
         actions = []
         while len(actions) < n_actions:

@@ -230,6 +230,71 @@ def test_learners_kept_whatever_comes_start_their_next_rung_before_it_is_decided
         assert many.decisions_ == one.decisions_ and many.best_ == one.best_
 
 
+def _guesses(below, here, share):
+    """The rule of RungPolicy._guess written plainly: learners by place, those within the share.
+
+    `below` and `here` map each learner to its score at the rung below and (where told)
+    at this rung; a learner is behind another scored above it here where both are told
+    here, else at the rung below (ties: the lower index ahead).
+    """
+    def ahead(d, c):
+        scores = here if c in here and d in here else below
+        return (scores[d], -d) > (scores[c], -c)
+
+    places = {c: sum(ahead(d, c) for d in below if d != c) for c in below}
+    return [c for c in sorted(below, key=lambda c: (places[c], c)) if places[c] < share]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_worker_that_would_idle_starts_the_next_size_of_the_learners_likely_kept(seed):
+    # While rung 1 runs, nothing is sure: a speculative ask gives nothing, one for a
+    # worker that would idle the next size of each learner within halving's top third
+    # as far as known (scores at rung 1 where told, else at rung 0), best placed first.
+    rng = np.random.RandomState(seed)
+    n, sizes = 9, [100, 300, 900, 2700]
+    below = {c: float(rng.uniform(0.5, 0.9)) for c in range(n)}
+    policy = RungPolicy(n, sizes, model=_constant_model(-0.1, 0.01), threshold=0.1,
+                        n_validation=100)
+    for c, s in policy.ask(n, speculative=False):
+        policy.tell(c, s, below[c])
+    assert sorted(policy.ask(n, speculative=False)) == [(c, 300) for c in range(n)]
+    here = {int(c): float(rng.uniform(0.5, 0.9)) for c in rng.permutation(n)[:4]}
+    for c, score in here.items():
+        policy.tell(c, 300, score)
+    expected = _guesses(below, here, share=3)  # ceil(9 / 3)
+    assert policy.ask(1) == []
+    guessed = [policy.ask(1, idle=True) for _ in range(len(expected) + 1)]
+    assert guessed == [[(c, 900)] for c in expected] + [[]]
+
+
+class _NoGuess(RungPolicy):
+    def _guess(self):
+        return None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
+    # 9 learners, the last one slow at every size: the rungs wait for it; a worker that
+    # would idle meanwhile starts the next size of the best placed learners.
+    rng = np.random.RandomState(seed)
+    n, sizes = 9, [100, 300, 900, 2700]
+    scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
+
+    def run(policy_class, n_workers):
+        policy = policy_class(n, sizes, model=_constant_model(-0.1, 0.01), threshold=0.1,
+                              n_validation=100)
+        return policy, simulate(policy, lambda c, s: scores[c][s], n_workers,
+                                durations=lambda c, s: s * (10 if c == n - 1 else 1))
+
+    one, _ = run(RungPolicy, 1)
+    for n_workers in (3, 9, 32):
+        many, guessed = run(RungPolicy, n_workers)
+        assert many.decisions_ == one.decisions_ and many.best_ == one.best_
+        _, waited = run(_NoGuess, n_workers)
+        assert guessed.wall_time <= waited.wall_time
+    assert guessed.wall_time < waited.wall_time  # 32 workers: no worker needed elsewhere
+
+
 def _two_behind(cost, seconds_per_row, probability=0.1):
     """Two learners ahead (the top third), two behind with `probability` each; threshold 0.1."""
     sizes = [30, 90, 270]

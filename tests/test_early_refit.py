@@ -217,3 +217,25 @@ def test_daub_rungs_name_likely_selections_at_n_only(seed):
         for candidate, size in policy.ask():
             policy.tell(candidate, size, score(candidate, size))
     assert seen_n and policy.likely_selections()[0] == (policy.best_, 900)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_daub_rungs_name_the_learners_guessed_at_n_at_the_rung_below(seed):
+    # At the rung below N, the learners a worker already trains at N (guesses for idle
+    # workers), the best placed first: the order the guesses were handed out in while no
+    # result came in.
+    rng = np.random.RandomState(seed)
+    scores = {(c, n): float(rng.uniform(0.5, 0.9)) for c in range(9) for n in (100, 300, 900)}
+    policy = RungPolicy(9, [100, 300, 900], model=shipped_model(), threshold=0.1,
+                        n_validation=300)
+    for action in policy.ask(9, speculative=False):
+        assert policy.likely_selections() == []
+        policy.tell(*action, scores[action])
+    for action in policy.ask(9, speculative=False)[:4]:  # rung 300, the rung below N
+        policy.tell(*action, scores[action])
+    assert policy.likely_selections() == []  # nothing at N yet
+    guessed = []
+    while actions := policy.ask(1, idle=True):
+        guessed += actions
+    assert guessed and all(size == 900 for _, size in guessed)
+    assert policy.likely_selections() == guessed

@@ -125,7 +125,7 @@ class _Listed:
         self.history_, self.decisions_, self.told = [], [], []
         self.asked = []
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         self.asked.append(speculative)
         left = self.actions[len(self.history_):]
         self.history_ += left[:n_actions]

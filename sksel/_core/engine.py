@@ -804,13 +804,17 @@ class Engine:
         Speculative actions only while fewer than two tasks per worker are
         queued or running (handed to joblib included): asked earlier, the
         policy would pick them on older results, and more of them would be
-        wasted. Actions whose results will be used are queued ahead further,
-        which keeps workers fed where tasks take a while to reach them.
+        wasted; a guess (``idle``) only while fewer than one per worker are,
+        for a worker that would otherwise idle. Actions whose results will
+        be used are queued ahead further, which keeps workers fed where
+        tasks take a while to reach them.
         """
         while ((self._n_ready() < self._n_workers or self._spreads())
                and not self._out_of_time() and not self._past_max_time()):
-            speculative = self._n_tasks_left() < 2 * self._n_workers or self._spreads()
-            actions = self._policy.ask(1, speculative=speculative)
+            n_left = self._n_tasks_left()
+            speculative = n_left < 2 * self._n_workers or self._spreads()
+            actions = self._policy.ask(1, speculative=speculative,
+                                       idle=n_left < self._n_workers)
             if not actions:
                 self._queue_early_refit()
                 return

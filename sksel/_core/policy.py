@@ -11,7 +11,7 @@ the policy for an action whenever a worker is free, runs it on every
 cross-validation split, and tells the policy its mean scores when all splits
 are in. A policy has:
 
-``ask(n_actions=1, speculative=True) -> list of actions``
+``ask(n_actions=1, speculative=True, idle=False) -> list of actions``
     Up to `n_actions` actions to start now, each handed out once (an action
     told failed may be handed out again, a retry: DAUB retries once a
     failure at the full size on some of the splits; the results hold both
@@ -20,7 +20,9 @@ are in. A policy has:
     ``done``, that the search is over. With ``speculative=False``, only
     actions whose results the policy will use: the engine asks so once its
     workers have work ahead, since a speculative pick made early, on older
-    results, is more often wasted.
+    results, is more often wasted. With ``idle=True`` a worker would
+    otherwise have nothing to run: a policy may then guess further ahead
+    (DAUB's rungs: the next size of a learner before its rung is decided).
 ``tell(candidate, resource, score, train_score=None, fit_time=None, failed=False, give_up=False)``
     The outcome of an action handed out: its mean validation score, its mean
     training score (when the search computes it), the seconds its fits took
@@ -101,6 +103,9 @@ which results come in. A subclass says what the sequential run does:
 ``_sure()``
     Such an action that the run will use whatever the results, or None
     (the default).
+``_guess()``
+    An action for a worker that would otherwise idle (``ask(idle=True)``),
+    where `_speculate` has none, or None (the default).
 
 and calls ``_advance()`` at the end of its ``__init__``. It reads where the
 run stands through the base's public properties (:attr:`~SequentialPolicy.next_decision`,
@@ -152,7 +157,7 @@ class Policy:
     folds_used_ = MappingProxyType({})
     dropped_ = frozenset()
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Up to `n_actions` actions to start now, each handed out once."""
         raise NotImplementedError
 
@@ -284,12 +289,13 @@ class SequentialPolicy(Policy):
         self._pending = set()
         self._next = None
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Up to `n_actions` actions to run now (see the module docstring).
 
         The first is the sequential run's next decision, unless it is running
         already; the others are speculative, or with ``speculative=False``
-        only those the run will use whatever the results.
+        only those the run will use whatever the results; with `idle`, a
+        guess where no speculative action is left.
         """
         actions = []
         while len(actions) < n_actions:
@@ -298,6 +304,8 @@ class SequentialPolicy(Policy):
                 break
             if action in self._pending:
                 action = self._speculate() if speculative else self._sure()
+                if action is None and speculative and idle:
+                    action = self._guess()
                 if action is None:
                     break
             action = Action(*action)
@@ -383,4 +391,7 @@ class SequentialPolicy(Policy):
         return None
 
     def _sure(self):
+        return None
+
+    def _guess(self):
         return None

@@ -53,9 +53,10 @@ def simulate(policy, scores, n_workers=1, *, durations=None, train_scores=None, 
     """Run `policy` to its end on recorded results with `n_workers` simulated workers.
 
     As the search's engine does, a free worker asks the policy for one
-    action, ``policy.ask(1, speculative=...)``, speculative while fewer than
-    two actions per worker run (each action here is one task, so a free
-    worker always may). The action occupies its worker for its duration;
+    action, ``policy.ask(1, speculative=..., idle=...)``, speculative while
+    fewer than two actions per worker run, a guess (``idle``) while fewer
+    than one per worker do (each action here is one task, so a free worker
+    always may). The action occupies its worker for its duration;
     results are told in the order the actions finish (ties: in the order they
     started), and the free workers ask again after each. The run stops when
     the policy is ``done`` (actions still running are abandoned, as the
@@ -135,7 +136,7 @@ def simulate(policy, scores, n_workers=1, *, durations=None, train_scores=None, 
         while len(running) < n_workers:
             # One task per action: fewer than two per worker run, as the engine
             # asks for speculative actions.
-            actions = policy.ask(1, speculative=True)
+            actions = policy.ask(1, speculative=True, idle=True)
             if not actions:
                 break
             action, = actions

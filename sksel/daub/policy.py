@@ -266,7 +266,7 @@ class DAUBPolicy(CurvePolicy):
         self._advance()
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Return up to `n_actions` actions ``(candidate, size)`` to run now.
 
         The first action is the sequential algorithm's next decision, unless it
@@ -279,7 +279,7 @@ class DAUBPolicy(CurvePolicy):
         candidate, all independent), a candidate never has two pending
         actions.
         """
-        return super().ask(n_actions, speculative)
+        return super().ask(n_actions, speculative, idle)
 
     def needs_train_score(self, resource):
         """Whether the bound reads the training score at `resource`: ``bound="train"`` below N."""

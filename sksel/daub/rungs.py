@@ -289,25 +289,87 @@ class RungPolicy(CurvePolicy):
     def likely_selections(self):
         """At N's rung, the leader at N, then the learners not scored at N yet, the best at
         the largest size below N first (the best below N is not always the best at N:
-        diamonds, histogram gradient boosting below, extra trees at N); none before N's
-        rung (a refit there would more likely be wasted than needed)."""
+        diamonds, histogram gradient boosting below, extra trees at N). At the rung below
+        N, the learners a worker already trains at N (:meth:`_guess`), the best placed
+        first. None before (a refit there would more likely be wasted than needed)."""
         if self.size != self.n_total:
-            return []
+            if self._rung == 0 or self.sizes[self._rung + 1] != self.n_total:
+                return []
+            alive = [c for c in self._alive_at_rung if c in self._active]
+            at_n = [c for c in alive if (c, self.n_total) in self.pending
+                    or (c, self.n_total) in self.waiting]
+            return [(c, self.n_total)
+                    for c in sorted(at_n, key=lambda c: (self._place(c, alive), c))]
         below = {c: self._valid[c][max(self._valid[c])] for c in self._alive_at_rung
                  if c in self._active and self._valid[c]}
         return super().likely_selections() + [
             (c, self.n_total) for c in sorted(below, key=lambda c: (-below[c], c))]
 
     def _speculate(self):
-        """Only what the run needs whatever comes (:meth:`_sure`): no guess.
+        """Only what the run needs whatever comes (:meth:`_sure`); guesses go to workers
+        that would otherwise idle (:meth:`_guess`).
 
-        A guessed next rung of the best learners told so far was wasted where
-        the rung then dropped them: on 32 sleeping learners and 8 loky workers
-        (``bench_parallel --searches daub``, 2026-11-29) 0.16 of the workers'
-        time went to such guesses, for a wall of 6.80 s, against none and 6.38 s
-        without them.
+        A guessed next rung of the best learners told so far, handed out to
+        any worker, was wasted where the rung then dropped them: on 32
+        sleeping learners and 8 loky workers (``bench_parallel --searches
+        daub``, 2026-11-29) 0.16 of the workers' time went to such guesses,
+        for a wall of 6.80 s, against none and 6.38 s without them.
         """
         return self._sure()
+
+    def _guess(self):
+        """For a worker that would otherwise idle: the next size of the learner likeliest to
+        need it, before this rung is decided; None where none is likely.
+
+        A learner given this rung's size and none above is likely to need the
+        next where its place (:meth:`_place`) is within halving's top ``ceil(n
+        / eta)`` of the `n` learners alive; the best placed first. This rung's
+        slowest fit then no longer delays the next rung of the learners ahead:
+        many workers otherwise wait for the rungs one after the other. The run
+        uses the result only where it reaches that action, so the decisions
+        are the one-worker run's; where this rung drops the learner, the fits
+        were wasted.
+        """
+        if self._rung == 0 or self.size == self.n_total:
+            return None
+        alive = [c for c in self._alive_at_rung if c in self._active]
+        share = math.ceil(len(alive) / self.eta)
+        likely = sorted((self._place(c, alive), c) for c in alive
+                        if c not in self.sent_to_n_ and self._given_this_rung_only(c))
+        return (likely[0][1], self.sizes[self._rung + 1]) if likely and likely[0][0] < share \
+            else None
+
+    def _place(self, candidate, alive):
+        """How many learners of `alive` are ahead of `candidate` as far as known: scored above
+        it at this rung, or, not scored here (one of the two), at the rung below, where
+        every learner alive was scored (ties: the lower index first)."""
+        here, below = self.size, self.sizes[self._rung - 1]
+
+        def score(c, size):
+            value = self._score_at(c, size)
+            return -math.inf if value is None else value
+
+        def ahead(d):
+            size = here if (self._score_at(d, here) is not None
+                            and self._score_at(candidate, here) is not None) else below
+            return (score(d, size), -d) > (score(candidate, size), -candidate)
+
+        return sum(ahead(d) for d in alive if d != candidate)
+
+    def _given_this_rung_only(self, candidate):
+        """Whether `candidate` was given this rung's size (tried, running or told) and none
+        above."""
+        return [n for n in self.sizes[self._rung:] if n in self._tried[candidate]
+                or (candidate, n) in self.pending or (candidate, n) in self.waiting] == [self.size]
+
+    def _score_at(self, candidate, size):
+        """`candidate`'s score at `size`, used or told, or None (failed or not told)."""
+        if size in self._valid[candidate]:
+            return self._valid[candidate][size]
+        outcome = self.waiting.get((candidate, size))
+        if outcome is None or outcome.failed:
+            return None
+        return outcome.score
 
     def _sure(self):
         """An action the run needs whatever comes: a learner of this rung not started yet;
@@ -337,7 +399,7 @@ class RungPolicy(CurvePolicy):
         results, stay those of one worker.
         """
         alive = [c for c in self._alive_at_rung if c in self._active]
-        seen = {c: self._result_at(c) for c in alive}
+        seen = {c: self._score_at(c, self.size) for c in alive}
         told = sorted((c for c in alive if seen[c] is not None), key=lambda c: (-seen[c], c))
         if self._keeps_every_learner():
             kept = told
@@ -353,12 +415,3 @@ class RungPolicy(CurvePolicy):
         action = candidate, size
         return (size not in self._tried[candidate] and action not in self.pending
                 and action not in self.waiting)
-
-    def _result_at(self, candidate):
-        """`candidate`'s score at this rung, used or told, or None."""
-        if self.size in self._valid[candidate]:
-            return self._valid[candidate][self.size]
-        outcome = self.waiting.get((candidate, self.size))
-        if outcome is None or outcome.failed:
-            return None
-        return outcome.score

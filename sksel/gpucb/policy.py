@@ -361,7 +361,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         return len(self.mean)
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Up to `n_actions` candidates to evaluate now, as ``(candidate, resource)``.
 
         The first is the sequential run's next pick unless it is running
@@ -369,7 +369,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         none with ``speculative=False``. Asynchronously, every pick is a
         decision.
         """
-        return super().ask(n_actions, speculative)
+        return super().ask(n_actions, speculative, idle)
 
     def tell(self, candidate, resource, score, train_score=None, fit_time=None, failed=False,
              give_up=False, fold_scores=None):

@@ -178,14 +178,14 @@ class MutantUCBPolicy(Policy):
         self._scale = None if scale == "range" else float(scale)
 
     # ------------------------------------------------------------------ ask/tell
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         """Up to `n_actions` actions ``(model, n)`` to run now: the candidate and its resource,
         the sub-trains it reaches.
 
         Models with a sub-train in flight are not chosen again until it is
         told; an empty list means nothing can start until a result is told,
         or, when :attr:`done`, that the search is over. Every action is a
-        decision, whose result is used: `speculative` changes nothing.
+        decision, whose result is used: `speculative` and `idle` change nothing.
         """
         actions = []
         while len(actions) < n_actions:

@@ -336,8 +336,9 @@ class RungPolicy(CurvePolicy):
         share = math.ceil(len(alive) / self.eta)
         likely = sorted((self._place(c, alive), c) for c in alive
                         if c not in self.sent_to_n_ and self._given_this_rung_only(c))
-        return (likely[0][1], self.sizes[self._rung + 1]) if likely and likely[0][0] < share \
-            else None
+        if not likely or likely[0][0] >= share:
+            return None
+        return likely[0][1], self.sizes[self._rung + 1]
 
     def _place(self, candidate, alive):
         """How many learners of `alive` are ahead of `candidate` as far as known: scored above

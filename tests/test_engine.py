@@ -76,7 +76,7 @@ class _FixedPolicy:
         self._n_actions = len(actions)
         self.told = []
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         return [self._todo.popleft() for _ in range(min(n_actions, len(self._todo)))]
 
     @property
@@ -485,7 +485,7 @@ class _FlagNotingPolicy(_FixedPolicy):
         super().__init__(actions)
         self.handed, self.asks = [], []
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         self.asks.append((len(self.handed) - len(self.told), speculative))
         actions = super().ask(n_actions, speculative)
         self.handed += actions
@@ -653,7 +653,7 @@ def test_a_race_of_the_folds_gives_the_same_results_on_two_workers():
 class _OneAtATimePolicy(_FixedPolicy):
     """Hands out its next action only once the one before is told, as sequential decisions do."""
 
-    def ask(self, n_actions=1, speculative=True):
+    def ask(self, n_actions=1, speculative=True, idle=False):
         if len(self.told) < self._n_actions - len(self._todo):
             return []
         return super().ask(1, speculative)

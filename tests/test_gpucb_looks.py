@@ -482,3 +482,22 @@ def test_a_family_nothing_observed_keeps_a_floor_of_variance_in_the_stop():
             policy.tell(candidate, N, score)
         assert set(policy.observed_) == {0, 1, 2}
     assert floored.probability_left([2]) == pytest.approx(plain.probability_left([2]))
+
+
+def test_a_simulated_look_of_r2_scores_keeps_negative_scores():
+    # R² may be below 0, as on a small subsample: a look the lookahead simulates against
+    # a leader whose look scored -0.3, for a candidate with the leader's posterior mean,
+    # centres on -0.3 rather than being held at 0 as an accuracy would be.
+    policy = GPUCBPolicy(np.array([0.85, 0.70, 0.70]), np.diag(np.full(3, 0.15**2)), tol=0.01,
+                         risk=0.1, resource=N, looks=LOOKS, gap_model=shipped_model("r2"),
+                         n_validation=N_VALIDATION, random_state=0)
+    assert policy.ask() == [(0, N)]
+    policy.tell(0, N, 0.86)
+    assert policy.ask() == [(0, 74)]  # the leader's own look comes first
+    policy.tell(0, 74, -0.3)
+    policy.mean = policy.mean.copy()
+    policy.mean[1] = policy.posterior()[0][0]  # a priori level with the leader
+    rng = np.random.RandomState(0)
+    scores = np.array([policy._simulated_outcome((1, 74), rng).score for _ in range(2000)])
+    assert scores.mean() == pytest.approx(-0.3, abs=0.05)
+    assert scores.min() >= -1.0 and np.mean(scores < 0) > 0.75

@@ -11,6 +11,8 @@ overhead plus a part linear in the rows). Mixed into
 import numpy as np
 from scipy.stats import norm
 
+from ..curves.gap_model import KINDS
+
 
 class Acquisition:
     """The next step of :class:`~sksel.gpucb.policy.GPUCBPolicy` (see the module)."""
@@ -159,6 +161,11 @@ class Acquisition:
         var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
         return float(norm.cdf((bar - (mean[1] - mean[0])) / np.sqrt(var_d + var)))
 
+    def _within_scores(self, score):
+        """`score` within the scores the gap model's kind can take: [0, 1] for accuracies,
+        at most 1 and at least the lowest its features count (-1) for R²."""
+        return min(max(score, KINDS[self.gap_model.kind]), 1.0)
+
     def _drop_bar(self, leader, size):
         """``(m*, v)`` of a last look at `size` rows against `leader` (see
         :meth:`_dropped_by_look`)."""
@@ -168,7 +175,7 @@ class Acquisition:
             low, high = -1.0, self.tol + 1.0
             for _ in range(40):  # bisection: the probability grows with the look gap
                 gap = (low + high) / 2
-                score = min(max(leader_score + gap, 0.0), 1.0)
+                score = self._within_scores(leader_score + gap)
                 features = self.gap_model.features([score], [leader_score], [size],
                                                    self.resource, self.n_validation)
                 if self.gap_model.prob_above(features, self.tol)[0] < self.look_threshold:

@@ -157,7 +157,7 @@ class Lookahead:
         _, scale = self.gap_model.mean_scale(self._gap_features(candidate, leader, score=0.5))
         score = rng.normal(self._look_scores[leader][size] + mean[candidate] - mean[leader],
                            np.hypot(std[candidate], scale[0] * self._look_sd))
-        return Outcome(min(max(score, 0.0), 1.0), None, None, False, False)
+        return Outcome(self._within_scores(score), None, None, False, False)
 
     def _copy_of_run(self):
         """A copy of the sequential run that simulated results can be folded into.

@@ -196,17 +196,19 @@ class RungPolicy(CurvePolicy):
         At N, a learner that failed on some of its folds is trained again
         (DAUB's retry).
         """
-        for candidate in self._alive_at_rung:
-            if candidate not in self._active:
-                continue
+        for candidate in self._alive_here():
             if self.size not in self._tried[candidate] or (
                     self.size == self.n_total and candidate not in self._finished):
                 return candidate, self.size
         return None
 
+    def _alive_here(self):
+        """The learners of this rung still in the running, in candidate order."""
+        return [c for c in self._alive_at_rung if c in self._active]
+
     def _promote(self):
         """Decide who goes on from this rung and move to the next; False when nobody does."""
-        alive = [c for c in self._alive_at_rung if c in self._active]
+        alive = self._alive_here()
         if not alive:
             return False
         survivors = self._survivors(alive)
@@ -295,13 +297,12 @@ class RungPolicy(CurvePolicy):
         if self.size != self.n_total:
             if self._rung == 0 or self.sizes[self._rung + 1] != self.n_total:
                 return []
-            alive = [c for c in self._alive_at_rung if c in self._active]
-            at_n = [c for c in alive if (c, self.n_total) in self.pending
-                    or (c, self.n_total) in self.waiting]
+            alive = self._alive_here()
+            at_n = [c for c in alive if not self._startable(c, self.n_total)]
             return [(c, self.n_total)
                     for c in sorted(at_n, key=lambda c: (self._place(c, alive), c))]
-        below = {c: self._valid[c][max(self._valid[c])] for c in self._alive_at_rung
-                 if c in self._active and self._valid[c]}
+        below = {c: self._valid[c][max(self._valid[c])] for c in self._alive_here()
+                 if self._valid[c]}
         return super().likely_selections() + [
             (c, self.n_total) for c in sorted(below, key=lambda c: (-below[c], c))]
 
@@ -332,7 +333,7 @@ class RungPolicy(CurvePolicy):
         """
         if self._rung == 0 or self.size == self.n_total:
             return None
-        alive = [c for c in self._alive_at_rung if c in self._active]
+        alive = self._alive_here()
         share = math.ceil(len(alive) / self.eta)
         likely = sorted((self._place(c, alive), c) for c in alive
                         if c not in self.sent_to_n_ and self._given_this_rung_only(c))
@@ -360,8 +361,8 @@ class RungPolicy(CurvePolicy):
     def _given_this_rung_only(self, candidate):
         """Whether `candidate` was given this rung's size (tried, running or told) and none
         above."""
-        return [n for n in self.sizes[self._rung:] if n in self._tried[candidate]
-                or (candidate, n) in self.pending or (candidate, n) in self.waiting] == [self.size]
+        return [n for n in self.sizes[self._rung:]
+                if not self._startable(candidate, n)] == [self.size]
 
     def _score_at(self, candidate, size):
         """`candidate`'s score at `size`, used or told, or None (failed or not told)."""
@@ -378,8 +379,8 @@ class RungPolicy(CurvePolicy):
         (:meth:`_surely_kept`), before the rung is decided, where that rung is below N (at N
         the folds of the next decision are raced, and an evaluation started early would run
         every fold: on diamonds at 64 workers, 66.8 s of fits against 38.8 s)."""
-        action = next(((c, self.size) for c in self._alive_at_rung
-                       if c in self._active and self._startable(c, self.size)), None)
+        action = next(((c, self.size) for c in self._alive_here()
+                       if self._startable(c, self.size)), None)
         following = self.sizes[min(self._rung + 1, self.n_sizes - 1)]
         if action is not None or following == self.n_total:
             return action
@@ -399,7 +400,7 @@ class RungPolicy(CurvePolicy):
         next rung can start before the others' results: the decisions, and the
         results, stay those of one worker.
         """
-        alive = [c for c in self._alive_at_rung if c in self._active]
+        alive = self._alive_here()
         seen = {c: self._score_at(c, self.size) for c in alive}
         told = sorted((c for c in alive if seen[c] is not None), key=lambda c: (-seen[c], c))
         if self._keeps_every_learner():

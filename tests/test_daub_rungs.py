@@ -404,25 +404,6 @@ def clf_data():
                                random_state=0)
 
 
-@pytest.mark.parametrize("n_train, n_candidates, expected", [
-    (10_000, 9, [370, 1111, 3333, 10_000]),  # from 10,000 rows, rung_sizes' ladder
-    (9_999, 9, [1111, 3333, 9_999]),          # below, the smallest of four is left out
-    (9_999, 5, [1111, 3333, 9_999]),          # but not one of three: the slope it gives
-])
-def test_rungs_leave_out_the_smallest_of_four_sizes_below_ten_thousand_rows(
-        n_train, n_candidates, expected):
-    X, y = make_classification(n_samples=2 * n_train, n_features=4, random_state=0)
-    learners = [GaussianNB(var_smoothing=10.0 ** -k) for k in range(n_candidates)]
-    search = DAUBSearch(learners, cv=StratifiedKFold(2), random_state=0).fit(X, y)
-    full = rung_sizes(n_train, n_candidates, min_size=20)
-    assert search.sizes_ == expected
-    assert full == (expected if n_train >= 10_000 or n_candidates < 9
-                    else [full[0]] + expected)
-    assert set(search.cv_results_["n_resources"]) <= set(expected)
-    # The first rung drops no learner: every one has a slope where they are first dropped.
-    assert set(search.policy_.dropped_.values()) <= set(expected[1:-1])
-
-
 CANDIDATES = [GaussianNB(), DecisionTreeClassifier(max_depth=2, random_state=0),
               KNeighborsClassifier(), LogisticRegression(max_iter=500),
               LogisticRegression(C=0.001, max_iter=500)]

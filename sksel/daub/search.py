@@ -18,8 +18,7 @@ from .bound import accuracy_noise
 from .policy import DAUBPolicy, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 
-#: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3,
-#: and below which the rungs of ``risk > 0`` leave out their smallest size.
+#: Rows of a training fold from which ``r="auto"`` grows subsamples by 2 instead of 3.
 _LARGE = 10_000
 #: Ratio of two rungs' sizes with ``risk > 0``: successive halving's factor 3.
 _ETA = 3
@@ -661,17 +660,10 @@ class DAUBSearch(BaseSelectionSearch):
     def _set_rung_sizes(self, n_total, n_candidates, n_classes):
         """The rungs of ``risk > 0`` (:func:`rung_sizes`), warning where none lies below N.
 
-        No rung below ten rows per class (a regressor's: 20 rows). Below
-        ``_LARGE`` rows the smallest of four or more rungs is left out: there
-        its fits cost little less than the next rung's (a fit's fixed seconds)
-        and its scores, on few rows, rank the learners worst. Three are left,
-        so the first rung where learners are dropped still has a rung below it.
+        No rung below ten rows per class (a regressor's: 20 rows).
         """
         smallest = 10 * n_classes if n_classes else 20
-        sizes = rung_sizes(n_total, n_candidates, _ETA, min_size=smallest)
-        if n_total < _LARGE and len(sizes) >= 4:
-            sizes = sizes[1:]
-        self.sizes_ = sizes
+        self.sizes_ = rung_sizes(n_total, n_candidates, _ETA, min_size=smallest)
         if len(self.sizes_) < 2 and n_candidates > 1:
             held = f"{n_classes} classes" if n_classes else "a regressor"
             warnings.warn(

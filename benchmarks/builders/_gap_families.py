@@ -217,9 +217,10 @@ def sharpness_table(scores, thresholds=(0.05, 0.15)):
     return pd.DataFrame(rows)
 
 
-def rung_policy(task, sizes, model, **options):
-    """The rung rule on `task` with `model`, told the learners' families if it is a family model."""
+def rung_policy(task, sizes, model, rule=RungPolicy, **options):
+    """The rung rule on `task` with `model` (a `rule`, :class:`~sksel.daub.RungPolicy` or a
+    variant of it), told the learners' families if it is a family model."""
     if not isinstance(model, FamilyGapModel):
-        return RungPolicy(len(task.learners), sizes, model=model, **options)
+        return rule(len(task.learners), sizes, model=model, **options)
     return FamilyRungPolicy(len(task.learners), sizes, model=model,
                             codes=family_codes(task.learners, model.grouping), **options)

@@ -50,6 +50,12 @@ ships:
    calibrates in the same run), at each family model's own thresholds
    (calibrated as in 3), and at every threshold of `THRESHOLDS` (the front).
 
+6. **Leader only** (``--leader-only``; measurement only): the rule without
+   halving's third (:class:`LeaderOnlyRungPolicy`: only the leader goes on
+   whatever the probabilities), its thresholds calibrated as in 3, beside the
+   shipped rule on the report half, each at its own thresholds, then both at
+   every threshold of `THRESHOLDS`.
+
 ``--task regression`` does the same for regressors scored by R² (the model
 of kind ``"r2"``, ``sksel/data/daub_gap_r2*.csv``): the curves are those of
 ``benchmarks/data/regression_curves.csv`` (``record_curves --task
@@ -62,7 +68,8 @@ regressors a user tries first (`STRONG_REGRESSORS`).
 Usage::
 
     pip install --no-deps lcdb
-    python -m benchmarks build_daub_gap [--write] [--report] [--families] [--cost rows]
+    python -m benchmarks build_daub_gap [--write] [--report] [--families] [--leader-only]
+        [--cost rows]
     python -m benchmarks build_daub_gap --task regression [--write] [--report]
         [--tune-seeds 0 1 2]
 
@@ -91,7 +98,7 @@ from sksel.curves.gap_model import (
     gap_features,
     shipped_file,
 )
-from sksel.daub import rung_sizes
+from sksel.daub import RungPolicy, rung_sizes
 from sksel.extend import simulate
 
 #: LCDB's nine learners a user would most likely compare (the "strong" portfolio).
@@ -182,13 +189,22 @@ def pair_rows(tasks, score_kind="accuracy"):
     return np.array(features), np.array(gaps), np.array(groups), pairs
 
 
-def replay(task, model, threshold, cost="time"):
-    """``(pick, cost)`` of `RungPolicy` on `task` (None `model`: halving on the same rungs).
+class LeaderOnlyRungPolicy(RungPolicy):
+    """The rule without halving's third (``--leader-only``; measured, not shipped): only the
+    leader goes on whatever the probabilities, every other learner where its probability
+    reaches its threshold."""
+
+    def _kept_by_rank(self, ranked, alive):
+        return ranked[:1]
+
+
+def replay(task, model, threshold, cost="time", rule=RungPolicy):
+    """``(pick, cost)`` of `rule` on `task` (None `model`: halving on the same rungs).
 
     A family model (``--families``) is told the learners' families.
     """
     columns = rung_columns(task)
-    policy = F.rung_policy(task, list(columns), model, threshold=threshold,
+    policy = F.rung_policy(task, list(columns), model, rule=rule, threshold=threshold,
                            n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
@@ -238,14 +254,16 @@ def outcome_rows(task, kind, pickers):
     return rows
 
 
-def threshold_pickers(model, cost):
-    return {b: (lambda task, b=b: replay(task, model, b, cost)) for b in THRESHOLDS}
+def threshold_pickers(model, cost, rule=RungPolicy):
+    return {b: (lambda task, b=b: replay(task, model, b, cost, rule)) for b in THRESHOLDS}
 
 
-def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy"):
+def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy",
+              rule=RungPolicy):
     """Cross-fitted replays of every threshold (see the module docstring).
 
-    `model_name` is the model's in `_gap_families.fit_model` (``--families``).
+    `model_name` is the model's in `_gap_families.fit_model` (``--families``);
+    `rule` the policy replayed (``--leader-only``).
     """
     ids = np.array([t.openmlid for t in tasks])
     features, gaps, groups, pairs = pair_rows(tasks, score_kind)
@@ -257,7 +275,7 @@ def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy
                             score_kind)
         for i in held_out:
             for kind, task in portfolios(tasks[i], rng):
-                rows += outcome_rows(task, kind, threshold_pickers(model, cost))
+                rows += outcome_rows(task, kind, threshold_pickers(model, cost, rule))
     return pd.DataFrame(rows)
 
 
@@ -279,11 +297,11 @@ def choose_thresholds(calibration):
 
 
 def front(tasks, rules, seed=0, cost="time"):
-    """The report: each rule (``{method: (model, threshold)}``) and halving at 2, 3, 4 on
-    every portfolio kind."""
+    """The report: each rule (``{method: (model, threshold)}``, or ``(model, threshold,
+    policy class)``) and halving at 2, 3, 4 on every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
-    for method, (model, threshold) in rules.items():
-        pickers[method] = lambda t, m=model, b=threshold: replay(t, m, b, cost)
+    for method, (model, threshold, *rule) in rules.items():
+        pickers[method] = lambda t, m=model, b=threshold, r=rule: replay(t, m, b, cost, *r)
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
@@ -385,6 +403,37 @@ def families_report(tune, report, thresholds):
                                                           table["share_over_tol"])]
     print(table.pivot(index="threshold", columns="model", values="cell").loc[
         [str(t) for t in THRESHOLDS], list(models)].to_string())
+
+
+def leader_only_report(tune, report, thresholds):
+    """``--leader-only``: the rule without halving's third (:class:`LeaderOnlyRungPolicy`),
+    its thresholds calibrated as the shipped ones are, against the shipped rule at
+    `thresholds` on the report half; then both at every threshold (all portfolio kinds
+    together: geometric-mean speedup / mean loss in points)."""
+    own = choose_thresholds(calibrate(tune, rule=LeaderOnlyRungPolicy))
+    print("\nThe rule without halving's third, calibrated as the shipped one: risk, "
+          "threshold, worst kind's share of runs losing > tol")
+    for risk, (t, share, _) in own.items():
+        print(f"  {risk:g}  {t:g}  {share:.3f}")
+    features, gaps, _, _ = pair_rows(tune)
+    model = GapModel.fit(features, gaps, n_residuals=1001)
+    rules = risk_rules(model, thresholds)
+    rules.update({f"risk={risk:g} leader only": (model, t, LeaderOnlyRungPolicy)
+                  for risk, (t, _, _) in own.items()})
+    print(f"\nReport half ({len(report)} single splits), each rule at its own thresholds")
+    print(summarize(front(report, rules)).to_string())
+    rules = {f"{name}|{t}": (model, t, rule) for t in THRESHOLDS
+             for name, rule in (("top third", RungPolicy), ("leader only", LeaderOnlyRungPolicy))}
+    results = front(report, rules)
+    results = results[results["method"].str.contains("|", regex=False)]
+    table = summarize(results.assign(kind="all kinds")).reset_index()
+    table[["rule", "threshold"]] = table["method"].str.split("|", expand=True)
+    table["cell"] = [f"{s:.2f} / {loss:.3f}" for s, loss in zip(table["speedup"],
+                                                              table["loss_mean"])]
+    print("\nThe front on the report half, all portfolio kinds together: geometric-mean "
+          "speedup / mean loss (points)")
+    print(table.pivot(index="threshold", columns="rule", values="cell").loc[
+        [str(t) for t in THRESHOLDS]].to_string())
 
 
 def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
@@ -501,6 +550,9 @@ def main(argv=None):
     parser.add_argument("--families", action="store_true",
                         help="compare models told the learners' families (alone: no "
                              "calibration, the shipped thresholds)")
+    parser.add_argument("--leader-only", action="store_true",
+                        help="compare the rule without halving's third, calibrated alike "
+                             "(alone: no calibration of the shipped rule, its thresholds)")
     parser.add_argument("--cost", choices=("time", "rows"), default="time",
                         help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
     parser.add_argument("--task", choices=("classification", "regression"),
@@ -510,6 +562,8 @@ def main(argv=None):
                         help="regression: the outer seeds of the tune half's curves the model "
                              "is fitted and calibrated on (shipped: 0)")
     args = parser.parse_args(argv)
+    if args.task == "regression" and (args.families or args.leader_only):
+        parser.error("--families and --leader-only measure the classifiers' model only")
     start = time.perf_counter()
     score_kind = "r2" if args.task == "regression" else "accuracy"
     tune, report = (regression_halves(args.tune_seeds) if score_kind == "r2"
@@ -517,13 +571,15 @@ def main(argv=None):
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
-        if args.families and not (args.write or args.report):
+        if (args.families or args.leader_only) and not (args.write or args.report):
             thresholds = shipped_thresholds()
         else:
             thresholds = calibrated(tune, args.write, report if args.report else None, args.cost,
                                     score_kind)
         if args.families:
             families_report(tune, report, thresholds)
+        if args.leader_only:
+            leader_only_report(tune, report, thresholds)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

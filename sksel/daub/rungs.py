@@ -226,7 +226,7 @@ class RungPolicy(CurvePolicy):
         if not scored or self._keeps_every_learner():
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
-        keep = set(ranked[:math.ceil(len(alive) / self.eta)]) | set(alive).difference(scored)
+        keep = set(self._kept_by_rank(ranked, alive)) | set(alive).difference(scored)
         others = [c for c in ranked if c not in keep]
         if self.model is None or not others:
             return keep
@@ -237,6 +237,11 @@ class RungPolicy(CurvePolicy):
             if p >= thresholds[c]:
                 keep.add(c)
         return keep
+
+    def _kept_by_rank(self, ranked, alive):
+        """The learners of `ranked` (best first) that go on whatever their probability:
+        halving's best ``ceil(n / eta)`` of the `n` alive."""
+        return ranked[:math.ceil(len(alive) / self.eta)]
 
     def _keeps_every_learner(self):
         """Whether this rung drops no learner: the first, where two or more rungs lie below N

@@ -75,7 +75,7 @@ Usage::
 
 About 3 minutes on one core with ``--report`` (the calibration replays most of
 it); ``--families`` alone (no calibration of the family-free model) about 1.5
-minutes.
+minutes; ``--leader-only`` alone about 4.
 """
 import argparse
 import copy

@@ -395,14 +395,20 @@ def families_report(tune, report, thresholds):
     print("\nThe front on the report half, all portfolio kinds together, at every threshold: "
           "geometric-mean speedup / share of runs losing > tol")
     rules = {f"{name}|{t}": (model, t) for name, model in models.items() for t in THRESHOLDS}
-    results = front(report, rules)
+    print(threshold_front(report, rules, "model", "share_over_tol")[list(models)].to_string())
+
+
+def threshold_front(tasks, rules, column, value):
+    """The front of `rules` (``{"name|threshold": rule}``, as :func:`front` takes them) on
+    `tasks`, all portfolio kinds together: per threshold (rows) and name (columns headed
+    `column`), the geometric-mean speedup and `value` (a column of :func:`summarize`)."""
+    results = front(tasks, rules)
     results = results[results["method"].str.contains("|", regex=False)]
     table = summarize(results.assign(kind="all kinds")).reset_index()
-    table[["model", "threshold"]] = table["method"].str.split("|", expand=True)
-    table["cell"] = [f"{s:.2f} / {f:.3f}" for s, f in zip(table["speedup"],
-                                                          table["share_over_tol"])]
-    print(table.pivot(index="threshold", columns="model", values="cell").loc[
-        [str(t) for t in THRESHOLDS], list(models)].to_string())
+    table[[column, "threshold"]] = table["method"].str.split("|", expand=True)
+    table["cell"] = [f"{s:.2f} / {v:.3f}" for s, v in zip(table["speedup"], table[value])]
+    return table.pivot(index="threshold", columns=column, values="cell").loc[
+        [str(t) for t in THRESHOLDS]]
 
 
 def leader_only_report(tune, report, thresholds):
@@ -424,16 +430,9 @@ def leader_only_report(tune, report, thresholds):
     print(summarize(front(report, rules)).to_string())
     rules = {f"{name}|{t}": (model, t, rule) for t in THRESHOLDS
              for name, rule in (("top third", RungPolicy), ("leader only", LeaderOnlyRungPolicy))}
-    results = front(report, rules)
-    results = results[results["method"].str.contains("|", regex=False)]
-    table = summarize(results.assign(kind="all kinds")).reset_index()
-    table[["rule", "threshold"]] = table["method"].str.split("|", expand=True)
-    table["cell"] = [f"{s:.2f} / {loss:.3f}" for s, loss in zip(table["speedup"],
-                                                              table["loss_mean"])]
     print("\nThe front on the report half, all portfolio kinds together: geometric-mean "
           "speedup / mean loss (points)")
-    print(table.pivot(index="threshold", columns="rule", values="cell").loc[
-        [str(t) for t in THRESHOLDS]].to_string())
+    print(threshold_front(report, rules, "rule", "loss_mean").to_string())
 
 
 def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):

@@ -134,15 +134,17 @@ def test_rung_sizes_leave_out_sizes_below_min_size():
     assert rung_sizes(100, 9, min_size=200) == [100]
 
 
-def _brute_force(scores, sizes, probability, threshold, eta=3):
-    """Halving's rungs plus the net, written plainly: ``(selected, {candidate: dropped at})``."""
+def _brute_force(scores, sizes, probability, threshold, eta=3, first_cut=True):
+    """Halving's rungs plus the net, written plainly: ``(selected, {candidate: dropped at})``.
+
+    Without `first_cut`, the first of three rungs or more drops no learner."""
     alive = list(range(len(scores)))
     dropped = {}
     for rung, size in enumerate(sizes):
         ranked = sorted(alive, key=lambda c: (-scores[c][size], c))
         if size == sizes[-1]:
             return ranked[0], dropped
-        if rung == 0 and len(sizes) > 2:
+        if rung == 0 and len(sizes) > 2 and not first_cut:
             continue
         keep = set(ranked[:math.ceil(len(alive) / eta)])
         keep |= {c for c in ranked if probability(c, size) >= threshold}
@@ -169,20 +171,38 @@ class _ByCandidate:
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("n_workers", [1, 3])
-def test_rung_policy_matches_the_brute_force_rule(seed, n_workers):
+@pytest.mark.parametrize("first_cut", [True, False])
+def test_rung_policy_matches_the_brute_force_rule(seed, n_workers, first_cut):
     rng = np.random.RandomState(seed)
     n, sizes = 10, [30, 90, 270, 810]
     scores = {c: {s: float(rng.uniform(0.5, 0.9)) for s in sizes} for c in range(n)}
     # A probability per (candidate, size), read back through the score (unique).
     prob = {(c, s): float(rng.uniform(0, 0.3)) for c in range(n) for s in sizes}
     table = {round(scores[c][s], 9): prob[c, s] for c in range(n) for s in sizes}
-    policy = RungPolicy(n, sizes, model=_ByCandidate(table), threshold=0.15, n_validation=100)
+    policy = RungPolicy(n, sizes, model=_ByCandidate(table), threshold=0.15, n_validation=100,
+                        first_cut=first_cut)
     simulate(policy, lambda c, s: scores[c][s], n_workers)
-    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.15)
+    best, dropped = _brute_force(scores, sizes, lambda c, s: prob[c, s], 0.15,
+                                 first_cut=first_cut)
     assert policy.best_ == best
     assert policy.dropped_ == dropped
     for (c, s), p in policy.probabilities_.items():
         assert p == prob[c, s]
+
+
+def test_the_first_rung_cuts_with_the_model_of_accuracies_and_not_with_r2s():
+    # Three rungs: the first drops the learners far behind with the model of accuracies
+    # (calibrated so), none with R²'s, whose first cut on one point lost in calibration.
+    scores = {0: 0.9, 1: 0.89, 2: 0.88, 3: 0.5, 4: 0.45, 5: 0.4}
+    dropped = {}
+    for kind in ("accuracy", "r2"):
+        policy = RungPolicy(6, [30, 90, 270], model=shipped_model(kind),
+                            threshold=threshold(0.1, kind), n_validation=300)
+        assert policy.first_cut == (kind == "accuracy")
+        simulate(policy, lambda c, s: scores[c])
+        dropped[kind] = policy.dropped_
+    assert dropped["accuracy"] == {3: 30, 4: 30, 5: 30}
+    assert set(dropped["r2"].values()) == {90}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -202,18 +222,19 @@ def test_learners_kept_whatever_comes_start_their_next_rung_before_it_is_decided
     one = policy()
     simulate(one, lambda c, s: scores[c][s])
     used = set(one.decisions_)
-    # Rung 0 keeps every learner (rungs below N left): a learner told there is sure to
-    # take rung 1 once another is told too.
+    # At rung 0, 4 of 10 are kept whatever their probability (ceil(10 / 3)): with 8 told,
+    # the j-th best told is sure where j + m < ceil((8 + m) / 3) for m = 0, 1, 2 learners
+    # untold scoring above it: the best two, and 2 sure learners are needed.
     early = policy()
     rung0 = early.ask(n, speculative=False)
     assert len(rung0) == n and early.ask(1, speculative=False) == []
-    for c, s in rung0[:2]:
+    for c, s in rung0[:8]:
         early.tell(c, s, scores[c][s])
+    best_two = sorted(range(8), key=lambda c: (-scores[c][30], c))[:2]
     promoted = early.ask(n, speculative=False)
-    assert sorted(promoted) == [(0, 90), (1, 90)]
-    # At rung 1 (4 of 10 kept: ceil(10 / 3)), the best told is sure once at most 3 are
-    # left untold, and 2 sure learners are needed. Whatever was handed out early is used.
-    for c, s in rung0[2:] + promoted:
+    assert sorted(promoted) == sorted((c, 90) for c in best_two)
+    # Whatever was handed out early is used.
+    for c, s in rung0[8:] + promoted:
         early.tell(c, s, scores[c][s])
     handed = list(early.history_)
     while not early.done:
@@ -253,8 +274,9 @@ def test_a_worker_that_would_idle_starts_the_next_size_of_the_learners_likely_ke
     rng = np.random.RandomState(seed)
     n, sizes = 9, [100, 300, 900, 2700]
     below = {c: float(rng.uniform(0.5, 0.9)) for c in range(n)}
+    # The first rung keeps every learner (first_cut=False), so all 9 reach rung 1.
     policy = RungPolicy(n, sizes, model=_constant_model(-0.1, 0.01), threshold=0.1,
-                        n_validation=100)
+                        n_validation=100, first_cut=False)
     for c, s in policy.ask(n, speculative=False):
         policy.tell(c, s, below[c])
     assert sorted(policy.ask(n, speculative=False)) == [(c, 300) for c in range(n)]
@@ -282,7 +304,7 @@ def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
 
     def run(policy_class, n_workers):
         policy = policy_class(n, sizes, model=_constant_model(-0.1, 0.01), threshold=0.1,
-                              n_validation=100)
+                              n_validation=100, first_cut=False)
         return policy, simulate(policy, lambda c, s: scores[c][s], n_workers,
                                 durations=lambda c, s: s * (10 if c == n - 1 else 1))
 
@@ -296,11 +318,14 @@ def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
 
 
 def _two_behind(cost, seconds_per_row, probability=0.1):
-    """Two learners ahead (the top third), two behind with `probability` each; threshold 0.1."""
+    """Two learners ahead (the top third), two behind with `probability` each; threshold 0.1.
+
+    The first rung keeps every learner, so the costs are read off two timed sizes at 90."""
     sizes = [30, 90, 270]
     scores = {0: 0.9, 1: 0.88, 2: 0.7, 3: 0.6}
     model = _ByCandidate({0.7: probability, 0.6: probability})
-    policy = RungPolicy(4, sizes, model=model, threshold=0.1, n_validation=100, cost=cost)
+    policy = RungPolicy(4, sizes, model=model, threshold=0.1, n_validation=100, cost=cost,
+                        first_cut=False)
     simulate(policy, lambda c, s: scores[c], durations=lambda c, s: seconds_per_row[c] * s)
     return policy
 

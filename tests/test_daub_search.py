@@ -873,7 +873,7 @@ def test_every_learner_failing_on_whole_folds_raises_the_summary_before_any_refi
     X, y = clf_data
     learners = [FailsOnWholeFolds(max_depth=d) for d in (1, 2, 3, 4, 6, 8)]
     FailsOnWholeFolds.fits_on_all_rows = 0
-    search = DAUBSearch(learners, cv=CV3, random_state=0)
+    search = DAUBSearch(learners, cv=CV3, risk=0.2, random_state=0)  # drops some below N
     with pytest.raises(ValueError, match=r"every candidate evaluated at the largest resource "
                        r"\(200\) failed there") as info, warnings.catch_warnings():
         warnings.simplefilter("ignore", FitFailedWarning)

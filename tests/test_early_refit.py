@@ -226,8 +226,9 @@ def test_daub_rungs_name_the_learners_guessed_at_n_at_the_rung_below(seed):
     # result came in.
     rng = np.random.RandomState(seed)
     scores = {(c, n): float(rng.uniform(0.5, 0.9)) for c in range(9) for n in (100, 300, 900)}
+    # The first rung keeps every learner (first_cut=False): all 9 go on to 300.
     policy = RungPolicy(9, [100, 300, 900], model=shipped_model(), threshold=0.1,
-                        n_validation=300)
+                        n_validation=300, first_cut=False)
     for action in policy.ask(9, speculative=False):
         assert policy.likely_selections() == []
         policy.tell(*action, scores[action])

@@ -50,11 +50,14 @@ ships:
    calibrates in the same run), at each family model's own thresholds
    (calibrated as in 3), and at every threshold of `THRESHOLDS` (the front).
 
-6. **Leader only** (``--leader-only``; measurement only): the rule without
-   halving's third (:class:`LeaderOnlyRungPolicy`: only the leader goes on
-   whatever the probabilities), its thresholds calibrated as in 3, beside the
-   shipped rule on the report half, each at its own thresholds, then both at
-   every threshold of `THRESHOLDS`.
+6. **Variants of the rule** (``--variant NAME``; measurement only, `VARIANTS`):
+   ``leader-only``, without halving's third (:class:`LeaderOnlyRungPolicy`:
+   only the leader goes on whatever the probabilities), or
+   ``first-rung-keeps``, the rule of accuracies before 2026-11-29, whose first
+   rung dropped no learner (``RungPolicy(first_cut=False)``), its thresholds
+   calibrated as in 3, beside the shipped rule on
+   the report half, each at its own thresholds, then both at every threshold
+   of `THRESHOLDS`.
 
 ``--task regression`` does the same for regressors scored by R² (the model
 of kind ``"r2"``, ``sksel/data/daub_gap_r2*.csv``): the curves are those of
@@ -68,19 +71,20 @@ regressors a user tries first (`STRONG_REGRESSORS`).
 Usage::
 
     pip install --no-deps lcdb
-    python -m benchmarks build_daub_gap [--write] [--report] [--families] [--leader-only]
-        [--cost rows]
+    python -m benchmarks build_daub_gap [--write] [--report] [--families]
+        [--variant {leader-only,first-rung-keeps}] [--cost rows]
     python -m benchmarks build_daub_gap --task regression [--write] [--report]
         [--tune-seeds 0 1 2]
 
 About 3 minutes on one core with ``--report`` (the calibration replays most of
 it); ``--families`` alone (no calibration of the family-free model) about 1.5
-minutes; ``--leader-only`` alone about 4.
+minutes; ``--variant`` alone about 4.
 """
 import argparse
 import copy
 import csv
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -190,12 +194,19 @@ def pair_rows(tasks, score_kind="accuracy"):
 
 
 class LeaderOnlyRungPolicy(RungPolicy):
-    """The rule without halving's third (``--leader-only``; measured, not shipped): only the
-    leader goes on whatever the probabilities, every other learner where its probability
-    reaches its threshold."""
+    """The rule without halving's third (``--variant leader-only``; measured, not shipped):
+    only the leader goes on whatever the probabilities, every other learner where its
+    probability reaches its threshold."""
 
     def _kept_by_rank(self, ranked, alive):
         return ranked[:1]
+
+
+#: The variants of the rule ``--variant`` measures; ``first-rung-keeps`` is the rule of
+#: accuracies before 2026-11-29 (the first rung drops no learner where two or more lie
+#: below N).
+VARIANTS = {"leader-only": LeaderOnlyRungPolicy,
+            "first-rung-keeps": partial(RungPolicy, first_cut=False)}
 
 
 def replay(task, model, threshold, cost="time", rule=RungPolicy):
@@ -263,7 +274,7 @@ def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy
     """Cross-fitted replays of every threshold (see the module docstring).
 
     `model_name` is the model's in `_gap_families.fit_model` (``--families``);
-    `rule` the policy replayed (``--leader-only``).
+    `rule` the policy replayed (``--variant``).
     """
     ids = np.array([t.openmlid for t in tasks])
     features, gaps, groups, pairs = pair_rows(tasks, score_kind)
@@ -411,25 +422,26 @@ def threshold_front(tasks, rules, column, value):
         [str(t) for t in THRESHOLDS]]
 
 
-def leader_only_report(tune, report, thresholds):
-    """``--leader-only``: the rule without halving's third (:class:`LeaderOnlyRungPolicy`),
-    its thresholds calibrated as the shipped ones are, against the shipped rule at
-    `thresholds` on the report half; then both at every threshold (all portfolio kinds
-    together: geometric-mean speedup / mean loss in points)."""
-    own = choose_thresholds(calibrate(tune, rule=LeaderOnlyRungPolicy))
-    print("\nThe rule without halving's third, calibrated as the shipped one: risk, "
-          "threshold, worst kind's share of runs losing > tol")
+def variant_report(tune, report, thresholds, name):
+    """``--variant NAME``: the rule `VARIANTS[name]`, its thresholds calibrated as the
+    shipped ones are, against the shipped rule at `thresholds` on the report half; then
+    both at every threshold (all portfolio kinds together: geometric-mean speedup / mean
+    loss in points)."""
+    variant = VARIANTS[name]
+    own = choose_thresholds(calibrate(tune, rule=variant))
+    print(f"\nThe rule {name}, calibrated as the shipped one: risk, threshold, worst kind's "
+          "share of runs losing > tol")
     for risk, (t, share, _) in own.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}")
     features, gaps, _, _ = pair_rows(tune)
     model = GapModel.fit(features, gaps, n_residuals=1001)
     rules = risk_rules(model, thresholds)
-    rules.update({f"risk={risk:g} leader only": (model, t, LeaderOnlyRungPolicy)
+    rules.update({f"risk={risk:g} {name}": (model, t, variant)
                   for risk, (t, _, _) in own.items()})
     print(f"\nReport half ({len(report)} single splits), each rule at its own thresholds")
     print(summarize(front(report, rules)).to_string())
-    rules = {f"{name}|{t}": (model, t, rule) for t in THRESHOLDS
-             for name, rule in (("top third", RungPolicy), ("leader only", LeaderOnlyRungPolicy))}
+    rules = {f"{label}|{t}": (model, t, rule) for t in THRESHOLDS
+             for label, rule in (("shipped", RungPolicy), (name, variant))}
     print("\nThe front on the report half, all portfolio kinds together: geometric-mean "
           "speedup / mean loss (points)")
     print(threshold_front(report, rules, "rule", "loss_mean").to_string())
@@ -549,9 +561,9 @@ def main(argv=None):
     parser.add_argument("--families", action="store_true",
                         help="compare models told the learners' families (alone: no "
                              "calibration, the shipped thresholds)")
-    parser.add_argument("--leader-only", action="store_true",
-                        help="compare the rule without halving's third, calibrated alike "
-                             "(alone: no calibration of the shipped rule, its thresholds)")
+    parser.add_argument("--variant", choices=list(VARIANTS),
+                        help="compare a variant of the rule, calibrated alike (alone: no "
+                             "calibration of the shipped rule, its thresholds)")
     parser.add_argument("--cost", choices=("time", "rows"), default="time",
                         help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
     parser.add_argument("--task", choices=("classification", "regression"),
@@ -561,8 +573,8 @@ def main(argv=None):
                         help="regression: the outer seeds of the tune half's curves the model "
                              "is fitted and calibrated on (shipped: 0)")
     args = parser.parse_args(argv)
-    if args.task == "regression" and (args.families or args.leader_only):
-        parser.error("--families and --leader-only measure the classifiers' model only")
+    if args.task == "regression" and (args.families or args.variant):
+        parser.error("--families and --variant measure the classifiers' model only")
     start = time.perf_counter()
     score_kind = "r2" if args.task == "regression" else "accuracy"
     tune, report = (regression_halves(args.tune_seeds) if score_kind == "r2"
@@ -570,15 +582,15 @@ def main(argv=None):
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
-        if (args.families or args.leader_only) and not (args.write or args.report):
+        if (args.families or args.variant) and not (args.write or args.report):
             thresholds = shipped_thresholds()
         else:
             thresholds = calibrated(tune, args.write, report if args.report else None, args.cost,
                                     score_kind)
         if args.families:
             families_report(tune, report, thresholds)
-        if args.leader_only:
-            leader_only_report(tune, report, thresholds)
+        if args.variant:
+            variant_report(tune, report, thresholds, args.variant)
     print(f"{time.perf_counter() - start:.0f} s ({len(FEATURES)} features)")
 
 

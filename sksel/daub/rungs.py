@@ -15,9 +15,10 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
     """Training sizes of the rungs: N divided by powers of `eta`, one below halving's first.
 
     Successive halving over `n_candidates` needs ``1 + floor(log_eta(n))``
-    rungs for one learner to be left; one more, smaller size gives every
-    learner a slope at the first rung where learners are dropped. Sizes below
-    `min_size` are left out (N is always kept).
+    rungs for one learner to be left; one more, smaller size makes a first cut
+    on the cheapest rows, or gives every learner a slope at the first rung
+    where learners are dropped (:class:`RungPolicy`'s `first_cut`). Sizes
+    below `min_size` are left out (N is always kept).
 
     Parameters
     ----------
@@ -77,9 +78,11 @@ class RungPolicy(CurvePolicy):
     ``typical`` the geometric mean of that over the learners outside the top
     third. A costly learner needs a larger probability to go
     on than a cheap one; with ``cost="rows"`` every learner's path costs the
-    same rows and the threshold is `threshold`. At the first rung no learner
-    is dropped when two or more rungs lie below N (the next one gives every
-    curve a slope). A learner left alone goes to N at once. At N every
+    same rows and the threshold is `threshold`. At the first rung, where two
+    or more rungs lie below N, learners are cut on one point of each curve
+    (`first_cut`), or none is dropped so that every curve has a slope where
+    learners are first dropped. A learner left alone goes to N at once. At
+    N every
     learner left is scored, then each learner that failed on every fold of
     a rung below N gets one try there
     (:class:`~sksel.daub.ledger.CurvePolicy`), and the best is selected.
@@ -117,6 +120,10 @@ class RungPolicy(CurvePolicy):
         (``fit_time`` told; reruns may then drop other learners).
     folds_ratio : float, default=1.0
         Folds an evaluation at N runs on over those of a rung below it.
+    first_cut : bool or None, default=None
+        Whether the first rung drops learners where two or more rungs lie
+        below N. None: for the model of accuracies (its ``kind``), not for
+        R²'s, as calibrated (see the User Guide's :ref:`daub_risk`).
 
     Attributes
     ----------
@@ -139,18 +146,24 @@ class RungPolicy(CurvePolicy):
     >>> from sksel.curves.gap_model import shipped_model
     >>> curves = {0: lambda n: 0.9 - 50 / n, 1: lambda n: 0.5 - 50 / n,
     ...           2: lambda n: 0.85 - 10 / n, 3: lambda n: 0.6}
-    >>> policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.1,
-    ...                     n_validation=300)
-    >>> while not policy.done:
-    ...     for cand, size in policy.ask():
-    ...         policy.tell(cand, size, curves[cand](size))
-    >>> policy.best_, policy.dropped_
+    >>> def run(**options):
+    ...     policy = RungPolicy(4, [100, 300, 900], model=shipped_model(), threshold=0.05,
+    ...                         n_validation=300, **options)
+    ...     while not policy.done:
+    ...         for cand, size in policy.ask():
+    ...             policy.tell(cand, size, curves[cand](size))
+    ...     return policy.best_, policy.dropped_
+    >>> run()  # #0, a late bloomer ending 0.5 points above #2, cut on its first point
+    (2, {0: 100, 1: 300, 3: 300})
+    >>> run(first_cut=False)  # its slope from 100 to 300 rows keeps it
     (0, {1: 300, 3: 300})
     """
 
     def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
-                 eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0):
+                 eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0, first_cut=None):
         self.model = model
+        self.first_cut = (getattr(model, "kind", "accuracy") != "r2" if first_cut is None
+                          else first_cut)
         self.threshold = threshold
         self.n_validation = n_validation
         self.eta = eta
@@ -238,15 +251,16 @@ class RungPolicy(CurvePolicy):
                 keep.add(c)
         return keep
 
+    def _keeps_every_learner(self):
+        """Whether this rung drops no learner: the first, where two or more rungs lie below N,
+        without `first_cut` (the next rung gives every curve a slope)."""
+        return (not self.first_cut and self.model is not None and self._rung == 0
+                and self.n_sizes > 2)
+
     def _kept_by_rank(self, ranked, alive):
         """The learners of `ranked` (best first) that go on whatever their probability:
         halving's best ``ceil(n / eta)`` of the `n` alive."""
         return ranked[:math.ceil(len(alive) / self.eta)]
-
-    def _keeps_every_learner(self):
-        """Whether this rung drops no learner: the first, where two or more rungs lie below N
-        (the next one gives every curve a slope)."""
-        return self.model is not None and self._rung == 0 and self.n_sizes > 2
 
     def _thresholds(self, others):
         """``{candidate: threshold}``: `threshold` scaled by the seconds it would still cost.

@@ -449,7 +449,7 @@ class DAUBSearch(BaseSelectionSearch):
     >>> search.sizes_
     [159, 479, 1437]
     >>> search.policy_.dropped_  # {candidate: the rung after which it got no more rows}
-    {0: 479, 1: 479}
+    {0: 159, 1: 159}
     """
 
     _parameter_constraints: dict = {

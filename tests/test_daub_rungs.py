@@ -295,7 +295,8 @@ class _NoGuess(RungPolicy):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
+@pytest.mark.parametrize("first_cut", [True, False])
+def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed, first_cut):
     # 9 learners, the last one slow at every size: the rungs wait for it; a worker that
     # would idle meanwhile starts the next size of the best placed learners.
     rng = np.random.RandomState(seed)
@@ -304,7 +305,7 @@ def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
 
     def run(policy_class, n_workers):
         policy = policy_class(n, sizes, model=_constant_model(-0.1, 0.01), threshold=0.1,
-                              n_validation=100, first_cut=False)
+                              n_validation=100, first_cut=first_cut)
         return policy, simulate(policy, lambda c, s: scores[c][s], n_workers,
                                 durations=lambda c, s: s * (10 if c == n - 1 else 1))
 
@@ -314,7 +315,9 @@ def test_guesses_leave_the_decisions_and_shorten_the_chain_of_rungs(seed):
         assert many.decisions_ == one.decisions_ and many.best_ == one.best_
         _, waited = run(_NoGuess, n_workers)
         assert guessed.wall_time <= waited.wall_time
-    assert guessed.wall_time < waited.wall_time  # 32 workers: no worker needed elsewhere
+    if not first_cut:  # 32 workers: no worker needed elsewhere (with a first cut the slow
+        # learner often goes on, and its own sizes are the chain)
+        assert guessed.wall_time < waited.wall_time
 
 
 def _two_behind(cost, seconds_per_row, probability=0.1):

@@ -82,9 +82,8 @@ class RungPolicy(CurvePolicy):
     or more rungs lie below N, learners are cut on one point of each curve
     (`first_cut`), or none is dropped so that every curve has a slope where
     learners are first dropped. A learner left alone goes to N at once. At
-    N every
-    learner left is scored, then each learner that failed on every fold of
-    a rung below N gets one try there
+    N every learner left is scored, then each learner that failed on every
+    fold of a rung below N gets one try there
     (:class:`~sksel.daub.ledger.CurvePolicy`), and the best is selected.
 
     Scores are of the kind the model was fitted for (its ``features``):
@@ -153,7 +152,7 @@ class RungPolicy(CurvePolicy):
     ...         for cand, size in policy.ask():
     ...             policy.tell(cand, size, curves[cand](size))
     ...     return policy.best_, policy.dropped_
-    >>> run()  # #0, a late bloomer ending 0.5 points above #2, cut on its first point
+    >>> run()  # #0, a late bloomer ending half a point above #2, cut on its first point
     (2, {0: 100, 1: 300, 3: 300})
     >>> run(first_cut=False)  # its slope from 100 to 300 rows keeps it
     (0, {1: 300, 3: 300})

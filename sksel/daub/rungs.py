@@ -316,9 +316,9 @@ class RungPolicy(CurvePolicy):
             if self._rung == 0 or self.sizes[self._rung + 1] != self.n_total:
                 return []
             alive = self._alive_here()
+            places = self._places(alive)
             at_n = [c for c in alive if not self._startable(c, self.n_total)]
-            return [(c, self.n_total)
-                    for c in sorted(at_n, key=lambda c: (self._place(c, alive), c))]
+            return [(c, self.n_total) for c in sorted(at_n, key=lambda c: (places[c], c))]
         below = {c: self._valid[c][max(self._valid[c])] for c in self._alive_here()
                  if self._valid[c]}
         return super().likely_selections() + [
@@ -341,7 +341,7 @@ class RungPolicy(CurvePolicy):
         need it, before this rung is decided; None where none is likely.
 
         A learner given this rung's size and none above is likely to need the
-        next where its place (:meth:`_place`) is within halving's top ``ceil(n
+        next where its place (:meth:`_places`) is within halving's top ``ceil(n
         / eta)`` of the `n` learners alive; the best placed first. This rung's
         slowest fit then no longer delays the next rung of the learners ahead:
         many workers otherwise wait for the rungs one after the other. The run
@@ -353,28 +353,29 @@ class RungPolicy(CurvePolicy):
             return None
         alive = self._alive_here()
         share = math.ceil(len(alive) / self.eta)
-        likely = sorted((self._place(c, alive), c) for c in alive
+        places = self._places(alive)
+        likely = sorted((places[c], c) for c in alive
                         if c not in self.sent_to_n_ and self._given_this_rung_only(c))
         if not likely or likely[0][0] >= share:
             return None
         return likely[0][1], self.sizes[self._rung + 1]
 
-    def _place(self, candidate, alive):
-        """How many learners of `alive` are ahead of `candidate` as far as known: scored above
-        it at this rung, or, not scored here (one of the two), at the rung below, where
-        every learner alive was scored (ties: the lower index first)."""
-        here, below = self.size, self.sizes[self._rung - 1]
+    def _places(self, alive):
+        """``{candidate: place}`` of `alive`: how many learners of `alive` are ahead of each
+        as far as known, scored above it at this rung, or, not scored here (one of the
+        two), at the rung below, where every learner alive was scored (ties: the lower
+        index first). Every score is read once."""
+        here = {c: self._score_at(c, self.size) for c in alive}
+        below = {c: self._score_at(c, self.sizes[self._rung - 1]) for c in alive}
 
-        def score(c, size):
-            value = self._score_at(c, size)
-            return -math.inf if value is None else value
+        def key(c, scores):
+            return (-math.inf if scores[c] is None else scores[c]), -c
 
-        def ahead(d):
-            size = here if (self._score_at(d, here) is not None
-                            and self._score_at(candidate, here) is not None) else below
-            return (score(d, size), -d) > (score(candidate, size), -candidate)
+        def ahead(d, c):
+            scores = here if here[d] is not None and here[c] is not None else below
+            return key(d, scores) > key(c, scores)
 
-        return sum(ahead(d) for d in alive if d != candidate)
+        return {c: sum(ahead(d, c) for d in alive if d != c) for c in alive}
 
     def _given_this_rung_only(self, candidate):
         """Whether `candidate` was given this rung's size (tried, running or told) and none

@@ -309,7 +309,8 @@ def choose_thresholds(calibration):
 
 def front(tasks, rules, seed=0, cost="time"):
     """The report: each rule (``{method: (model, threshold)}``, or ``(model, threshold,
-    policy class)``) and halving at 2, 3, 4 on every portfolio kind."""
+    rule)`` with `rule` a variant of :class:`RungPolicy` as :func:`replay` takes it) and
+    halving at 2, 3, 4 on every portfolio kind."""
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
     for method, (model, threshold, *rule) in rules.items():
         pickers[method] = lambda t, m=model, b=threshold, r=rule: replay(t, m, b, cost, *r)
@@ -433,8 +434,7 @@ def variant_report(tune, report, thresholds, name):
           "share of runs losing > tol")
     for risk, (t, share, _) in own.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}")
-    features, gaps, _, _ = pair_rows(tune)
-    model = GapModel.fit(features, gaps, n_residuals=1001)
+    model = fitted_model(tune)
     rules = risk_rules(model, thresholds)
     rules.update({f"risk={risk:g} {name}": (model, t, variant)
                   for risk, (t, _, _) in own.items()})
@@ -497,6 +497,12 @@ def write(model, thresholds, tasks):
                           ";".join(task.learners)])
 
 
+def fitted_model(tasks, score_kind="accuracy"):
+    """The gap model fitted on every pair of `tasks` (the shipped one: the tune half's)."""
+    features, gaps, _, _ = pair_rows(tasks, score_kind)
+    return GapModel.fit(features, gaps, n_residuals=1001, kind=score_kind)
+
+
 def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
     """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
     calibration = calibrate(tune, cost=cost, score_kind=score_kind)
@@ -508,8 +514,7 @@ def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
           f"{DELTA}): risk, threshold, worst kind's share of runs losing > tol, runs")
     for risk, (t, share, n) in thresholds.items():
         print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
-    features, gaps, _, _ = pair_rows(tune, score_kind)
-    model = GapModel.fit(features, gaps, n_residuals=1001, kind=score_kind)
+    model = fitted_model(tune, score_kind)
     if write_files:
         write(model, thresholds, tune)
     if report is not None:

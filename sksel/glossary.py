@@ -26,7 +26,11 @@ the documentation's glossary page; :func:`define` returns one entry.
       lines count the evaluations used (``used 3/<=9``: three of at most
       nine planned; a GP-UCB :term:`look on a subsample` is not counted
       against the plan), in the order the search used them; ``best=`` is the
-      score of the candidate the search would select from them, and its id.
+      score of the candidate the search would select from them, and its id;
+      until the search would select one (DAUB's, before a learner reaches all
+      the rows), ``leader=`` names the candidate with the best score at the
+      largest resource reached so far, its score and that resource
+      (``leader=#2 0.9015 @100 rows``).
 
    dropped
       A candidate a search's rule took out of the running: it gets no more

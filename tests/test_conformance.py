@@ -456,7 +456,7 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
     at = "" if search._largest_resource() is None else (
         f" at {unit}={results['n_resources'][best]}")
     done = re.fullmatch(
-        rf"\[{name}\] done: (\d+) evaluations used(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
+        rf"\[{name}\] done: (\d+) evaluations? used(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
         rf"selected {re.escape(results['candidate_name'][best])}{at}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     assert done, lines[-1]
@@ -464,5 +464,5 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
     # unused speculative ones) are counted apart, in parentheses: together, every evaluation.
     others = [int(n) for n in re.findall(r"(\d+) (?:look|speculative)", done.group(2) or "")]
     assert int(done.group(1)) + sum(others) == n_evaluations
-    assert all(re.match(rf"\[{name}\] \d+(/(<=)?\d+)? evaluations used, ", line)
+    assert all(re.match(rf"\[{name}\] \d+(/(<=)?\d+)? evaluations? used, ", line)
                for line in lines[1:-1])

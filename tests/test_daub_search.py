@@ -1252,7 +1252,7 @@ def test_ctrl_c_reaching_a_worker_between_tasks_interrupts(clf_data, tmp_path, m
     messages = [str(w.message) for w in caught]
     assert not any("a worker died" in m for m in messages)
     kept = len(search.all_cv_results_["params"])
-    assert any(f"interrupted: keeping the {kept} evaluations" in m for m in messages)
+    assert any(f"interrupted: keeping the {kept} evaluation" in m for m in messages)
     assert kept >= 1  # the first evaluation, reported before the Ctrl-C
     assert hasattr(search.best_estimator_, "nb_")
 

@@ -482,8 +482,10 @@ def test_a_list_of_learners_lists_the_learners_the_stop_skipped_and_why():
     assert skipped["posterior_mean"].notna().all()
     policy = search.policy_
     for c, why in zip(skipped["candidate_id"], skipped["why_not_evaluated"]):
-        assert why.startswith("not needed: it ends more than tol=0.01 above the selection "
-                              f"with a probability of {policy.probability_left([c]):.2g} ")
+        assert why == ("not needed: the probability that it scores more than tol=0.01 "
+                       f"above the selected candidate is {policy.probability_left([c]):.2g} "
+                       "(summed over all the candidates left: "
+                       f"{policy.probability_left():.2g} <= risk=0.1)")
     assert results["rank_test_score"][skipped.index].min() == len(results) - len(skipped) + 1
 
 

@@ -9,6 +9,7 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression, Perceptron, SGDClassifier
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import SVC
@@ -24,7 +25,7 @@ CV3 = StratifiedKFold(3, shuffle=True, random_state=0)
 C_GRID = {"C": [0.001, 0.01, 0.1, 1.0]}
 LINE = re.compile(r"^\[DAUBSearch\] (?:used\s+(\d+)|\s+) (#(\d+) .+?)\s+rows=(\d+)\s+score=(\S+)"
                   r"\s+folds=[123]/3\s+bound=(\S+)(?:\s+(dropped|speculative))?"
-                  r"\s+best=(?:none yet|\S+ #\d+)\s+\(\d+\.\ds\)(?:  \[.*\])?$")
+                  r"\s+(?:best=\S+ #\d+|leader=#\d+ \S+ @\d+ rows)\s+\(\d+\.\ds\)(?:  \[.*\])?$")
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +69,11 @@ def test_verbose_one_header_and_selected_candidate(data, capsys, no_tqdm):
         rf"selected #\d LogisticRegression\(C={best:.3g}\) at rows={search.sizes_[-1]}, "
         rf"score {search.best_score_:.4f}", lines[-1])
     # Plain status lines between them: the first evaluation, then every few seconds; the
-    # best is the best learner on all the rows, none before one gets there.
-    assert all(re.match(r"\[DAUBSearch\] \d+ evaluations used, \d+\.\ds, best(: none yet|"
-                        r" 0\.\d{4} #\d LogisticRegression\(C=)", line) for line in lines[1:-1])
+    # best is the best learner on all the rows, and before one gets there the leader, the
+    # best at the largest size reached.
+    assert all(re.match(r"\[DAUBSearch\] \d+ evaluations? used, \d+\.\ds, (best|leader) "
+                        r"0\.\d{4} #\d LogisticRegression\(C=\S+\) at rows=\d+", line)
+               for line in lines[1:-1])
     assert len(lines) >= 3
 
 
@@ -122,6 +125,36 @@ def test_verbose_two_one_line_per_evaluation(data, capsys):
             assert bound == pytest.approx(search.policy_.upper_bound(c), abs=5e-5)
 
 
+def test_verbose_two_lines_name_the_leader_until_a_learner_reaches_n(data, capsys):
+    """DAUB ranks its learners at every rung: until one reaches all the rows (N), a line
+    names the leader, the learner with the best score at the largest size reached so far,
+    with that score and size, rather than "best=none yet"; from the first score at N on,
+    the best, as the search would select."""
+    search = DAUBSearch([GaussianNB(), LogisticRegression(),
+                         DecisionTreeClassifier(random_state=0), KNeighborsClassifier()],
+                        cv=CV3, random_state=0, verbose=2).fit(*data)
+    lines = [line for line in _lines(capsys)[1:-1] if " dropped #" not in line]
+    results = search.all_cv_results_
+    rows = {(c, n): i for i, (c, n) in enumerate(zip(results["candidate_id"],
+                                                     results["n_resources"]))}
+    full, seen, leaders = search.sizes_[-1], [], 0
+    for line in lines:
+        match = re.match(r"\[DAUBSearch\] used +\d+ #(\d+) .* rows=(\d+) .*  "
+                         r"((?:best|leader)=.*?) +\(\d+\.\ds\)", line)
+        assert match, line
+        candidate, n, cell = int(match.group(1)), int(match.group(2)), match.group(3)
+        seen.append((n, results["mean_test_score"][rows[candidate, n]], candidate))
+        if any(size == full for size, _, _ in seen):
+            assert cell.startswith("best="), line
+            continue
+        size, score, leader = max(seen)
+        assert cell == f"leader=#{leader} {score:.4f} @{size} rows", line
+        leaders += 1
+    assert leaders >= 4  # the first rung, at least
+    assert len({size for size, _, _ in seen}) == 3  # two rungs below N
+    assert not any("none yet" in line for line in lines)
+
+
 def test_bound_printed_is_the_same_whatever_n_jobs(data, capsys):
     """Each evaluation's line shows the bound from its curve up to it, in any arrival order."""
     printed = {}
@@ -167,8 +200,9 @@ def test_verbose_two_columns_aligned_whatever_the_name_length(data, capsys, make
     # The shortest name is padded to the longest: every column starts at one position.
     first_cell = [re.search(r"(rows|score)=", line).start() for line in lines]
     assert {i - line.index("#") for i, line in zip(first_cell, lines)} == {widest + 1}
-    for column in ("rows=", "score=", "folds=", "bound=", "best=", "  ("):
+    for column in ("rows=", "score=", "folds=", "bound=", "  ("):
         assert len({line.rfind(column) for line in lines}) == 1, column
+    assert len({re.search(r"(best|leader)=", line).start() for line in lines}) == 1
     if isinstance(search, DAUBSearch):  # resources of 2 and 3 digits, one column
         assert len({len(str(n)) for n in search.all_cv_results_["n_resources"]}) == 2
 
@@ -505,6 +539,7 @@ def test_verbose_one_status_lines_count_the_evaluations_made_with_no_time_left(
     n_evals = len(search.all_cv_results_["params"])
     assert len(status) == n_evals
     for k, line in enumerate(status, 1):
-        assert re.match(rf"\[DAUBSearch\] {k} evaluations used, \d+\.\ds, best", line)
+        assert re.match(rf"\[DAUBSearch\] {k} evaluations? used, \d+\.\ds, (best|leader) ",
+                        line)
         assert "left" not in line
     assert lines[-1].startswith(f"[DAUBSearch] done: {n_evals} evaluations used in ")

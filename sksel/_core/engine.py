@@ -125,6 +125,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from .._compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
 from .devices import on_own_gpu
+from .naming import counted
 
 #: An idle task's first sleep, doubled for each idle task in a row up to the longest, and
 #: to at most a share of the tasks' mean seconds (see `Engine._longest_idle`).
@@ -525,7 +526,7 @@ class Engine:
         except KeyboardInterrupt:
             self.stop_reason_ = "interrupted"
             warnings.warn(
-                f"{self.name} interrupted: keeping the {self._n_done} evaluations "
+                f"{self.name} interrupted: keeping the {counted(self._n_done, 'evaluation')} "
                 "finished so far.",
                 RuntimeWarning,
             )

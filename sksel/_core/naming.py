@@ -1,8 +1,24 @@
-"""The names of candidates: one rule for the progress lines, the results and the displays."""
+"""The names of candidates: one rule for the progress lines, the results and the displays;
+and counts in words (:func:`counted`), for every message."""
 
 import numbers
 
 from ..spaces.space import _STEP, first_estimator
+
+
+def counted(n, noun, plural=None):
+    """``"1 candidate"``, ``"3 candidates"``: `n` and its noun in the number `n` takes.
+
+    `plural` where it is not the noun and an ``s``: ``counted(2, "look on a
+    subsample", "looks on a subsample")``.
+
+    Examples
+    --------
+    >>> from sksel._core.naming import counted
+    >>> counted(1, "candidate"), counted(0, "candidate"), counted(2, "fold")
+    ('1 candidate', '0 candidates', '2 folds')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def _final_position(estimator, params, path=""):

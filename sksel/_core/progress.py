@@ -14,7 +14,10 @@ split: one row of ``all_cv_results_``. Every search reports in the same words:
   gets no more training and is never selected (DAUB's rungs and its race
   of the folds, GP-UCB's looks and first looks);
 - **best**: the score of the candidate the search would select from the
-  evaluations used so far, and its id;
+  evaluations used so far, and its id; until the search would select one
+  (DAUB's, before a learner reaches all the rows), the **leader**: the
+  candidate with the best score at the largest resource an evaluation used
+  has reached, its id, score and resource;
 - seconds since the start of the search.
 
 :class:`Progress` prints
@@ -55,6 +58,7 @@ split: one row of ``all_cv_results_``. Every search reports in the same words:
 import sys
 import time
 
+from .naming import counted
 from .run import Listener
 
 _STATUS_EVERY_S = 5.0
@@ -136,6 +140,7 @@ class Progress(Listener):
         self.n_done = 0
         self.n_other = 0  # evaluations used that do not count against `planned`
         self.best = None  # (score, candidate, resource)
+        self.front = None  # (resource, score, candidate): the leader where `best` is None
         self._held = {}  # action -> (score, folds run, seconds) of evaluations not used yet
         self._n_reported = 0  # decisions of the policy looked at so far
         self._dropped = set()
@@ -192,9 +197,13 @@ class Progress(Listener):
         return f"  [{', '.join(new)}: see {_GLOSSARY}]" if new else ""
 
     def _best_cell(self):
-        if self.best is None:
-            return "best=none yet"
-        return f"best={self.best[0]:.4f} #{self.best[1]}"
+        if self.best is not None:
+            return f"best={self.best[0]:.4f} #{self.best[1]}"
+        if self.front is not None:
+            resource, score, candidate = self.front
+            at = "" if self.unit is None else f" @{resource} {self.unit}"
+            return f"leader=#{candidate} {score:.4f}{at}"
+        return "best=none yet"
 
     def _time_left(self, now):
         """``", about 12s left"``: the mean time of an evaluation so far times those planned.
@@ -208,10 +217,13 @@ class Progress(Listener):
         return f", {'about' if self.exact else 'at most about'} {left:.0f}s left"
 
     def _best(self):
-        if self.best is None:
-            return "best: none yet"
-        score, candidate, resource = self.best
-        return f"best {score:.4f} {self.names(candidate)}{self._at(resource)}"
+        if self.best is not None:
+            score, candidate, resource = self.best
+            return f"best {score:.4f} {self.names(candidate)}{self._at(resource)}"
+        if self.front is not None:
+            resource, score, candidate = self.front
+            return f"leader {score:.4f} {self.names(candidate)}{self._at(resource)}"
+        return "best: none yet"
 
     def _at(self, resource):
         """``" at rows=200"``, or nothing where every evaluation has the same resource."""
@@ -261,6 +273,8 @@ class Progress(Listener):
     def _update_best(self, candidate, resource, score, speculative):
         if speculative:
             return
+        if score == score and (self.front is None or (resource, score) > self.front[:2]):
+            self.front = (resource, float(score), candidate)
         if self.policy is None:
             if self.best is None or score > self.best[0]:
                 self.best = (float(score), candidate, resource)
@@ -326,7 +340,9 @@ class Progress(Listener):
         elif "speculative" not in marks and (self.n_done + self.n_other == 1
                                              or now - self._last_status >= _STATUS_EVERY_S):
             self._last_status = now
-            self._print(f"{self._count()} evaluations used, {now - self._start:.1f}s"
+            count = self._count()
+            self._print(f"{count} evaluation{'' if count == '1' else 's'} used, "
+                        f"{now - self._start:.1f}s"
                         f"{self._time_left(now)}, {self._best()}")
 
     def stop(self):
@@ -353,7 +369,7 @@ class Progress(Listener):
             (len(self._dropped), "candidate dropped", "candidates dropped"),
         ) if n]
         others = f" ({'; '.join(others)})" if others else ""
-        line = (f"done: {self.n_done} evaluations used{others} in "
+        line = (f"done: {counted(self.n_done, 'evaluation')} used{others} in "
                 f"{self._end - self._start:.1f}s (stopped: {stop_reason})")
         if best is not None:
             candidate, resource, score = best

@@ -47,7 +47,7 @@ from ..spaces.space import _STEP, SearchSpace, first_estimator
 from .checkpoint import Checkpoint, fingerprint
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
-from .naming import candidate_names
+from .naming import candidate_names, counted
 from .policy import Policy
 from .predictions import PredictionKeeper, store_for
 from .progress import Progress
@@ -207,7 +207,7 @@ class BaseSelectionSearch(BaseSearchCV):
         `planned` is None when unknown; `exact` is False when the search may
         stop before `planned` evaluations.
         """
-        return n_candidates, True, f"{n_candidates} evaluations planned"
+        return n_candidates, True, f"{counted(n_candidates, 'evaluation')} planned"
 
     def _largest_resource(self):
         """The largest resource of an evaluation, known before the search runs, or None.
@@ -354,10 +354,11 @@ class BaseSelectionSearch(BaseSearchCV):
         if not decided:
             if self.stop_reason_ == "interrupted":
                 raise KeyboardInterrupt
+            remedy = (f"; give the search a larger max_time (now {self.max_time:g} s)"
+                      if self.stop_reason_ == "max_time" else "")
             raise RuntimeError(
                 f"{type(self).__name__} finished no evaluation (stopped: "
-                f"{self.stop_reason_}){self._measured_words(names)}; raise "
-                f"max_time={self.max_time}."
+                f"{self.stop_reason_}){self._measured_words(names)}{remedy}."
             )
         outputs = [out for _, outs in decided + speculative for out in outs]
         _insert_error_scores(outputs, self.error_score)
@@ -389,8 +390,8 @@ class BaseSelectionSearch(BaseSearchCV):
         workers = effective_n_jobs(self.n_jobs)
         whole = seconds * -(-folds // workers)
         return (f": a fold of the evaluation of {names(candidate)} at resource {resource} took "
-                f"{seconds:.1f} s ({finished} of its {folds} folds run), so the evaluation "
-                f"takes about {whole:.0f} s on {workers} worker{'s' if workers > 1 else ''}, "
+                f"{seconds:.1f} s ({finished} of its {counted(folds, 'fold')} run), so the "
+                f"evaluation takes about {whole:.0f} s on {counted(workers, 'worker')}, "
                 f"and what was left of it could not end in time; the search stopped there")
 
     def _not_evaluated(self, job, last, policy):
@@ -589,7 +590,9 @@ class BaseSelectionSearch(BaseSearchCV):
         if self.stop_reason_ == "interrupted":
             cause, remedy = "a Ctrl-C", "Let the search run on to settle the choice."
         else:
-            cause, remedy = f"max_time={self.max_time:g} s", "Raise max_time to settle the choice."
+            cause = f"max_time={self.max_time:g} s"
+            remedy = (f"Give the search a larger max_time (now {self.max_time:g} s) to settle "
+                      "the choice.")
         warnings.warn(f"{type(self).__name__}: {cause} ended the search before its choice was "
                       f"settled. {words} {remedy}", UserWarning)
 
@@ -645,7 +648,7 @@ class BaseSelectionSearch(BaseSearchCV):
             return
         raise RuntimeError(
             f"{type(self).__name__} could not refit any candidate: the refit on all the rows "
-            f"failed for each of the {len(failed)} candidates with a finite score; the last "
+            f"failed for {_each_of(len(failed))} with a finite score; the last "
             f"error: {last_error!r}. Pass refit=False to keep the search's results, or "
             "error_score='raise' to see the first error."
         ) from last_error
@@ -689,12 +692,23 @@ def _cut_short_words(resource, leaders, every, results, resources, metric, n_can
     shown = "; ".join(f"{results['candidate_name'][row[c]]} {score(every, i)}{went_on(c)}"
                       for c, i in leaders[:3])
     more = f"; and {len(leaders) - 3} more" if len(leaders) > 3 else ""
+    less, never = len(row) - len(leaders), n_candidates - len(row)
     return (
         f"The candidates are compared at resource {resource}, the most training that "
         f"{len(leaders)} of them got, and the best there is selected: {shown}{more}. Left "
-        f"undecided: {len(row) - len(leaders)} candidates were compared at less training "
-        f"only, {n_candidates - len(row)} were never evaluated."
+        f"undecided: {counted(less, 'candidate')} {_was(less)} compared at less training "
+        f"only, {never} {_was(never)} never evaluated."
     )
+
+
+def _was(n):
+    """The verb of a count `n`: ``"was"`` for one, ``"were"`` for any other."""
+    return "was" if n == 1 else "were"
+
+
+def _each_of(n):
+    """``"the one candidate"``, or ``"each of the 3 candidates"``."""
+    return "the one candidate" if n == 1 else f"each of the {n} candidates"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import accuracy_score, explained_variance_score, r2_score
 
 from .._compat import Interval, StrOptions
+from .._core.naming import counted
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..curves.gap_model import is_shipped, score_noise, shipped_model, threshold
 from ..training.rows import RowsTrainer
@@ -683,7 +684,8 @@ class DAUBSearch(BaseSelectionSearch):
         n_max = n_candidates * len(self.sizes_)
         return None, False, (
             f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
-            f"{n_max} evaluations ({n_candidates} candidates x {len(self.sizes_)} sizes)")
+            f"{counted(n_max, 'evaluation')} ({counted(n_candidates, 'candidate')} x "
+            f"{counted(len(self.sizes_), 'size')})")
 
     def _largest_resource(self):
         return self.sizes_[-1]

@@ -476,10 +476,13 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         if self.settled_ is not None:
             return "not needed: the looks settled the answer"
         if self.n_evaluations_ >= self.n_iter:
+            if self.n_iter == 1:
+                return "not needed: the one evaluation allowed was made"
             return f"not needed: the {self.n_iter} evaluations allowed were made"
-        return (f"not needed: it ends more than tol={self.tol:g} above the selection with a "
-                f"probability of {self.probability_left([candidate]):.2g} "
-                f"(all left: {self.probability_left():.2g} <= risk={self.risk:g})")
+        return (f"not needed: the probability that it scores more than tol={self.tol:g} above "
+                f"the selected candidate is {self.probability_left([candidate]):.2g} "
+                f"(summed over all the candidates left: {self.probability_left():.2g} "
+                f"<= risk={self.risk:g})")
 
     # --------------------------------------------------------------- internals
     def _decide(self):

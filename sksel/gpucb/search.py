@@ -13,6 +13,7 @@ import numpy as np
 from joblib import effective_n_jobs
 
 from .._compat import Interval, StrOptions
+from .._core.naming import counted
 from .._core.search import BaseSelectionSearch
 from ..curves.gap_model import shipped_model
 from ..spaces.sampler import KDPPSampler
@@ -641,18 +642,20 @@ class GPUCBSelector(BaseSelectionSearch):
             raise ValueError(f"max_iter={self.max_iter} caps n_iter='auto'; with "
                              f"n_iter={self.n_iter} leave max_iter=None.")
         if self.n_iter > n_total:
-            raise ValueError(f"n_iter={self.n_iter} is larger than the {n_total} candidates (K).")
+            raise ValueError(f"n_iter={self.n_iter} is larger than the "
+                             f"{counted(n_total, 'candidate')} (K).")
         return self.n_iter, None
 
     def _progress_budget(self, n_candidates):
         n_iter = self.policy_.n_iter
         if self.policy_.tol is None:
-            return n_iter, True, f"{n_iter} evaluations planned (n_iter) of the {n_candidates}"
+            return n_iter, True, (f"{counted(n_iter, 'evaluation')} planned (n_iter) of the "
+                                  f"{n_candidates}")
         looks = self.policy_.looks
         apart = (f"; looks on a subsample ({', '.join(map(str, looks))} rows) counted apart"
                  if looks else "")
-        return n_iter, False, (f"at most {n_iter} evaluations of the {n_candidates}, until the "
-                               f"answer is known (tol={self.policy_.tol:g}, "
+        return n_iter, False, (f"at most {counted(n_iter, 'evaluation')} of the {n_candidates}, "
+                               f"until the answer is known (tol={self.policy_.tol:g}, "
                                f"risk={self.policy_.risk:g}){apart}")
 
     def _prior(self, candidates, estimators, n_classes):
@@ -683,7 +686,7 @@ class GPUCBSelector(BaseSelectionSearch):
         if scores.ndim != 2 or scores.shape[1] != n_total:
             raise ValueError(
                 f"prior must have one column per candidate: got shape "
-                f"{scores.shape} for {n_total} candidates."
+                f"{scores.shape} for {counted(n_total, 'candidate')}."
             )
         mean, cov = prior_from_scores(scores)
         return mean, cov, False, scores
@@ -800,7 +803,7 @@ def _check_mean_cov(mean, cov, n_total):
     if mean.shape != (n_total,) or cov.shape != (n_total, n_total):
         raise ValueError(
             f"prior=(mean, cov) must have shapes ({n_total},) and ({n_total}, {n_total}) "
-            f"for {n_total} candidates; got {mean.shape} and {cov.shape}."
+            f"for {counted(n_total, 'candidate')}; got {mean.shape} and {cov.shape}."
         )
     if not np.allclose(cov, cov.T):
         raise ValueError("prior=(mean, cov): cov must be symmetric.")

@@ -130,11 +130,13 @@ class Stop:
         if not self.done:
             return None
         left, n = self._available(), self.n_evaluations_
+        evaluations = f"{n} evaluation{'' if n == 1 else 's'}"
         if self.settled_ is not None:
             n_looks = sum(len(scores) for scores in self._look_scores.values())
-            return (f"the answer is known after {n} evaluations and {n_looks} looks on a "
-                    f"subsample: candidate {self.settled_}, selected from its looks, ends more "
-                    f"than tol={self.tol:g} below another with a probability of at most "
+            return (f"the answer is known after {evaluations} and {n_looks} "
+                    f"look{'' if n_looks == 1 else 's'} on a subsample: candidate "
+                    f"{self.settled_}, selected from its looks, ends more than tol={self.tol:g} "
+                    f"below another with a probability of at most "
                     f"{self.settled_by_looks(self.settled_):.2g} <= risk={self.risk:g}")
         if not left and self.dropped_:
             return (f"every candidate evaluated or dropped: {n} evaluated, "
@@ -142,11 +144,13 @@ class Stop:
         if not left:
             return f"every candidate evaluated ({n})"
         if n >= self.n_iter:
-            return f"{n} evaluations made (n_iter={self.n_iter})"
-        looks = f", {len(self.folds_used_)} of them first looks" if self.folds_used_ else ""
+            return f"{evaluations} made (n_iter={self.n_iter})"
+        firsts = len(self.folds_used_)
+        looks = (f", {firsts} of them first look{'' if firsts == 1 else 's'}" if firsts
+                 else "")
         if self._look_scores:
             n_looks = sum(len(scores) for scores in self._look_scores.values())
-            looks += f", and {n_looks} looks on a subsample"
-        return (f"the answer is known after {n} evaluations{looks}: a candidate left beats the "
+            looks += f", and {n_looks} look{'' if n_looks == 1 else 's'} on a subsample"
+        return (f"the answer is known after {evaluations}{looks}: a candidate left beats the "
                 f"selected one by more than tol={self.tol:g} with a probability of at most "
                 f"{self.probability_left():.2g} <= risk={self.risk:g}")

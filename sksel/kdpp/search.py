@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from .._core.naming import counted
 from .._core.search import BaseSelectionSearch
 from ..spaces.sampler import _SAMPLER_CONSTRAINTS, KDPPSampler
 from ..spaces.space import one_estimator_space
@@ -255,10 +256,11 @@ class KDPPSearch(BaseSelectionSearch):
     def _candidates(self, space):
         """The k-DPP's `n_iter` configurations, or every one of a smaller finite space."""
         if space.is_finite and self.n_iter > len(space.candidates):
+            n = len(space.candidates)
             warnings.warn(
-                f"The total space of parameters {len(space.candidates)} is smaller than "
-                f"n_iter={self.n_iter}. Running {len(space.candidates)} iterations. For "
-                "exhaustive searches, use GridSearchCV.", UserWarning)
+                f"The total space of parameters {n} is smaller than n_iter={self.n_iter}. "
+                f"Running {counted(n, 'iteration')}. For exhaustive searches, use "
+                "GridSearchCV.", UserWarning)
             return space.candidates
         sampler = KDPPSampler(
             self.param_distributions, self.n_iter, sampler=self.sampler, kernel=self.kernel,

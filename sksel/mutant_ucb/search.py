@@ -18,6 +18,7 @@ from sklearn.utils import check_random_state
 
 from .._compat import Hidden, Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
+from .._core.naming import counted
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..spaces.params import _same_value
 from ..spaces.sampler import KDPPSampler
@@ -514,7 +515,7 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     def _progress_budget(self, n_candidates):
         budget = (f"max_time {self.max_time:g} s" if self.budget is None
-                  else f"budget {self.budget} sub-trains")
+                  else f"budget {counted(self.budget, 'sub-train')}")
         return self.budget, False, f"{budget}, one evaluation each; {self._full_words()}"
 
     def _full_words(self):
@@ -523,9 +524,11 @@ class MutantUCBSearch(BaseSelectionSearch):
         units = _UNIT_WORDS[self.subtrain_kind_]
         if self.subtrain_kind_ == "partial_fit" and _is_skorch(_last_step(self.estimator)[0]):
             units = "epochs"
+        if self.unit_ == 1:
+            units = _ONE_UNIT[units]
         length = self.max_subtrains_ * self.unit_
         named = "" if self.length_param_ is None else f" ({self.length_param_}={length})"
-        return (f"fully trained: {self.max_subtrains_} sub-trains of {self.unit_} "
+        return (f"fully trained: {counted(self.max_subtrains_, 'sub-train')} of {self.unit_} "
                 f"{units}{named}")
 
     def _largest_resource(self):
@@ -719,6 +722,9 @@ _SMALL_BUDGET_INITIAL = 8
 #: What a sub-train's units are, by its kind, in the progress header.
 _UNIT_WORDS = {"xgboost": "boosting rounds", "partial_fit": "passes", "n_estimators": "trees",
                "max_iter": "iterations"}
+#: The word of one unit (``unit=1``).
+_ONE_UNIT = {"boosting rounds": "boosting round", "passes": "pass", "trees": "tree",
+             "iterations": "iteration", "epochs": "epoch"}
 #: With ``max_subtrains="auto"``, a model is fully trained in this many sub-trains.
 _FULL_SUBTRAINS = 10
 #: The boosting rounds of an xgboost model whose ``n_estimators`` is None (xgboost's default).

@@ -5,13 +5,20 @@ Each mistake is refused before any training, with a message that names the candi
 fault, the parameter and what to do; each message counts in the right number.
 """
 
+import numpy as np
 import pytest
+from _common import CountingClassifier
+from scipy.stats import loguniform
 from sklearn.datasets import load_iris, make_classification
-from sklearn.linear_model import LogisticRegression
+from sklearn.decomposition import PCA
+from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from sksel import DAUBSearch, KDPPSearch
+from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 CV3 = 3
 
@@ -28,6 +35,112 @@ def _out_of_time_after(monkeypatch, n_evaluations):
         return True
 
     monkeypatch.setattr(Engine, "_out_of_time", out_of_time)
+
+
+# ------------------------------------------------------- candidates that cannot be scored
+
+
+class CountingScaler(StandardScaler):
+    """A scaler that counts its fits (class attribute): a candidate that cannot predict."""
+
+    n_fits = 0
+
+    def fit(self, X, y=None, sample_weight=None):
+        type(self).n_fits += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+_REMEDY = ("Found before any training: every candidate needs what the scoring calls. Give "
+           "classifiers or regressors (or Pipelines that end in one) in its place, or remove it "
+           "from {where}; or give a scoring that it can answer.")
+_SCORE = ("cannot be scored: it has no score method, which scoring=None calls (a candidate's "
+          "own score). ")
+_PIPE = Pipeline([("scale", StandardScaler()), ("clf", CountingClassifier())])
+_PIPE_WORDS = ("estimator Pipeline(steps=[('scale', StandardScaler()), "
+               "('clf', CountingClassifier())]) with clf=CountingScaler()")
+
+
+@pytest.mark.parametrize("make, words, where", [
+    (lambda: DAUBSearch([CountingClassifier(), CountingScaler()]),
+     "estimator[1] CountingScaler()", "estimator"),
+    (lambda: DAUBSearch([CountingScaler(), CountingClassifier()]),
+     "estimator[0] CountingScaler()", "estimator"),
+    (lambda: GPUCBSelector([CountingClassifier(), (CountingScaler(), {"copy": [True]})]),
+     "estimator[1] CountingScaler() with copy=True", "estimator"),
+    (lambda: GPUCBSelector(_PIPE, {"clf": [CountingClassifier(), CountingScaler()]}),
+     _PIPE_WORDS, "param_grid"),
+    (lambda: KDPPSearch(_PIPE, [{"clf": [CountingClassifier()], "clf__C": loguniform(1, 10)},
+                                {"clf": [CountingScaler()]}], n_iter=2, random_state=0),
+     _PIPE_WORDS, "param_distributions"),
+], ids=["daub", "daub-first", "gpucb-pair", "gpucb-step", "kdpp-branch"])
+def test_a_candidate_that_cannot_be_scored_is_refused_before_any_training(make, words, where):
+    """A transformer among the candidates (scoring=None calls its score, which it has not)
+    is refused with a ValueError that names it, the parameter that gave it and what to do,
+    before any candidate trains; a step a param_grid puts in a Pipeline is checked as the
+    Pipeline it makes."""
+    X, y = make_classification(n_samples=60, random_state=0)
+    CountingClassifier.n_fits = CountingScaler.n_fits = 0
+    with pytest.raises(ValueError) as error:
+        make().fit(X, y)
+    assert str(error.value) == f"{words} {_SCORE}{_REMEDY.format(where=where)}"
+    assert CountingClassifier.n_fits == CountingScaler.n_fits == 0
+
+
+def test_a_step_mutant_ucb_may_draw_later_is_checked_before_any_training():
+    """Mutant-UCB draws two models and breeds others: a branch of the space neither drawn
+    model is from, whose step cannot be scored, is refused all the same."""
+    X, y = make_classification(n_samples=60, random_state=0)
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", SGDClassifier())])
+    space = [{"clf": [SGDClassifier()], "clf__alpha": loguniform(1e-5, 1e-1)},
+             {"clf": [CountingScaler()]}]
+    CountingScaler.n_fits = 0
+    for seed in range(3):
+        with pytest.raises(ValueError, match=r"^estimator Pipeline\(.*\) with clf="
+                           r"CountingScaler\(\) cannot be scored: it has no score method"):
+            MutantUCBSearch(pipe, space, budget=30, n_initial=2, random_state=seed).fit(X, y)
+    assert CountingScaler.n_fits == 0
+
+
+def test_a_scorer_needs_the_method_it_calls():
+    """A string scorer calls what it declares: neg_log_loss predict_proba (SVC has none
+    without probability=True), roc_auc decision_function or predict_proba (SVC has the
+    first), accuracy predict (a Pipeline has it where its final step has)."""
+    X, y = make_classification(n_samples=80, random_state=0)
+    with pytest.raises(ValueError) as error:
+        DAUBSearch([LogisticRegression(), SVC()], scoring="neg_log_loss").fit(X, y)
+    assert str(error.value) == (
+        "estimator[1] SVC() cannot be scored: it has no predict_proba method, which "
+        "scoring='neg_log_loss' calls. " + _REMEDY.format(where="estimator"))
+    with pytest.raises(ValueError) as error:
+        GPUCBSelector(SVC(), {"C": [1.0, 10.0], "probability": [False]},
+                      scoring=["accuracy", "neg_log_loss"], refit="accuracy").fit(X, y)
+    assert str(error.value).startswith(
+        "2 candidates cannot be scored: estimator SVC() with C=1.0, probability=False has no "
+        "predict_proba method, which scoring's 'neg_log_loss' calls; estimator SVC() with "
+        "C=10.0, probability=False has no predict_proba method, which scoring's "
+        "'neg_log_loss' calls. Found before any training")
+    assert str(error.value).endswith("or remove them from param_grid; or give a scoring "
+                                     "that they can answer.")
+    with pytest.raises(ValueError, match=r"^estimator\[1\] Pipeline\(steps=\[\('standardscaler', "
+                       r"StandardScaler\(\)\), \('pca', PCA\(\)\)\]\) cannot be scored: it has "
+                       r"no predict method, which scoring='accuracy' calls\."):
+        DAUBSearch([LogisticRegression(), make_pipeline(StandardScaler(), PCA())],
+                   scoring="accuracy").fit(X, y)
+    search = DAUBSearch([LogisticRegression(), SVC(),
+                         make_pipeline(StandardScaler(), LogisticRegression())],
+                        scoring="roc_auc", cv=3, random_state=0).fit(X, y)
+    assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+
+
+def test_a_plain_callable_scorer_is_not_second_guessed():
+    """A callable that is not a scikit-learn scorer declares nothing it calls: the
+    candidates train, and it scores them as it will."""
+    X, y = make_classification(n_samples=60, random_state=0)
+    CountingScaler.n_fits = 0
+    search = DAUBSearch([GaussianNB(), CountingScaler()], scoring=lambda est, X, y: 0.5,
+                        cv=3, random_state=0).fit(X, y)
+    assert CountingScaler.n_fits > 0
+    assert (search.cv_results_["mean_test_score"] == 0.5).all()
 
 
 # ------------------------------------------------------------------------ words

@@ -1,8 +1,10 @@
-"""What a search's scorer measures: the metric behind it, and whether its scores lie in [0, 1].
+"""What a search's scorer measures: the metric behind it, and whether its scores lie in [0, 1];
+and what it calls of a candidate.
 
 Policies read it to set their scales (DAUB's largest score and noise,
 Mutant-UCB's exploration unit): it is read from what the scorer is, not from
-how `scoring` spells it.
+how `scoring` spells it. :func:`response_needs` says which methods the
+scorers call, for the check of the candidates before any training.
 """
 
 from sklearn.base import is_classifier, is_regressor
@@ -12,6 +14,7 @@ from sklearn.metrics import (
     balanced_accuracy_score,
     f1_score,
     fbeta_score,
+    get_scorer,
     jaccard_score,
     precision_score,
     r2_score,
@@ -77,3 +80,45 @@ def curve_kind(scorer, metric, estimator, n_classes):
     if n_classes is not None:
         return "accuracy" if function in _UNIT_METRICS else None
     return "r2" if function is r2_score and is_regressor(first_estimator(estimator)) else None
+
+
+def response_needs(scoring):
+    """``[(methods, words)]``: what the scorers of `scoring` call of a candidate.
+
+    Each scorer calls one of its `methods` (a tuple: ``("predict",)``, or
+    ``("decision_function", "predict_proba")`` where either will do), and
+    `words` say which scorer in a message (``"scoring='accuracy' calls"``).
+    ``scoring=None`` calls the candidate's own ``score``; a string, a scorer
+    of :func:`~sklearn.metrics.get_scorer` or
+    :func:`~sklearn.metrics.make_scorer`, and a list or dict of them, the
+    response method each declares. A plain callable cannot be told: it needs
+    nothing here, nor does a `scoring` that is not valid (its own check says so).
+
+    Examples
+    --------
+    >>> from sksel._core.scoring import response_needs
+    >>> response_needs(None)
+    [(('score',), "scoring=None calls (a candidate's own score)")]
+    >>> response_needs("roc_auc")
+    [(('decision_function', 'predict_proba'), "scoring='roc_auc' calls")]
+    """
+    if scoring is None:
+        return [(("score",), "scoring=None calls (a candidate's own score)")]
+    if isinstance(scoring, str) or callable(scoring):
+        named = [(f"scoring={scoring!r}", scoring)]
+    elif isinstance(scoring, dict):
+        named = [(f"scoring[{name!r}] ({scorer!r})", scorer) for name, scorer in scoring.items()]
+    elif isinstance(scoring, (list, tuple, set, frozenset)):
+        named = [(f"scoring's {name!r}", name) for name in scoring]
+    else:
+        return []
+    needs = []
+    for words, scorer in named:
+        try:
+            methods = (get_scorer(scorer) if isinstance(scorer, str) else scorer)._response_method
+        except (AttributeError, ValueError, TypeError):
+            continue
+        methods = (methods,) if isinstance(methods, str) else tuple(methods)
+        if methods:
+            needs.append((methods, f"{words} calls"))
+    return needs

@@ -44,6 +44,7 @@ from .._compat import (
     _warn_or_raise_about_fit_failures,
 )
 from ..spaces.space import _STEP, SearchSpace, first_estimator
+from ..spaces.validation import _check_responses
 from .checkpoint import Checkpoint, fingerprint
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
@@ -63,7 +64,7 @@ from .results import (
     results_table,
 )
 from .run import _Job, _Run, _stop_words
-from .scoring import curve_kind, ranking_metric, unit_scored_classifier
+from .scoring import curve_kind, ranking_metric, response_needs, unit_scored_classifier
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -259,7 +260,13 @@ class BaseSelectionSearch(BaseSearchCV):
         candidates = self._candidates(space)
         estimators = [space.build(params) for params in candidates]
         check_cuda_available(estimators)
-        scorers, refit_metric = self._get_scorers()
+        needs = response_needs(self.scoring)
+        try:
+            scorers, refit_metric = self._get_scorers()
+        except TypeError:  # scoring=None and a first candidate without score: said as for any
+            _check_responses(space, needs, candidates, estimators)
+            raise
+        _check_responses(space, needs, candidates, estimators)
         X, y = indexable(X, y)
         _check_targets(y)
         params = _check_method_params(X, params=params)

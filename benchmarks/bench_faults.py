@@ -81,7 +81,10 @@ class Faulty(ClassifierMixin, BaseEstimator):
 
 
 def _finite_rows(results):
-    return int(np.sum(np.isfinite(results["mean_test_score"])))
+    """The rows scored: those whose own mean (at their resource, over the folds they ran) is
+    finite; a candidate stopped on a subsample or raced out is not lost."""
+    return int(np.sum(np.isfinite(results.get("mean_test_score_at_resource",
+                                              results["mean_test_score"]))))
 
 
 def random_failures(n_seeds=20):

@@ -70,5 +70,5 @@ while model >= 0:
     else:
         change = "initial: " + ", ".join(f"{k.split('__')[-1]}={v}" for k, v in params.items())
     print(f"  model {model:3d}  {int(res['n_resources'][i])} epochs  "
-          f"accuracy {res['mean_test_score'][i]:.3f}  {change}")
+          f"accuracy {res['mean_test_score_at_resource'][i]:.3f}  {change}")
     model = parent

@@ -55,8 +55,10 @@ search = DAUBSearch(list(learners.values()), risk=0, b=100, r=2, cv=0.25,
                     random_state=0).fit(X, y)
 
 res = search.cv_results_
+# Each learner's accuracy at the largest subsample it got (mean_test_score has the
+# learners trained on all the rows only, the ones compared with the selected one).
 for c, rows, score in zip(res["candidate_id"], res["n_resources"],
-                          res["mean_test_score"]):
+                          res["mean_test_score_at_resource"]):
     print(f"{names[c]:18s} {int(rows):6d} rows  accuracy {score:.3f}")
 print("selected:", names[res["candidate_id"][search.best_index_]])
 

@@ -353,7 +353,9 @@ def test_cv_results_frame(clf_data):
     frame = pd.DataFrame(search.cv_results_)
     assert set(frame.columns) == set(gs.cv_results_) | {"candidate_id", "candidate_name",
                                                         "n_resources", "iter",
-                                                        "n_folds_run", "why_not_evaluated"}
+                                                        "n_folds_run", "why_not_evaluated"} | {
+        f"{key}_at_resource" for key in ("mean_test_score", "std_test_score",
+                                         "mean_train_score", "std_train_score")}
     assert (frame["why_not_evaluated"] == "").all()
     assert len(frame) == 4
     assert list(frame["candidate_id"]) == [0, 1, 2, 3]

@@ -656,7 +656,7 @@ def test_family_tree_is_the_lineage_of_the_best(mutant):
     assert list(display.lineage) == chain
     np.testing.assert_array_equal(display.nodes_.get_xdata(), np.arange(len(chain)))
     np.testing.assert_array_equal(display.nodes_.get_ydata(),
-                                  mutant.cv_results_["mean_test_score"][rows])
+                                  mutant.cv_results_["mean_test_score_at_resource"][rows])
     assert len(display.edges_) == len(chain) - 1
     params = [mutant.cv_results_["params"][i] for i in rows]
     assert display.changes[0] == {}

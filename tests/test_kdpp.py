@@ -227,7 +227,7 @@ def test_scores_equal_grid_search_on_the_same_configurations():
         np.testing.assert_allclose(search.cv_results_[key], gs.cv_results_[key], err_msg=key)
     assert set(search.cv_results_) == set(gs.cv_results_) | {
         "candidate_id", "candidate_name", "n_resources", "iter", "n_folds_run",
-        "why_not_evaluated"}
+        "why_not_evaluated", "mean_test_score_at_resource", "std_test_score_at_resource"}
     assert search.best_params_ == gs.best_params_
     assert pd.DataFrame(search.cv_results_).shape[0] == 6
 

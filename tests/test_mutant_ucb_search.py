@@ -76,19 +76,21 @@ def test_best_estimator_is_the_selected_configuration_trained_as_its_score_measu
 
 
 def test_the_fully_trained_models_rank_first_a_lineage_counting_in_total():
-    """Rank: trained to max_subtrains in total (inherited included) first, then by score."""
+    """Rank: trained to max_subtrains in total (inherited included) first, by score; the
+    others after them, their means apart (``mean_test_score_at_resource``)."""
     not_longest = 0
     for seed in range(4):
         search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
                                  max_subtrains=5, cv=CV3, random_state=seed).fit(X, Y)
         res = search.cv_results_
-        keys = list(zip(np.minimum(res["n_resources_total"], 5), res["mean_test_score"]))
-        expected = [1 + sum(other > key for other in keys) for key in keys]
-        np.testing.assert_array_equal(res["rank_test_score"], expected)
         trained = res["n_resources_total"] >= 5
+        own = res["mean_test_score_at_resource"]
+        expected = [1 + sum(other > score for other in own[trained]) if full
+                    else 1 + trained.sum() for full, score in zip(trained, own)]
+        np.testing.assert_array_equal(res["rank_test_score"], expected)
+        np.testing.assert_array_equal(res["mean_test_score"], np.where(trained, own, np.nan))
         best = search.best_index_
-        assert trained[best] and res["mean_test_score"][best] == res["mean_test_score"][
-            trained].max()
+        assert trained[best] and res["mean_test_score"][best] == own[trained].max()
         not_longest += res["n_resources"][best] < res["n_resources"].max()
     assert not_longest  # some selected model had fewer sub-trains of its own than another
 

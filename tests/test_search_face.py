@@ -191,8 +191,12 @@ def test_a_failed_refit_falls_back_to_the_next_candidate_in_rank(clf_data):
     assert res["candidate_id"][best] == 2
     assert search.best_params_ == res["params"][best]
     assert search.best_score_ == res["mean_test_score"][best]
-    # The row ranked 1 is the one refitted; those whose refit failed rank last.
-    assert res["rank_test_score"].tolist() == [3, 3, 1, 2]
+    # The row ranked 1 is the one refitted; those whose refit failed rank last, with #3, raced
+    # out after 2 of its 3 folds, their scores apart.
+    assert res["rank_test_score"].tolist() == [2, 2, 1, 2]
+    assert np.isnan(res["mean_test_score"][[0, 1, 3]]).all()
+    assert res["mean_test_score_at_resource"][0] > res["mean_test_score"][best]
+    assert res["why_not_evaluated"][0] == "not ranked: its refit on all the rows failed"
     assert search.score(X, y) == search.best_estimator_.score(X, y)
 
 
@@ -233,7 +237,9 @@ def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
         lost["grid"] += int(np.sum(~np.isfinite(grid.cv_results_["mean_test_score"])))
         _FAILURES.seed(seed)
         daub = DAUBSearch(candidates, cv=5, refit=False, random_state=seed).fit(X, y)
-        lost["daub"] += int(np.sum(~np.isfinite(daub.cv_results_["mean_test_score"])))
+        # Lost: no finite score of its own (a learner stopped below N or raced out is not).
+        lost["daub"] += int(np.sum(~np.isfinite(
+            daub.cv_results_["mean_test_score_at_resource"])))
         assert np.isfinite(daub.best_score_)
         assert daub.cv_results_["n_resources"][daub.best_index_] == daub.sizes_[-1]
     assert lost["daub"] <= lost["grid"]

@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+from scipy.stats import rankdata
 
 from .._compat import _warn_or_raise_about_fit_failures
 
@@ -103,6 +104,48 @@ def _average_over_folds_run(results, n_folds, outs, n_splits):
                       f"{results[key][evaluated]}", UserWarning)
 
 
+#: The columns of a row's score means, hidden where the row is not compared.
+_MEANS = ("mean_test_", "std_test_", "mean_train_", "std_train_")
+#: The suffix of the columns that keep every row's own means (:func:`_keep_own_means`).
+AT_RESOURCE = "_at_resource"
+
+
+def _mean_keys(results):
+    """The keys of `results`' score means and deviations (``mean_test_score``, ...), their
+    copies at each row's resource left out."""
+    return [k for k in results if k.startswith(_MEANS) and not k.endswith(AT_RESOURCE)]
+
+
+def _keep_own_means(results):
+    """Copy each score mean and deviation to ``<key>_at_resource``: the row's own, over the
+    folds it ran at its resource, whatever it is compared with (NaN where it ran none)."""
+    for key in _mean_keys(results):
+        results[key + AT_RESOURCE] = np.array(results[key], dtype=float)
+
+
+def _ranked_alike(results, alike):
+    """Keep the score means of the rows `alike` only, ranked by them; the others NaN, last.
+
+    `alike` marks the rows evaluated as the selected one was. For each
+    metric, those with a finite ``mean_test_<metric>`` rank 1, 2, ... by it,
+    ties sharing the smallest rank, as GridSearchCV's; every other row has
+    NaN means and deviations of scores (its own stay in the ``_at_resource``
+    columns) and shares the rank after them, as GridSearchCV ranks NaN
+    means. Sorting by ``mean_test_<metric>`` (descending, NaN last) or by
+    ``rank_test_<metric>`` then gives one order.
+    """
+    for key in [k for k in results if k.startswith("rank_test_")]:
+        metric = key[len("rank_test_"):]
+        mean = np.asarray(results[f"mean_test_{metric}"], dtype=float)
+        ranked = np.asarray(alike) & np.isfinite(mean)
+        for prefix in _MEANS:
+            if prefix + metric in results:
+                results[prefix + metric] = np.where(ranked, results[prefix + metric], np.nan)
+        ranks = np.full(len(mean), ranked.sum() + 1, dtype=np.int32)
+        ranks[ranked] = rankdata(-mean[ranked], method="min")
+        results[key] = ranks
+
+
 def _hide_incomparable_means(results, resources, n_folds):
     """NaN for the score means and deviations of rows run on fewer folds than their peers.
 
@@ -118,8 +161,7 @@ def _hide_incomparable_means(results, resources, n_folds):
     partial = n_folds < np.array([most[resource] for resource in resources])
     if not partial.any():
         return
-    for key in [k for k in results if k.startswith(("mean_test_", "std_test_", "mean_train_",
-                                                    "std_train_"))]:
+    for key in _mean_keys(results):
         results[key] = np.where(partial, np.nan, results[key])
 
 
@@ -261,6 +303,7 @@ def results_table(evaluations, *, job, trainer, policy, names, n_splits, return_
             results = format_results(params, n_splits, outs, more)
         _average_over_folds_run(results, n_folds, outs, n_splits)
     results["n_folds_run"] = n_folds
+    _keep_own_means(results)
     resources = trainer.ranking_resource(results)
     for key in [k for k in results if k.startswith("rank_test_")]:
         ranks = _rank_by_resource(resources, results[f"mean{key[4:]}"], n_folds)

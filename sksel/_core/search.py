@@ -57,6 +57,7 @@ from .results import (
     _check_some_candidate_scored,
     _last_per_candidate,
     _leaders_at_shared_resource,
+    _ranked_alike,
     _ranked_first,
     _ranked_last,
     _scored_over_folds_run,
@@ -294,12 +295,17 @@ class BaseSelectionSearch(BaseSearchCV):
             self.cv_predictions_ = None if keeper is None else keeper.store.rekeyed(
                 _row_of_action(self.cv_results_))
             self._set_best(run.refit_metric, last)
-            if self.stop_reason_ in ("max_time", "interrupted") and not policy.done:
+            cut = self.stop_reason_ in ("max_time", "interrupted") and not policy.done
+            if cut:
                 self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
-            if self.refit:
-                with threads_within_cpus():
-                    self._refit_best(job, trainer, fit_params, run.refit_metric,
-                                     run.early_refits)
+            self._failed_refits = []
+            try:
+                if self.refit:
+                    with threads_within_cpus():
+                        self._refit_best(job, trainer, fit_params, run.refit_metric,
+                                         run.early_refits)
+            finally:
+                self._rank_in_one_order(trainer, run.refit_metric, cut)
             if interrupts.count > seen:
                 self.__dict__.pop("best_estimator_", None)  # its fit may have been cut short
                 raise KeyboardInterrupt
@@ -565,6 +571,76 @@ class BaseSelectionSearch(BaseSearchCV):
             self._select(int(self._select_best_index(self.refit, refit_metric, results)),
                          refit_metric)
 
+    def _rank_in_one_order(self, trainer, refit_metric, cut):
+        """Compare in ``cv_results_`` the rows evaluated as the selected one was; say why the
+        others got less training.
+
+        The rows at the selected row's ranking resource whose evaluation ran
+        on as many folds keep their ``mean_test_*`` and rank 1, 2, ... by it;
+        every other row (a race's, a subsample's, a model trained less, one
+        whose refit failed, one failed or not evaluated) has NaN there and
+        ranks after them (:func:`_ranked_alike`); its own means stay in the
+        ``_at_resource`` columns. Sorting by ``mean_test_<metric>`` or by
+        ``rank_test_<metric>`` then gives one order, the selected row first.
+        The selected row is ``best_index_``; with a callable `refit` (or none
+        selected), the row ranked 1. A row evaluated with less training than
+        the search's full evaluation says why in ``why_not_evaluated``
+        (:meth:`_why_less_training`); `cut`: whether `max_time` or a Ctrl-C
+        ended the search before its policy was done.
+        """
+        results = self.cv_results_
+        folds = np.asarray(results["n_folds_run"])
+        resources = np.asarray(trainer.ranking_resource(results))
+        if hasattr(self, "best_index_") and not callable(self.refit):
+            top = self.best_index_
+        else:
+            top = int(np.argmin(results[f"rank_test_{refit_metric}"]))
+        alike = (folds > 0) & (resources == resources[top]) & (folds == folds[top])
+        alike[self._failed_refits] = False
+        _ranked_alike(results, alike)
+        why = np.array(results.get("why_not_evaluated", [""] * len(folds)), dtype=object)
+        full = self._display_info().full_resource
+        for i in np.flatnonzero(folds > 0):
+            if not why[i]:
+                why[i] = self._why_less_training(results, i, full, cut)
+        results["why_not_evaluated"] = why
+
+    def _why_less_training(self, results, row, full, cut):
+        """Why the row `row` of ``cv_results_`` got less training than the search's full
+        evaluation (`full`, the resource, on every fold), in words; ``""`` where it did not.
+
+        `cut`: whether `max_time` or a Ctrl-C ended the search before its policy
+        was done. A search may say it in its own words.
+        """
+        n, folds = results["n_resources"][row], results["n_folds_run"][row]
+        if row in self._failed_refits:
+            return "not ranked: its refit on all the rows failed"
+        if n < full:
+            words = self._resource_words(n, full)
+            if cut:
+                return f"stopped at {words}: {self._cut_cause()} then ended the search"
+            return (f"dropped at {words}: the search stopped training it there, as unlikely to "
+                    "beat the leader")
+        if folds < self.n_splits_:
+            return (f"raced out after {folds} of {self.n_splits_} folds at "
+                    f"{self._resource_words(n)}: its first folds trailed the leader's, so its "
+                    "other folds were not run")
+        return ""
+
+    def _resource_words(self, n, full=None):
+        """`n` of the resource, of `full` where given, in words: ``"6,000 rows"``,
+        ``"600 of 6,000 rows"``, ``"resource 6000"``."""
+        if self._resource_unit == "resource":
+            return f"resource {n}" if full is None else f"resource {n} of {full}"
+        of = "" if full is None else f" of {full:,}"
+        return f"{n:,}{of} {self._resource_unit}"
+
+    def _cut_cause(self):
+        """What ended the search before its policy was done, in words."""
+        if self.stop_reason_ == "interrupted":
+            return "a Ctrl-C"
+        return f"max_time={self.max_time:g} s"
+
     def _select_cut_short(self, trainer, refit_metric, n_candidates):
         """Select by the scores at the most training that two candidates got, and warn.
 
@@ -652,6 +728,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 continue
             if failed and not callable(self.refit):
                 results[f"rank_test_{refit_metric}"] = _ranked_last(rank, failed, scored)
+                self._failed_refits = failed
             return
         raise RuntimeError(
             f"{type(self).__name__} could not refit any candidate: the refit on all the rows "

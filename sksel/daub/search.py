@@ -341,20 +341,26 @@ class DAUBSearch(BaseSelectionSearch):
         ``candidate_id``, ``candidate_name`` (``#id`` and the short name
         ``verbose=2`` prints and the displays draw), ``n_resources`` (training
         rows per fold) and ``iter`` (position of ``n_resources`` in
-        :attr:`sizes_`). Ranks order finite
-        scores first, then by ``n_resources``, then by folds run, then score,
-        so the selected candidate is rank 1 and failed rows share the last
-        rank. ``n_folds_run`` is the number of folds a row's scores are
-        over (the curves below N are drawn on the first). A candidate whose
-        race of the folds ended early (see `race_folds`) has NaN in the
-        ``split<i>_*`` keys of the folds it did not run, and NaN means and
-        deviations of its scores: a mean over fewer folds than its peers at
-        the same ``n_resources`` is not comparable with theirs, so at each
-        ``n_resources`` the means shown order the rows as their ranks do.
+        :attr:`sizes_`). ``n_folds_run`` is the number of folds a row's
+        scores are over (the curves below N are drawn on the first). The
+        means and deviations of scores are given for the rows scored as the
+        selected candidate was (at N, on every fold), ranked by them: the
+        selected candidate is rank 1, and sorting by ``mean_test_score`` or
+        by ``rank_test_score`` gives one order. A candidate stopped below N,
+        or whose race of the folds ended early (see `race_folds`: NaN in the
+        ``split<i>_*`` keys of the folds it did not run), has NaN means and
+        deviations and shares the last rank with the failed rows; its own,
+        at its size over its folds, are in ``mean_test_score_at_resource``
+        and ``std_test_score_at_resource``, and ``why_not_evaluated`` says
+        why it got less training (``""`` for the others). See the
+        :ref:`User Guide <user_guide>` (*One order*).
 
     all_cv_results_ : dict of numpy (masked) ndarrays
-        The same keys plus ``speculative``, one row per evaluation (candidate
-        x size): the learning curves. First the evaluations the policy used,
+        The same keys (``why_not_evaluated`` aside) plus ``speculative``, one
+        row per evaluation (candidate x size): the learning curves, each
+        evaluation's mean in ``mean_test_score_at_resource`` (in
+        ``mean_test_score`` too, but for a race's, whose mean is over fewer
+        folds than its peers' at its size). First the evaluations the policy used,
         in decision order; then speculative ones it never used (started while
         a worker was free), with ``speculative`` True.
 

@@ -205,9 +205,24 @@ def _colours(n):
 
 
 def _ranks(search, candidate_ids):
-    """The rank in ``cv_results_`` of each of `candidate_ids` (1 is the selected one)."""
+    """The place in ``cv_results_`` of each of `candidate_ids` (1 is the selected one).
+
+    By ``rank_test_<metric>``; the rows that share the last rank (trained
+    less than the selected one, failed) by their training, then their own
+    mean (``mean_test_<metric>_at_resource``), as their curves end.
+    """
     results = search.cv_results_
-    rank = dict(zip(results["candidate_id"], results[f"rank_test_{_metric(search)}"]))
+    metric = _metric(search)
+    n = len(results["candidate_id"])
+    own = np.asarray(results.get(f"mean_test_{metric}_at_resource",
+                                 results[f"mean_test_{metric}"]), dtype=float)
+    resource = np.asarray(results.get("n_resources_total", results.get("n_resources", np.zeros(n))))
+    folds = np.asarray(results.get("n_folds_run", np.zeros(n)))
+    order = np.lexsort((-np.nan_to_num(own, nan=-np.inf), -folds, -resource,
+                        results[f"rank_test_{metric}"]))
+    place = np.empty(n, dtype=int)
+    place[order] = np.arange(1, n + 1)
+    rank = dict(zip(results["candidate_id"], place))
     return np.array([rank[c] for c in candidate_ids])
 
 

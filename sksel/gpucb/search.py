@@ -286,7 +286,9 @@ class GPUCBSelector(BaseSelectionSearch):
         ``cv_results_`` holds the folds it ran on (the others NaN), ranks
         below the rows scored on every fold and has ``first_look`` True;
         its ``mean_test_*`` and ``std_test_*`` are NaN (a mean over fewer
-        folds is not comparable with the others).
+        folds is not comparable with the others; it is in
+        ``mean_test_*_at_resource``), and ``why_not_evaluated`` says
+        ``"raced out after 1 of 5 folds ..."``.
         Needs `tol` and a positive `risk` (``n_iter="auto"``).
 
     looks : bool or "auto", default="auto"
@@ -311,13 +313,18 @@ class GPUCBSelector(BaseSelectionSearch):
         the prior's fit costs (:class:`GPUCBPolicy`, `looks`). A dropped
         candidate is never selected and its row of ``cv_results_`` holds its
         last look (``look`` True, ``n_resources`` the subsample's rows, ranked
-        below the rows on all the rows). A candidate whose looks settle the
+        below the rows on all the rows, with NaN ``mean_test_*``: the look's
+        score is in ``mean_test_*_at_resource``, and ``why_not_evaluated``
+        says ``"dropped after its looks on subsamples ..."``). A candidate whose looks settle the
         answer (every other candidate's probability of ending more than `tol`
         above it sums to at most `risk`) is selected from them and refitted
         on all the rows, without its cross-validation, once a full evaluation
         has checked the model of learning curves on the data: its row is its
         last look, ranked first, with ``settled_by_looks`` True, and
-        ``best_score_`` is that look's score. A full evaluation whose gap to
+        ``best_score_`` is that look's score; it is then the only row with a
+        ``mean_test_*`` (the rows on all the rows keep theirs in
+        ``mean_test_*_at_resource``: a look's score is not comparable with
+        theirs). A full evaluation whose gap to
         the leader lies beyond the model's 0.5% tails given their looks sets
         the looks aside: no more looks, and the candidates they dropped are
         candidates again (``policy_.looks_contradicted_``). ``"auto"``: looks where they can be
@@ -356,7 +363,12 @@ class GPUCBSelector(BaseSelectionSearch):
         are over. With `looks`, ``look``: whether the row is a look on a
         subsample (``all_cv_results_`` holds the looks of the candidates
         evaluated further too), and ``settled_by_looks``: whether it is the
-        candidate selected from its looks.
+        candidate selected from its looks. The means of scores are given for
+        the rows evaluated as the selected candidate was (on all the rows, on
+        every fold), ranked by them; the others (first looks, looks, failed
+        or not evaluated) have NaN there and share the last rank, their own
+        means in ``mean_test_*_at_resource``, and ``why_not_evaluated`` says
+        why (:ref:`User Guide <user_guide>`, *One order*).
 
     n_iter_ : int
         The evaluations made (candidates evaluated, first looks included,
@@ -645,6 +657,32 @@ class GPUCBSelector(BaseSelectionSearch):
             raise ValueError(f"n_iter={self.n_iter} is larger than the "
                              f"{counted(n_total, 'candidate')} (K).")
         return self.n_iter, None
+
+    def _why_less_training(self, results, row, full, cut):
+        """A candidate only looked at on subsamples: dropped by its looks, selected from them,
+        or left when the search stopped; a first look (:meth:`BaseSelectionSearch.
+        _why_less_training`'s race) in rows."""
+        n = results["n_resources"][row]
+        if n >= full or row in self._failed_refits:
+            return super()._why_less_training(results, row, full, cut)
+        policy, candidate = self.policy_, results["candidate_id"][row]
+        last = f"the last on {n:,} of {full:,} rows"
+        if candidate in policy.dropped_:
+            return (f"dropped after its looks on subsamples ({last}): the model of learning "
+                    f"curves gives it a probability below {policy.look_threshold:g} of ending "
+                    f"more than tol={policy.tol:g} above the leader")
+        if candidate == policy.settled_:
+            return (f"selected from its looks on subsamples ({last}), without a "
+                    "cross-validation on all the rows: the looks settled the answer")
+        if cut:
+            return (f"looked at on subsamples only ({last}): {self._cut_cause()} then ended "
+                    "the search")
+        return (f"looked at on subsamples only ({last}): the search stopped before its "
+                "evaluation on all the rows")
+
+    def _resource_words(self, n, full=None):
+        """`n` rows, of `full` where given, in words: ``"600 of 6,000 rows"``."""
+        return f"{n:,}{'' if full is None else f' of {full:,}'} rows"
 
     def _progress_budget(self, n_candidates):
         n_iter = self.policy_.n_iter

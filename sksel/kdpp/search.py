@@ -128,8 +128,11 @@ class KDPPSearch(BaseSelectionSearch):
         As :class:`~sklearn.model_selection.RandomizedSearchCV`'s, one row per
         configuration evaluated, plus ``candidate_id``, ``candidate_name``
         (``#id`` and the short name ``verbose=2`` prints and the displays
-        draw), ``n_resources`` (training rows per fold), ``iter`` (0) and
-        ``n_folds_run`` (the number of folds, every one).
+        draw), ``n_resources`` (training rows per fold), ``iter`` (0),
+        ``n_folds_run`` (the number of folds, every one), ``why_not_evaluated``
+        and ``mean_test_score_at_resource`` and ``std_test_score_at_resource``
+        (the same means: those of the searches that train some candidates
+        less, see the :ref:`User Guide <user_guide>`).
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same rows (every configuration is evaluated once).

@@ -95,7 +95,8 @@ class FamilyTreeDisplay:
         """Plot the lineage of a model of a fitted :class:`~sksel.MutantUCBSearch`.
 
         Ancestors follow ``cv_results_["parent_id"]``; each model's score is
-        its ``mean_test_score`` in ``cv_results_`` and its changes the
+        its own mean in ``cv_results_`` (``mean_test_score_at_resource``,
+        that of a model trained less than the selected one's too) and its changes the
         parameters of ``cv_results_["params"]`` that differ from its
         parent's.
 
@@ -138,7 +139,7 @@ class FamilyTreeDisplay:
         params = [_configuration(search, results["params"][i]) for i in rows]
         display = cls(
             lineage=results["candidate_id"][rows],
-            scores=results[f"mean_test_{_metric(search)}"][rows],
+            scores=results[f"mean_test_{_metric(search)}_at_resource"][rows],
             changes=[{}] + [_changed(parent, child) for parent, child in zip(params, params[1:])],
             score_name=_score_name(search),
             names=None if names is None else _names(search, results["candidate_id"][rows], names),

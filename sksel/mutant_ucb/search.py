@@ -261,10 +261,16 @@ class MutantUCBSearch(BaseSelectionSearch):
         the model received itself), ``n_resources_total`` (those and the
         sub-trains it inherited from its ancestors) and ``iter``. Each row's
         ``params`` state the training length as well: ``length_param_`` set
-        to ``n_resources_total * unit``. Ranks order failed models last, then
-        by ``n_resources_total`` up to `max_subtrains` (a model trained that
-        long in total, inherited sub-trains included, is fully trained),
-        then by score.
+        to ``n_resources_total * unit``. The means and deviations of scores
+        are given for the fully trained models (``n_resources_total`` up to
+        `max_subtrains`: trained that long in total, inherited sub-trains
+        included), ranked by them, so that sorting by ``mean_test_score`` or
+        by ``rank_test_score`` gives one order, the selected model first; a
+        model trained less has NaN there and shares the last rank with the
+        failed ones, its own mean in ``mean_test_score_at_resource`` (every
+        model has it: the one :class:`~sksel.FamilyTreeDisplay` draws) and
+        ``why_not_evaluated`` saying how far it was trained and why no
+        further (``""`` for the others).
 
     all_cv_results_ : dict of numpy (masked) ndarrays
         The same keys, one row per pull, in order.
@@ -533,6 +539,20 @@ class MutantUCBSearch(BaseSelectionSearch):
 
     def _largest_resource(self):
         return self.max_subtrains_
+
+    def _why_less_training(self, results, row, full, cut):
+        """A model trained fewer sub-trains than `max_subtrains` in total (its lineage's
+        included): how many, and why it got no more."""
+        total, folds = results["n_resources_total"][row], results["n_folds_run"][row]
+        if row in self._failed_refits or (total >= full and folds == self.n_splits_):
+            return super()._why_less_training(results, row, full, cut)
+        if total >= full:
+            return "its sub-trains failed on some folds"
+        words = f"trained {total} of {full} sub-trains"
+        if cut:
+            return f"{words}: {self._cut_cause()} then ended the search"
+        return (f"{words}: the search spent its budget on models with higher upper "
+                "confidence bounds")
 
     def _display_info(self):
         # No grid: random search trains as many configurations as the search tried.

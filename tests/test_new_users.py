@@ -5,16 +5,22 @@ Each mistake is refused before any training, with a message that names the candi
 fault, the parameter and what to do; each message counts in the right number.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from _common import CountingClassifier
 from scipy.stats import loguniform
+from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_iris, make_classification
 from sklearn.decomposition import PCA
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.exceptions import FitFailedWarning
+from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
@@ -129,7 +135,7 @@ def test_a_scorer_needs_the_method_it_calls():
     search = DAUBSearch([LogisticRegression(), SVC(),
                          make_pipeline(StandardScaler(), LogisticRegression())],
                         scoring="roc_auc", cv=3, random_state=0).fit(X, y)
-    assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+    assert np.isfinite(search.cv_results_["mean_test_score_at_resource"]).all()
 
 
 def test_a_plain_callable_scorer_is_not_second_guessed():
@@ -140,7 +146,123 @@ def test_a_plain_callable_scorer_is_not_second_guessed():
     search = DAUBSearch([GaussianNB(), CountingScaler()], scoring=lambda est, X, y: 0.5,
                         cv=3, random_state=0).fit(X, y)
     assert CountingScaler.n_fits > 0
-    assert (search.cv_results_["mean_test_score"] == 0.5).all()
+    assert (search.cv_results_["mean_test_score_at_resource"] == 0.5).all()
+
+
+# ------------------------------------------------------------------- missing values in X
+
+
+def _iris_with_nan():
+    X, y = load_iris(return_X_y=True)
+    X = X.copy()
+    X[::7, 1] = np.nan  # 22 cells, in 22 rows
+    return X, y
+
+
+_IMPUTE = ("Impute the missing values within each of them: a Pipeline that starts with "
+           "sklearn.impute.SimpleImputer, e.g. make_pipeline(SimpleImputer(), "
+           "CountingClassifier()) in place of CountingClassifier(); or add a candidate that "
+           "takes NaN, such as HistGradientBoostingClassifier(). (A candidate that takes NaN "
+           "says so by scikit-learn's tag input_tags.allow_nan.)")
+
+
+@pytest.mark.parametrize("as_", ["array", "dataframe", "sparse", "list"])
+def test_nan_in_x_that_no_candidate_takes_is_said_before_any_training(as_):
+    """Rather than scikit-learn's "All the fits failed" with the cause further down: how
+    much of X is NaN, the candidates that cannot take it, and what to do, before any
+    fit."""
+    X, y = _iris_with_nan()
+    if as_ == "dataframe":
+        pd = pytest.importorskip("pandas")
+        X = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    elif as_ == "sparse":
+        from scipy import sparse
+
+        X = sparse.csr_matrix(X)
+    elif as_ == "list":
+        X = X.tolist()
+    CountingClassifier.n_fits = 0
+    search = DAUBSearch([CountingClassifier(), CountingClassifier(C=2.0)], random_state=0)
+    with pytest.raises(ValueError) as error:
+        search.fit(X, y)
+    assert str(error.value) == (
+        "X holds NaN in 22 cells (22 of its 150 rows), and no candidate can take NaN: "
+        "#0 CountingClassifier(C=1), #1 CountingClassifier(C=2). " + _IMPUTE)
+    assert CountingClassifier.n_fits == 0
+
+
+def test_infinity_in_x_is_said_with_its_own_remedy():
+    X, y = load_iris(return_X_y=True)
+    X = X.copy()
+    X[3, 2] = np.inf
+    with pytest.raises(ValueError) as error:
+        GPUCBSelector([make_pipeline(StandardScaler(), CountingClassifier())]).fit(X, y)
+    assert str(error.value) == (
+        "X holds infinity in 1 cell (1 of its 150 rows), and the candidate cannot take "
+        "infinity: #0 CountingClassifier. Replace the infinite values before the search "
+        "(np.nan_to_num, or clip them): scikit-learn's estimators refuse infinity, those "
+        "that take NaN included.")
+
+
+def test_nan_that_some_candidates_take_warns_once_up_front_naming_the_others():
+    """Where a candidate takes NaN the search runs: one warning, before any fit fails,
+    names those that cannot (scaled, not imputed: NaN reaches the LogisticRegression),
+    which fail, scored error_score; those that take it (imputed, or a model that takes
+    NaN) are scored."""
+    X, y = _iris_with_nan()
+    candidates = [make_pipeline(StandardScaler(), LogisticRegression()),
+                  make_pipeline(StandardScaler(), SimpleImputer(), LogisticRegression()),
+                  HistGradientBoostingClassifier(max_iter=10, random_state=0)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search = DAUBSearch(candidates, cv=3, random_state=0).fit(X, y)
+    messages = [(w.category, str(w.message)) for w in caught]
+    ours = [i for i, (_, message) in enumerate(messages) if message.startswith("X holds")]
+    assert len(ours) == 1
+    assert messages[ours[0]] == (UserWarning, (
+        "X holds NaN in 22 cells (22 of its 150 rows), which 1 candidate of the 3 cannot "
+        "take: #0 LogisticRegression. Its fits will fail, scored error_score. Impute the "
+        "missing values within it: a sklearn.impute.SimpleImputer as the Pipeline's first "
+        "step, or leave it out."))
+    failed = [i for i, (category, _) in enumerate(messages) if category is FitFailedWarning]
+    assert failed and ours[0] < failed[0]
+    scores = search.cv_results_["mean_test_score_at_resource"]  # those trained less included
+    assert np.isnan(scores[0]) and np.isfinite(scores[1:]).all()
+
+
+def test_a_column_transformer_that_imputes_takes_nan_in_a_dataframe():
+    """A DataFrame with a categorical column, missing values in it and in a number column:
+    a Pipeline whose ColumnTransformer imputes and encodes them takes it, no warning."""
+    pd = pytest.importorskip("pandas")
+    X, y = _iris_with_nan()
+    X = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    X["kind"] = pd.Categorical(np.where(np.arange(150) % 5 == 0, None, "x"))
+    columns = make_column_transformer((SimpleImputer(), ["a", "b", "c", "d"]),
+                                      (OneHotEncoder(handle_unknown="ignore"), ["kind"]))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="X holds")
+        search = DAUBSearch([make_pipeline(columns, LogisticRegression(max_iter=500)),
+                             HistGradientBoostingClassifier(max_iter=10, random_state=0)],
+                            cv=3, random_state=0).fit(X, y)
+    assert np.isfinite(search.cv_results_["mean_test_score_at_resource"]).all()
+
+
+def test_the_cells_and_rows_counted_alike_in_every_kind_of_x():
+    from scipy import sparse
+
+    from sksel._core.missing import _non_finite
+
+    X, _ = _iris_with_nan()
+    X[5, 0] = np.inf
+    counts = (22, 1, 23, 150)
+    assert _non_finite(X) == _non_finite(X.tolist()) == _non_finite(sparse.csc_matrix(X)) \
+        == counts
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(X)
+    frame["text"] = np.where(np.arange(150) == 1, None, "x")  # one more cell, one more row
+    assert _non_finite(frame) == (23, 1, 24, 150)
+    assert _non_finite(np.ones((3, 2))) is None
+    assert _non_finite(["some text", "more"]) is None
 
 
 # ------------------------------------------------------------------------ words

@@ -48,6 +48,7 @@ from ..spaces.validation import _check_responses
 from .checkpoint import Checkpoint, fingerprint
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
+from .missing import check_missing_values
 from .naming import candidate_names, counted
 from .policy import Policy
 from .predictions import PredictionKeeper, store_for
@@ -270,9 +271,11 @@ class BaseSelectionSearch(BaseSearchCV):
         _check_responses(space, needs, candidates, estimators)
         X, y = indexable(X, y)
         _check_targets(y)
+        base = space.first_estimator
+        check_missing_values(X, estimators, candidate_names(candidates, self.estimator),
+                             is_classifier(base))
         params = _check_method_params(X, params=params)
         routed = self._get_routed_params_for_fit(params)
-        base = space.first_estimator
         rng = check_random_state(self.random_state)
         cv = self._checked_cv(y, base, rng)
         splits = list(cv.split(X, y, **routed.splitter.split))

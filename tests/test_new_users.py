@@ -5,12 +5,15 @@ Each mistake is refused before any training, with a message that names the candi
 fault, the parameter and what to do; each message counts in the right number.
 """
 
+import os
+import signal
 import warnings
 
 import numpy as np
 import pytest
 from _common import CountingClassifier
 from scipy.stats import loguniform
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_iris, make_classification
 from sklearn.decomposition import PCA
@@ -339,3 +342,66 @@ def test_a_refit_failing_for_the_one_candidate_scored_says_so_in_the_singular():
         search.fit(X, y)
     assert ("the refit on all the rows failed for the one candidate with a finite score; "
             "the last error: MemoryError('cannot fit 300 rows')") in str(error.value)
+
+
+# ------------------------------------------------------------------------ SIGINT
+
+
+class SendsSigint(ClassifierMixin, BaseEstimator):
+    """Naive Bayes whose first fit sends the process a SIGINT, as Ctrl-C does; it records
+    the SIGINT handler its fits ran under (class attributes: fits run in this process)."""
+
+    handlers = []
+
+    def __init__(self, var_smoothing=1e-9):
+        self.var_smoothing = var_smoothing
+
+    def fit(self, X, y):
+        type(self).handlers.append(signal.getsignal(signal.SIGINT))
+        if len(type(self).handlers) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="no SIGINT on this platform")
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_fit_started_with_sigint_ignored_leaves_it_ignored(n_jobs):
+    """A process started in the background by a non-interactive shell inherits SIGINT
+    ignored: the search leaves it so, during the fit (a SIGINT then is ignored, and the
+    search runs to its end) and after."""
+    X, y = load_iris(return_X_y=True)
+    SendsSigint.handlers = []
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        search = DAUBSearch([SendsSigint(), SendsSigint(var_smoothing=1e-3)], cv=3,
+                            n_jobs=n_jobs, random_state=0).fit(X, y)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert search.stop_reason_ == "done"
+    assert hasattr(search, "best_estimator_")
+    if n_jobs == 1:  # the fits ran in this process, under the handler the search left
+        assert set(SendsSigint.handlers) == {signal.SIG_IGN}
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="no SIGINT on this platform")
+def test_a_sigint_during_the_fit_raises_keyboard_interrupt_with_the_default_handler():
+    """With Python's own handler installed, a SIGINT sent while a candidate trains ends the
+    fit with KeyboardInterrupt, and the handler is the same after the fit."""
+    X, y = load_iris(return_X_y=True)
+    SendsSigint.handlers = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            DAUBSearch([SendsSigint(), SendsSigint(var_smoothing=1e-3)], cv=3,
+                       random_state=0).fit(X, y)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(SendsSigint.handlers) >= 1

@@ -312,6 +312,18 @@ def test_a_search_cut_short_counts_what_it_left_undecided_in_the_right_number(
     assert "Raise" not in words
 
 
+def test_a_budget_too_small_says_to_increase_it():
+    X, y = load_iris(return_X_y=True)
+    search = MutantUCBSearch(SGDClassifier(), {"alpha": loguniform(1e-5, 1e-1)}, budget=3,
+                             n_initial=5, max_subtrains=10)
+    with pytest.raises(ValueError) as error:
+        search.fit(X, y)
+    assert str(error.value) == (
+        "budget=3 cannot give n_initial=5 models one sub-train each and finish one of them "
+        "to max_subtrains=10: the smallest budget that can is 14. Increase budget, or lower "
+        "n_initial or max_subtrains.")
+
+
 def test_one_candidate_and_one_evaluation_read_in_the_singular(capsys):
     X, y = load_iris(return_X_y=True)
     KDPPSearch(LogisticRegression(max_iter=1000), {"C": [1.0]}, n_iter=1, cv=CV3, verbose=1,

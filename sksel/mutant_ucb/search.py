@@ -469,7 +469,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             raise ValueError(
                 f"budget={self.budget} cannot give n_initial={n_initial} models one sub-train "
                 f"each and finish one of them to max_subtrains={self.max_subtrains_}: the "
-                f"smallest budget that can is {n_initial + self.max_subtrains_ - 1}. Raise "
+                f"smallest budget that can is {n_initial + self.max_subtrains_ - 1}. Increase "
                 "budget, or lower n_initial or max_subtrains."
             )
         return n_initial

@@ -19,11 +19,11 @@ flight (loky kills the workers running them; threads cannot be killed, so
 under the threading backend those fits run to their end, unused). Where the
 alarm cannot ring (outside the main thread, without ``signal.setitimer``,
 or while another timer of the process is armed), the deadline is read when
-the next result comes in. Where no evaluation has finished by
-``max_time``, nothing new starts, but the folds of the evaluations under way
-go on, for at most ``max_time`` more, until the first of them ends: a model
-a little late rather than none (the first search of a process pays for its
-workers' start). Other backends run the tasks in batches of one
+the next result comes in. With one worker (or the threading backend) the
+fits run in this process, and the fit running at the deadline is cut there
+(:func:`~sksel._core.deadline.cut_at`). The deadline is `max_time` less the
+seconds the search keeps for its refit (`reserve`; see
+:mod:`~sksel._core.deadline`). Other backends run the tasks in batches of one
 task per worker, the clock read between batches. No task starts whose
 action's folds left cannot end by ``max_time``, as the mean seconds of its
 folds finished predict (``cut_short_``): with one worker such a fold would
@@ -124,6 +124,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from .._compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
+from .deadline import OutOfTime, cut_at
 from .devices import on_own_gpu
 from .naming import counted
 
@@ -427,13 +428,17 @@ class Engine:
         Number of joblib workers.
     max_time : float or None
         Wall-clock seconds after which no new task (one fit on one split)
-        starts. The search then ends with the actions finished so far; an
-        action with a split left unrun is dropped. With ``n_jobs > 1`` on a
-        backend that streams results, the fits still running at the deadline
-        are abandoned there (in the main thread on POSIX; elsewhere when the
-        next result comes in); otherwise the fit running at the deadline
-        finishes (a fit cannot be interrupted). The refit of the selected
-        candidate, done by the search after the engine, is not counted.
+        starts, `reserve` kept aside. The search then ends with the actions
+        finished so far; an action with a split left unrun is dropped. With
+        ``n_jobs > 1`` on a backend that streams results, the fits still
+        running at the deadline are abandoned there (in the main thread on
+        POSIX; elsewhere when the next result comes in); fits run in this
+        process are cut there (in the main thread on POSIX); otherwise the
+        fit running at the deadline finishes.
+    reserve : callable or None, default=None
+        ``reserve() -> seconds`` of `max_time` kept for what the search does
+        after the engine (its refit), read at every look at the clock; None:
+        none.
     started : float or None, default=None
         The ``time.perf_counter()`` from which `max_time` counts (the start
         of the search's ``fit``). None: from the start of :meth:`run`.
@@ -470,12 +475,14 @@ class Engine:
     """
 
     def __init__(self, make_tasks, on_done, failed_output, *, n_jobs=None, max_time=None,
-                 started=None, name="search", enough=None, state_key=None, early_refits=None):
+                 reserve=None, started=None, name="search", enough=None, state_key=None,
+                 early_refits=None):
         self.make_tasks = make_tasks
         self.on_done = on_done
         self.failed_output = failed_output
         self.n_jobs = n_jobs
         self.max_time = max_time
+        self.reserve = reserve
         self.started = started
         self.name = name
         self.enough = enough
@@ -635,6 +642,9 @@ class Engine:
             pass
 
     def _run_batches(self, parallel):
+        """Run the tasks in batches of one per worker; in this process, the batch running at
+        the deadline is cut there (:func:`~sksel._core.deadline.cut_at`)."""
+        in_process = runs_in_process(self.n_jobs)
         while not self._out_of_time():
             self._stop_if_interrupted()
             self._refill()
@@ -643,7 +653,14 @@ class Engine:
             batch = []
             while len(batch) < self._n_workers and (task := self._next_task()) is not None:
                 batch.append(_for_joblib(task))
-            for item in parallel(batch):
+            try:
+                with cut_at(self._time_left() if in_process else None):
+                    items = parallel(batch)
+            except OutOfTime:
+                self._hopeless = True  # what ran was cut at the deadline
+                self._out_of_time()
+                return
+            for item in items:
                 self._receive(*item)
 
     def _feed(self):
@@ -987,15 +1004,14 @@ class Engine:
         return action, float(np.mean(seconds)), len(seconds), len(outputs)
 
     def _deadline(self):
-        """Seconds from the deadline's start after which the run ends: `max_time`, or, while
-        no evaluation has finished, twice that (the folds under way may end; nothing new
-        starts after `max_time`, see :meth:`_past_max_time`)."""
-        return self.max_time if self._n_done else 2 * self.max_time
+        """Seconds from the deadline's start after which the run ends: `max_time` less what
+        the search keeps (`reserve`)."""
+        return self.max_time - (0.0 if self.reserve is None else self.reserve())
 
     def _past_max_time(self):
-        """Whether `max_time` has passed: no new action is asked for."""
+        """Whether the deadline has passed: no new action is asked for."""
         return (self.max_time is not None
-                and time.perf_counter() - self._deadline_from >= self.max_time)
+                and time.perf_counter() - self._deadline_from >= self._deadline())
 
     def _time_left(self):
         """Seconds until the run ends (:meth:`_deadline`), or None without `max_time`."""

@@ -46,6 +46,7 @@ from .._compat import (
 from ..spaces.space import _STEP, SearchSpace, first_estimator
 from ..spaces.validation import _check_responses
 from .checkpoint import Checkpoint, fingerprint
+from .deadline import FirstModelTrainer, NoFirstModel, RefitReserve, first_model, refit_in_time
 from .devices import check_cuda_available
 from .engine import Engine, noting_interrupts, threads_within_cpus
 from .missing import check_missing_values
@@ -98,6 +99,10 @@ class BaseSelectionSearch(BaseSearchCV):
     #: evaluated at :meth:`_largest_resource` only: where every one of them
     #: failed there, the fit raises the summary of those failed fits.
     _selects_at_largest_resource = False
+
+    #: Whether the search's policy keeps the time its refit takes within `max_time` itself
+    #: (the search then keeps none aside for it, see :mod:`~sksel._core.deadline`).
+    _plans_its_refit = False
 
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
@@ -291,30 +296,41 @@ class BaseSelectionSearch(BaseSearchCV):
         try:
             if interrupts.count:
                 raise KeyboardInterrupt
-            run, progress = self._run(job, policy, trainer, refit_metric,
-                                      self._open_checkpoint(X, y, params, candidates), keeper)
+            checkpoint = self._open_checkpoint(X, y, params, candidates)
+            self._first_model = self._fit_first_model(
+                job, splits, base, resumed=checkpoint is not None and checkpoint.n_recorded)
+            run, progress = self._run(job, policy, trainer, refit_metric, checkpoint, keeper)
             seen = interrupts.count
             last = self._store_results(job, trainer, policy, run, progress.names)
             self.cv_predictions_ = None if keeper is None else keeper.store.rekeyed(
                 _row_of_action(self.cv_results_))
             self._set_best(run.refit_metric, last)
             cut = self.stop_reason_ in ("max_time", "interrupted") and not policy.done
-            if cut:
+            # The trainer of the rows of cv_results_: the first model's has one of its own.
+            rows_trainer = FirstModelTrainer() if self._selected_first_model else trainer
+            if self._selected_first_model:
+                self._warn_first_model_selected(progress.names)
+            elif cut:
                 self._select_cut_short(trainer, run.refit_metric, len(job.candidates))
             self._failed_refits = []
             try:
                 if self.refit:
                     with threads_within_cpus():
-                        self._refit_best(job, trainer, fit_params, run.refit_metric,
+                        self._refit_best(job, rows_trainer, fit_params, run.refit_metric,
                                          run.early_refits)
             finally:
-                self._rank_in_one_order(trainer, run.refit_metric, cut)
+                self._rank_in_one_order(rows_trainer, run.refit_metric, cut)
             if interrupts.count > seen:
                 self.__dict__.pop("best_estimator_", None)  # its fit may have been cut short
                 raise KeyboardInterrupt
         finally:
             trainer.close()
-        progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
+        if self._selected_first_model:
+            progress.close(f"{self.stop_reason_}; the first model is selected: "
+                           f"{progress.names(self._first_model.candidate)} on "
+                           f"{self._first_model.rows:,} rows of one fold")
+        else:
+            progress.close(_stop_words(self.stop_reason_, policy), self._progress_best())
         self.scorer_ = scorers._scorers if isinstance(scorers, _MultimetricScorer) else scorers
 
     def _run(self, job, policy, trainer, refit_metric, checkpoint, keeper):
@@ -334,8 +350,10 @@ class BaseSelectionSearch(BaseSearchCV):
                    metric_of=self._callable_metric if callable(self.scoring) else None,
                    breed=self._breed,
                    early_refits=self.refit is True or isinstance(self.refit, str))
+        reserve = (None if self.max_time is None or self._plans_its_refit
+                   else RefitReserve(run, self.max_time))
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
-                        max_time=self.max_time, started=self._fit_started,
+                        max_time=self.max_time, reserve=reserve, started=self._fit_started,
                         name=type(self).__name__,
                         enough=run.enough if policy.races_folds else None,
                         state_key=trainer.state_key, early_refits=run.early_refits)
@@ -367,6 +385,10 @@ class BaseSelectionSearch(BaseSearchCV):
             run.evaluations, _used(run, policy, cut=self.stop_reason_ != "done"))
         decided = [(action, outputs[:folds_used.get(action, len(outputs))])
                    for action, outputs in decided]
+        self._selected_first_model = (not decided and self._first_model is not None
+                                      and self.stop_reason_ == "max_time")
+        if self._selected_first_model:
+            return self._store_first_model(job, policy, names)
         if not decided:
             if self.stop_reason_ == "interrupted":
                 raise KeyboardInterrupt
@@ -396,6 +418,62 @@ class BaseSelectionSearch(BaseSearchCV):
                 speculative=[False] * len(decided) + [True] * len(speculative),
             )
         return last
+
+    def _fit_first_model(self, job, splits, base, resumed):
+        """The first model of a fit under `max_time` (:mod:`~sksel._core.deadline`), or None
+        without `max_time` or where the fit `resumed` a checkpoint's evaluations; raises
+        where not even it ends in time."""
+        if self.max_time is None or resumed:
+            return None
+        with threads_within_cpus():
+            first = first_model(job, splits, is_classifier(base), self.max_time,
+                                self._fit_started)
+        if not isinstance(first, NoFirstModel):
+            return first
+        if not first.cuts:  # every fit failed: the search reports its failures
+            return None
+        names = self._candidate_names(job)
+        cut = "; ".join(f"{names(c)} cut after {seconds:.2g} s" for c, seconds in
+                        first.cuts.items())
+        raise RuntimeError(
+            f"{type(self).__name__}: no model can be trained within max_time="
+            f"{self.max_time:g} s. The quickest evidence, one candidate of each estimator "
+            f"class fitted on {first.rows:,} rows of the first fold, did not end in time: "
+            f"{cut}. Give the search a larger max_time."
+        )
+
+    def _store_first_model(self, job, policy, names):
+        """Set the results of a search that `max_time` ended before any evaluation: the
+        first model's one row (a fold of its few rows), the candidates not evaluated (where
+        the search lists them); returns its evaluation, as :meth:`_store_results` does."""
+        first = self._first_model
+        evaluation = [(first.action, [dict(first.output)])]
+        self.multimetric_ = isinstance(first.output["test_scores"], dict)
+        table = partial(results_table, job=job, trainer=FirstModelTrainer(), policy=policy,
+                        names=names, n_splits=self.n_splits_,
+                        return_train_score=self.return_train_score,
+                        format_results=self._format_results)
+        not_evaluated = self._not_evaluated(job, evaluation, policy)
+        results = self.cv_results_ = table(evaluation, not_evaluated=not_evaluated)
+        why = results.setdefault("why_not_evaluated",
+                                 np.full(len(results["params"]), "", dtype=object))
+        why[int(np.flatnonzero(results["candidate_id"] == first.candidate)[0])] = (
+            self._first_model_words())
+        self.all_cv_results_ = table(evaluation, speculative=[False])
+        return evaluation
+
+    def _first_model_words(self):
+        """What the first model's row is, in ``why_not_evaluated`` and the warning."""
+        return (f"max_time={self.max_time:g} s ended the search before any evaluation: this "
+                f"is the first model, trained on {self._first_model.rows:,} rows of the first "
+                "fold and scored on its validation rows")
+
+    def _warn_first_model_selected(self, names):
+        """Warn that the selection is the first model (see :mod:`~sksel._core.deadline`)."""
+        warnings.warn(
+            f"{type(self).__name__}: {self._first_model_words()}; it is selected: "
+            f"{names(self._first_model.candidate)}. Give the search a larger max_time to "
+            "compare the candidates.", UserWarning)
 
     def _measured_words(self, names):
         """What the engine measured where `max_time` ended the run before its time: ``": one
@@ -747,12 +825,55 @@ class BaseSelectionSearch(BaseSearchCV):
         key = (int(results["candidate_id"][row]), int(results["n_resources"][row]))
         if early_refits is not None and key in early_refits.done:
             self.best_estimator_, self.refit_time_ = early_refits.done[key]
+        elif self.max_time is not None:
+            start = time.perf_counter()
+            self.best_estimator_ = self._refit_in_time(job, trainer, key, fit_params)
+            self.refit_time_ = time.perf_counter() - start
         else:
             start = time.perf_counter()
             self.best_estimator_ = trainer.refit(job, *key, fit_params)
             self.refit_time_ = time.perf_counter() - start
         if hasattr(self.best_estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+
+    def _refit_in_time(self, job, trainer, key, fit_params):
+        """The refit of `key` within `max_time` (:func:`~sksel._core.deadline.refit_in_time`),
+        from the seconds of a fold of its evaluation; a ``UserWarning`` where it is trained
+        on fewer rows than all."""
+        first = self._first_model
+        if first is not None and key == first.action:
+            trainer, seconds, rows = FirstModelTrainer(), first.output["fit_time"], first.rows
+            model = first.model
+        else:
+            seconds, rows = self._fold_seconds(key), len(trainer.split(key[1])[0][0])
+            model = None
+        model, trained = refit_in_time(
+            job, trainer, key, fit_params, seconds=seconds, rows=rows, model=model,
+            max_time=self.max_time, started=self._fit_started,
+            classifier=is_classifier(job.estimators[key[0]]))
+        n_rows = _num_samples(job.X)
+        if trained < n_rows:
+            warnings.warn(
+                f"{type(self).__name__}: max_time={self.max_time:g} s left no time to refit "
+                f"{self.cv_results_['candidate_name'][self.best_index_]} on all {n_rows:,} "
+                f"rows (a fold of its evaluation trained {seconds:.2g} s on {rows:,} rows): "
+                f"best_estimator_ is trained on {trained:,} of them. Give the search a larger "
+                "max_time for a refit on all the rows.", UserWarning)
+        return model
+
+    def _fold_seconds(self, key):
+        """The seconds one fold of the evaluation `key` took to train, what its candidate
+        inherited aside (its sub-trains so far, where resources add up)."""
+        every = self.all_cv_results_
+        candidate, resource = key
+        rows = (np.asarray(every["candidate_id"]) == candidate) & ~np.asarray(
+            every["speculative"])
+        resources = np.asarray(every["n_resources"])
+        seconds = np.asarray(every["mean_fit_time"])
+        if self._display_info().resources_add_up:
+            return float(np.nansum(seconds[rows & (resources <= resource)]))
+        return float(np.nanmean(seconds[rows & (resources == resource)]))
 
 
 def _cut_short_words(resource, leaders, every, results, resources, metric, n_candidates):

@@ -342,6 +342,7 @@ class MutantUCBSearch(BaseSelectionSearch):
     _renamed_parameters = MappingProxyType({"resource": "subtrain_kind"})
     _resource_unit = "sub-trains"
     _lists_every_candidate = False
+    _plans_its_refit = True
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,

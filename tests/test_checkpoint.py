@@ -152,6 +152,8 @@ def test_a_folder_recorded_before_a_parameter_was_renamed_resumes(tmp_path, give
     ({"l": 3}, r"parameter 'l'"),
     ({"cv": 4, "l": 3}, r"parameter 'cv', parameter 'l'"),
 ], ids=["X", "y", "l", "cv-and-l"])
+# l=3 is more than the two subsample sizes below these training folds: a warning, then the refusal.
+@pytest.mark.filterwarnings("ignore:l=3 is more than:UserWarning")
 def test_folder_of_other_input_is_refused_before_any_fit(other, differs, tmp_path):
     X, y = _data()
     _daub(checkpoint=tmp_path).fit(X, y)
@@ -166,7 +168,8 @@ def test_half_written_file_is_ignored(tmp_path):
     X, y = _data()
     uninterrupted = _daub().fit(X, y)
     SlowKNN.n_fits, SlowKNN.interrupt_at = 0, 10
-    with pytest.warns(RuntimeWarning, match="interrupted"):
+    with (pytest.warns(RuntimeWarning, match="interrupted"),
+          pytest.warns(UserWarning, match="Ctrl-C ended the search")):
         _daub(checkpoint=tmp_path).fit(X, y)
     n_recorded = len(_records(tmp_path))
     # What a write killed before its rename leaves.

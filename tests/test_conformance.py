@@ -282,6 +282,10 @@ def test_the_search_face(fitted):
         np.testing.assert_allclose(scores[run], expected["test_score"][run], rtol=1e-12)
 
 
+# Iris's 100-row training folds hold two of DAUB's subsample sizes, and lbfgs does not converge
+# on its unscaled features in LogisticRegression's 100 iterations.
+@pytest.mark.filterwarnings("ignore:The subsample sizes .* hold fewer than two:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("case", [c for c in CASES if c.same_for_any_n_jobs], ids=str)
 @pytest.mark.parametrize("dataset", ["generated", "iris"])
 def test_cv_results_do_not_depend_on_n_jobs(case, dataset):
@@ -333,7 +337,8 @@ def test_interrupted_search_resumes_to_the_uninterrupted_results(case, tmp_path)
     total_fits = counter.n_fits
 
     counter.n_fits, counter.interrupt_at = 0, total_fits // 2
-    with pytest.warns(RuntimeWarning, match="interrupted"):
+    with (pytest.warns(RuntimeWarning, match="interrupted"),
+          pytest.warns(UserWarning, match="Ctrl-C ended the search")):
         case.counted(checkpoint=tmp_path).fit(X, y, **case.fit_params)
     recorded = _records(tmp_path)
     assert 0 < len(recorded) < len(uninterrupted.all_cv_results_["params"])

@@ -169,8 +169,9 @@ def test_full_budget_equals_grid_search(clf_data, stop, cv):
     splits = list(CV3.split(X, y))
     cv_arg = CV3 if cv == "splitter" else splits
     n_train = min(len(train) for train, _ in splits)
-    search = DAUBSearch(LogisticRegression(), C_GRID, cv=cv_arg, b=n_train, stop=stop,
-                        race_folds=False, random_state=0, risk=0).fit(X, y)
+    with pytest.warns(UserWarning, match="The subsample sizes .* hold fewer than two"):
+        search = DAUBSearch(LogisticRegression(), C_GRID, cv=cv_arg, b=n_train, stop=stop,
+                            race_folds=False, random_state=0, risk=0).fit(X, y)
     gs = _grid_search(LogisticRegression(), C_GRID, cv_arg, X, y)
     assert search.sizes_ == [n_train]
     assert list(search.cv_results_["n_resources"]) == [n_train] * 4
@@ -187,8 +188,9 @@ def test_small_data_compares_every_candidate():
     """60 rows, cv=3: b='auto' gives sizes [20, 40], the warm-up sizes."""
     X, y = make_classification(n_samples=60, n_features=5, n_informative=3,
                                n_redundant=0, class_sep=2.0, random_state=0)
-    search = DAUBSearch([DummyClassifier(), LogisticRegression()],
-                        cv=StratifiedKFold(3), random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match=r"The training folds \(40 rows\) leave no rung"):
+        search = DAUBSearch([DummyClassifier(), LogisticRegression()],
+                            cv=StratifiedKFold(3), random_state=0).fit(X, y)
     assert len(search.sizes_) <= 2
     # Both candidates must be tried; the constant predictor is far worse.
     assert set(search.cv_results_["candidate_id"]) == {0, 1}
@@ -522,7 +524,9 @@ def test_fit_params_follow_the_subsample():
         (DummyClassifier(), 8_000, 3, 250),  # N // 32
         (DummyClassifier(), 1_000, 10, 100),  # 10 rows per class
         (DummyRegressor(), 320, None, 20),  # 20 rows for a regressor
-        (DummyClassifier(), 15, 2, 15),  # at most N
+        pytest.param(DummyClassifier(), 15, 2, 15,  # at most N: one size, which it warns of
+                     marks=pytest.mark.filterwarnings(
+                         "ignore:The subsample sizes .* hold fewer than two:UserWarning")),
     ],
 )
 def test_auto_granularity(estimator, n_total, n_classes, expected_b):
@@ -760,7 +764,8 @@ def test_failing_learner_becomes_error_score(clf_data):
     X, y = clf_data
     search = DAUBSearch([FailingClassifier(), GaussianNB(), LogisticRegression()],
                         cv=CV3, b=20, random_state=0)
-    with pytest.warns(FitFailedWarning, match="FailingClassifier boom cannot fit"):
+    with (pytest.warns(FitFailedWarning, match="FailingClassifier boom cannot fit"),
+          pytest.warns(FitFailedWarning, match="FailingClassifier failed on every fold")):
         search.fit(X, y)
     res = search.cv_results_
     failed = res["candidate_id"].tolist().index(0)
@@ -866,6 +871,7 @@ class FailsOnWholeFolds(FailsFromRows):
         return super().fit(X, y)
 
 
+@pytest.mark.filterwarnings("ignore:One or more of the test scores are non-finite")
 def test_every_learner_failing_on_whole_folds_raises_the_summary_before_any_refit(clf_data):
     """The learners fit the subsamples and fail on whole training folds: those that reach
     them fail there, the others were dropped on subsamples, so none is selected. The error
@@ -903,6 +909,7 @@ def _tried_on_whole_folds(candidate, rows, outcome):
             rf"training folds, {outcome}")
 
 
+@pytest.mark.filterwarnings("ignore:One or more of the test scores are non-finite")
 @pytest.mark.parametrize("risk", [0.1, 0])
 def test_a_learner_failing_on_subsamples_is_tried_on_whole_folds_where_it_may_win(
         clf_data, risk):
@@ -935,6 +942,7 @@ def test_a_learner_failing_on_subsamples_is_tried_on_whole_folds_where_it_may_wi
     assert isinstance(search.best_estimator_, FailsBelowRows)
 
 
+@pytest.mark.filterwarnings("ignore:One or more of the test scores are non-finite")
 def test_a_learner_failing_everywhere_costs_no_more_fits_than_grid_search(clf_data):
     """#2 fails on every fit: one on its first subsample, then one on the first whole training
     fold, whose failure spares the two other folds; given up, never selected, named in a
@@ -943,8 +951,9 @@ def test_a_learner_failing_everywhere_costs_no_more_fits_than_grid_search(clf_da
     X, y = clf_data
     learners = [GaussianNB(), LogisticRegression(), FailsBelowRows(10**6)]
     FailsBelowRows.fitted_rows = []
-    with pytest.warns(FitFailedWarning, match=_tried_on_whole_folds(
-            2, 22, r"it failed there too and was given up\.")):
+    with (pytest.warns(FitFailedWarning, match=_tried_on_whole_folds(
+            2, 22, r"it failed there too and was given up\.")),
+          pytest.warns(FitFailedWarning, match="\n2 fits failed out of")):
         search = DAUBSearch(learners, cv=CV3, cost="rows", n_jobs=1, random_state=0).fit(X, y)
     assert FailsBelowRows.fitted_rows == [22, 200]  # its other folds at 200 are not fitted
     res = search.all_cv_results_
@@ -965,6 +974,7 @@ def test_a_learner_failing_everywhere_costs_no_more_fits_than_grid_search(clf_da
     assert FailsBelowRows.fitted_rows == [200] * 3
 
 
+@pytest.mark.filterwarnings("ignore:One or more of the test scores are non-finite")
 @pytest.mark.parametrize("risk", [0.1, 0])
 def test_tries_on_whole_folds_give_the_same_results_for_any_n_jobs(clf_data, risk):
     """The tries come after the run's other decisions whatever the workers, and a try whose

@@ -83,7 +83,8 @@ def gpucb_looks():
                                random_state=0)
     learners = [LogisticRegression(), GaussianNB(), DecisionTreeClassifier(random_state=0),
                 KNeighborsClassifier(), DecisionTreeClassifier(max_depth=3, random_state=0)]
-    return GPUCBSelector(learners, prior="kernel", cv=5, looks=True, random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="prior='kernel' shares nothing between the 5"):
+        return GPUCBSelector(learners, prior="kernel", cv=5, looks=True, random_state=0).fit(X, y)
 
 
 def _used(results):

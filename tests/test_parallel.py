@@ -29,6 +29,10 @@ def iris():
     return load_iris(return_X_y=True)
 
 
+# Iris's 100-row training folds hold two of DAUB's subsample sizes, and lbfgs does not converge
+# on its unscaled features in LogisticRegression's 100 iterations.
+@pytest.mark.filterwarnings("ignore:The subsample sizes .* hold fewer than two:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("case", SAME_FOR_ANY_N_JOBS, ids=str)
 def test_32_threads_give_the_one_worker_results(case, iris):
     one = case.build(n_jobs=1, refit=False).fit(*iris)
@@ -57,6 +61,9 @@ def test_mutant_ucb_on_32_threads_keeps_its_budget_and_one_pull_per_model(iris):
     assert search.cv_results_["n_resources"][best] == 5
 
 
+# Iris's warnings, as above.
+@pytest.mark.filterwarnings("ignore:The subsample sizes .* hold fewer than two:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("name", ["daub", "gpucb"])
 def test_a_dask_cluster_gives_the_one_worker_results(name, iris):
     distributed = pytest.importorskip("distributed")

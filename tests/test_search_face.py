@@ -221,6 +221,7 @@ def test_every_refit_failing_raises_and_keeps_the_results(clf_data):
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.FitFailedWarning")  # injected faults
 def test_random_fit_failures_lose_no_more_candidates_than_grid_search():
     """10% of fits raise. GridSearchCV loses a candidate when one of its 5
     folds fails (41%); DAUB retries once a failure at N on some of the folds, and gives
@@ -257,7 +258,7 @@ def test_candidate_that_cannot_fit_small_subsamples_is_tried_on_whole_folds_wher
                                 LogisticRegression(max_iter=300)) for k in (5, 60)]
     with pytest.warns(FitFailedWarning, match=r"#1 .* failed on every fold it ran at 50 "
                       r"training rows.*; tried on whole training folds, it scored 0\.9600\."):
-        with uncapped_daub():
+        with uncapped_daub(), pytest.warns(FitFailedWarning, match="1 fits failed out of"):
             small = DAUBSearch(candidates, b=50, cv=0.25, random_state=0, risk=0).fit(X, y)
     assert small.sizes_[0] == 50
     assert [n for c, n in small.policy_.history_ if c == 1] == [50, small.sizes_[-1]]
@@ -464,6 +465,7 @@ def test_a_ctrl_c_while_joblib_starts_loky_leaves_sigint_unblocked(monkeypatch):
 
 
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # lbfgs on iris
 def test_a_ctrl_c_caught_in_the_refit_ends_the_fit_without_a_best_estimator(monkeypatch):
     """A model that returns early from a Ctrl-C in its refit (as scikit-learn's MLP does)
     does not become ``best_estimator_``: ``fit`` raises KeyboardInterrupt, the results stay."""
@@ -510,7 +512,8 @@ def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
     space = {"var_smoothing": [1e-9, 1e-6, 1e-3, 1e-1]}
     _N_FITS[0] = 0
     search = KDPPSearch(InterruptedAtFit(at=7), space, n_iter=4, cv=CV3, random_state=0)
-    with pytest.warns(RuntimeWarning, match="interrupted"):
+    with (pytest.warns(RuntimeWarning, match="interrupted"),
+          pytest.warns(UserWarning, match="Ctrl-C ended the search")):
         search.fit(X, y)
     assert search.stop_reason_ == "interrupted"
     drawn = KDPPSampler(space, 4, random_state=0).as_grid()
@@ -547,7 +550,8 @@ def test_decisions_on_rows_are_reproducible(clf_data):
 
 def test_unsupervised_candidates_as_grid_search():
     X, _ = load_digits(return_X_y=True)
-    search = DAUBSearch([PCA(2), PCA(5)], b=1437, random_state=0).fit(X)
+    with pytest.warns(UserWarning, match="The subsample sizes .* hold fewer than two"):
+        search = DAUBSearch([PCA(2), PCA(5)], b=1437, random_state=0).fit(X)
     grid = GridSearchCV(PCA(), {"n_components": [2, 5]}).fit(X)
     np.testing.assert_allclose(search.cv_results_["mean_test_score"],
                                grid.cv_results_["mean_test_score"], rtol=1e-10)
@@ -557,7 +561,8 @@ def test_unsupervised_candidates_as_grid_search():
 def test_multilabel_targets():
     X, Y = make_multilabel_classification(n_samples=600, n_classes=4, random_state=0)
     candidates = [DecisionTreeClassifier(random_state=0), KNeighborsClassifier()]
-    search = DAUBSearch(candidates, random_state=0, risk=0).fit(X, Y)
+    with pytest.warns(UserWarning, match="The subsample sizes .* hold fewer than two"):
+        search = DAUBSearch(candidates, random_state=0, risk=0).fit(X, Y)
     assert search.sizes_[-1] == 480
     grid = GridSearchCV(DecisionTreeClassifier(random_state=0),
                         {"max_depth": [None]}).fit(X, Y)
@@ -596,7 +601,9 @@ def _weighted_searches(routing):
 def test_sample_weight_routed_as_grid_search(routing, clf_data):
     X, y = clf_data
     w = _weights(len(y))
-    with config_context(enable_metadata_routing=routing):
+    # DAUBSearch's b=200 is the whole training fold: one size, and a warning that says so.
+    with (config_context(enable_metadata_routing=routing),
+          pytest.warns(UserWarning, match="The subsample sizes .* hold fewer than two")):
         fitted = {k: s.fit(X, y, sample_weight=w) for k, s in _weighted_searches(routing).items()}
     grid = fitted.pop("grid")
     row_of = {p["C"]: i for i, p in enumerate(grid.cv_results_["params"])}

@@ -376,7 +376,8 @@ def test_a_search_cut_by_max_time_selects_from_what_finished(tmp_path):
     search = GPUCBSelector([LogisticRegression(max_iter=1000), SleepyClassifier(20.0, marker)],
                            cv=3, n_jobs=2, max_time=2, random_state=5)
     _start_workers(2)
-    with pytest.warns(UserWarning, match="max_time=2 s ended the search"):
+    with (pytest.warns(UserWarning, match="max_time=2 s ended the search"),
+          pytest.warns(UserWarning, match="prior='auto' knows too few of the learners")):
         search.fit(X, y)
     assert search.stop_reason_ == "max_time"
     assert isinstance(search.best_estimator_, LogisticRegression)

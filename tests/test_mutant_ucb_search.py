@@ -689,7 +689,9 @@ def test_a_ctrl_c_the_model_swallows_still_interrupts_the_search(tmp_path):
     InterruptedMLP.epochs, InterruptedMLP.interrupt_at = 0, None
     uninterrupted = search().fit(X, Y)
     InterruptedMLP.epochs, InterruptedMLP.interrupt_at = 0, 7  # the 3rd sub-train, 1st fold
-    with pytest.warns(RuntimeWarning, match="interrupted: keeping the 2 evaluations"):
+    with (pytest.warns(RuntimeWarning, match="interrupted: keeping the 2 evaluations"),
+          pytest.warns(UserWarning, match="Ctrl-C ended the search"),
+          pytest.warns(UserWarning, match="Training interrupted by user")):  # the MLP's
         interrupted = search(checkpoint=tmp_path).fit(X, Y)
     assert interrupted.stop_reason_ == "interrupted"
     assert len(interrupted.all_cv_results_["params"]) == 2  # the cut sub-train is not kept

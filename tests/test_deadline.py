@@ -237,3 +237,16 @@ def _job(estimators, X, y):
     return _Job(space, space.candidates, list(estimators), X, y,
                 check_scoring(estimators[0]), lambda c: {}, {}, error_score=np.nan,
                 verbose=0, returns_train_score=lambda r: False)
+
+
+def test_the_four_searches_say_max_time_in_the_same_words():
+    from numpydoc.docscrape import ClassDoc
+
+    def words(search):
+        (param,) = [p for p in ClassDoc(search)["Parameters"] if p.name == "max_time"]
+        return " ".join(param.desc)
+
+    daub = words(DAUBSearch)
+    assert "1.1 * max_time + 1" in daub and "the first model is selected" in daub
+    for search in (GPUCBSelector, KDPPSearch, MutantUCBSearch):
+        assert words(search).startswith(daub)

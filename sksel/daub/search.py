@@ -300,12 +300,24 @@ class DAUBSearch(BaseSelectionSearch):
         Include training scores in ``cv_results_``.
 
     max_time : float, default=None
-        Wall-clock seconds from the start of ``fit`` after which no new fit
-        (one fold) starts; the refit is not counted. Where the limit ends the
-        search before its choice is settled, the candidates are compared at
-        the largest size two or more of them were trained on, the best there
-        is selected (it ranks 1), and a ``UserWarning`` says so, with how far
-        each leader got and how many candidates the limit left undecided.
+        Seconds the whole ``fit`` may take, the refit included, as FLAML's
+        ``time_budget``: it ends by about `max_time` (at most ``1.1 *
+        max_time + 1`` seconds) with the best model evaluated so far. Before
+        the search, a first model, the cheapest evidence there is (one
+        candidate of each estimator class fitted on a few rows of the first
+        fold, the quickest found first), is fitted and scored; the search
+        then runs until `max_time` less the predicted seconds of the leader's
+        refit, and the fits still running then are cut. Where the limit ends
+        the search before its choice is settled, the candidates are compared
+        at the most training two or more of them got (where none shares one,
+        the most any got), the best there is selected (it ranks 1), and a
+        ``UserWarning`` says so; where no evaluation of the search ended in
+        time, the first model is selected, with a ``UserWarning``. The refit
+        trains on all the rows where it is predicted to end in time, else on
+        the largest stratified subsample that does, never fewer rows than
+        the selected evaluation trained on, with a ``UserWarning``. ``fit``
+        raises only where not even the first model ends in time, saying
+        what it measured. See :ref:`the User Guide <max_time>`.
 
     checkpoint : str, path-like or None, default=None
         Folder where every finished evaluation is written as it finishes,

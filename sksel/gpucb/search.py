@@ -343,8 +343,28 @@ class GPUCBSelector(BaseSelectionSearch):
         best is the best of them; looks on a subsample and speculative
         evaluations not used are counted apart, on its last line.
 
-    return_train_score, max_time, checkpoint
+    return_train_score, checkpoint
         As in :class:`~sksel.DAUBSearch`.
+
+    max_time : float, default=None
+        Seconds the whole ``fit`` may take, the refit included, as FLAML's
+        ``time_budget``: it ends by about `max_time` (at most ``1.1 *
+        max_time + 1`` seconds) with the best model evaluated so far. Before
+        the search, a first model, the cheapest evidence there is (one
+        candidate of each estimator class fitted on a few rows of the first
+        fold, the quickest found first), is fitted and scored; the search
+        then runs until `max_time` less the predicted seconds of the leader's
+        refit, and the fits still running then are cut. Where the limit ends
+        the search before its choice is settled, the candidates are compared
+        at the most training two or more of them got (where none shares one,
+        the most any got), the best there is selected (it ranks 1), and a
+        ``UserWarning`` says so; where no evaluation of the search ended in
+        time, the first model is selected, with a ``UserWarning``. The refit
+        trains on all the rows where it is predicted to end in time, else on
+        the largest stratified subsample that does, never fewer rows than
+        the selected evaluation trained on, with a ``UserWarning``. ``fit``
+        raises only where not even the first model ends in time, saying
+        what it measured. See :ref:`the User Guide <max_time>`.
 
     keep_predictions, keep_fold_models
         As in :class:`~sksel.DAUBSearch`.
@@ -352,7 +372,8 @@ class GPUCBSelector(BaseSelectionSearch):
     Attributes
     ----------
     cv_results_ : dict of numpy (masked) ndarrays
-        One row per evaluated candidate, with the keys of
+        One row per candidate, those not evaluated included (NaN scores,
+        ranked last, ``why_not_evaluated`` saying why), with the keys of
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
         ``candidate_name`` (``#id`` and the short name ``verbose=2`` prints
         and the displays draw), ``n_resources``, ``iter``, ``posterior_mean``

@@ -206,25 +206,39 @@ class MutantUCBSearch(BaseSelectionSearch):
         model's sub-trains so far; ``verbose=3`` adds no ``[CV]`` lines (a
         sub-train is not one of scikit-learn's fits).
 
-    max_time : float or None, default=None
-        Seconds the whole fit may take, the refit of the selected model
-        included. With it the bandit counts seconds: the first model starts
-        alone and prices a sub-train (fit and score, summed over the folds),
-        every model's sub-trains are priced by the seconds its lineage's
-        took, a model starts and a sub-train runs only where it and the refit
-        end in time, and the pulls stop once one more, the finishing of the
-        leaders and the refit would not, so that the search ends by itself
-        with a fully trained model, or, where the time cannot pay for one,
-        the best model trained as far as it can; where not even one
-        evaluation (a sub-train on every fold) can end in time, ``fit`` says
-        so, with the seconds of the folds it ran, once they show it (with one
-        worker, no fold starts that cannot end by `max_time`); when the pulls stop then
-        depends on the machine's timing, and a search resumed from its
-        `checkpoint` may end elsewhere. Which model is pulled does not
-        depend on the seconds (weighing its optimistic gain per second
-        scored lower, see the User Guide). The deadline itself ends the search as in
-        :class:`~sksel.DAUBSearch` where the seconds were mispredicted.
-        None: no time limit, and nothing depends on measured seconds.
+    max_time : float, default=None
+        Seconds the whole ``fit`` may take, the refit included, as FLAML's
+        ``time_budget``: it ends by about `max_time` (at most ``1.1 *
+        max_time + 1`` seconds) with the best model evaluated so far. Before
+        the search, a first model, the cheapest evidence there is (one
+        candidate of each estimator class fitted on a few rows of the first
+        fold, the quickest found first), is fitted and scored; the search
+        then runs until `max_time` less the predicted seconds of the leader's
+        refit, and the fits still running then are cut. Where the limit ends
+        the search before its choice is settled, the candidates are compared
+        at the most training two or more of them got (where none shares one,
+        the most any got), the best there is selected (it ranks 1), and a
+        ``UserWarning`` says so; where no evaluation of the search ended in
+        time, the first model is selected, with a ``UserWarning``. The refit
+        trains on all the rows where it is predicted to end in time, else on
+        the largest stratified subsample that does, never fewer rows than
+        the selected evaluation trained on, with a ``UserWarning``. ``fit``
+        raises only where not even the first model ends in time, saying
+        what it measured. See :ref:`the User Guide <max_time>`.
+
+        Within that, the bandit counts seconds: the first model of the
+        search starts alone and prices a sub-train (fit and score, summed
+        over the folds), every model's sub-trains are priced by the seconds
+        its lineage's took, a model starts and a sub-train runs only where it
+        and the refit end in time, and the pulls stop once one more, the
+        finishing of the leaders and the refit would not, so that the search
+        ends by itself with a fully trained model, or, where the time cannot
+        pay for one, the best model trained as far as it can; it keeps no
+        time aside for the refit beyond that. When the pulls stop depends on
+        the machine's timing, and a search resumed from its `checkpoint` may
+        end elsewhere. Which model is pulled does not depend on the seconds
+        (weighing its optimistic gain per second scored lower, see the User
+        Guide). None: no time limit, and nothing depends on measured seconds.
 
     return_train_score, checkpoint
         As in :class:`~sksel.DAUBSearch`. Every model whose estimator leaves

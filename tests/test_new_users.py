@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _common import CountingClassifier
+from _common import CountingClassifier, FailsFromRows
 from scipy.stats import loguniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.compose import make_column_transformer
@@ -273,10 +273,12 @@ def test_the_cells_and_rows_counted_alike_in_every_kind_of_x():
 
 def test_no_evaluation_in_max_time_says_to_give_a_larger_max_time(monkeypatch):
     """"raise max_time=..." beside a RuntimeError reads as Python's verb: the message says
-    what to do in words, with the value it had."""
+    what to do in words, with the value it had. (Candidates whose every fit fails leave no
+    first model to select, so that max_time, run out at once, ends the search with none.)"""
     X, y = load_iris(return_X_y=True)
     _out_of_time_after(monkeypatch, 0)
-    search = DAUBSearch([GaussianNB(), LogisticRegression()], max_time=0.5, random_state=0)
+    search = DAUBSearch([FailsFromRows(1), FailsFromRows(1, max_depth=2)], max_time=0.5,
+                        random_state=0)
     with pytest.raises(RuntimeError) as error:
         search.fit(X, y)
     assert str(error.value) == (

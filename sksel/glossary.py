@@ -25,7 +25,8 @@ the documentation's glossary page; :func:`define` returns one entry.
       one-worker run (see :term:`speculative evaluation`). The ``verbose``
       lines count the evaluations used (``used 3/<=9``: three of at most
       nine planned; a GP-UCB :term:`look on a subsample` is not counted
-      against the plan), in the order the search used them; ``best=`` is the
+      against the plan: its line shows ``look 5``, the looks used so far,
+      instead), in the order the search used them; ``best=`` is the
       score of the candidate the search would select from them, and its id;
       until the search would select one (DAUB's, before a learner reaches all
       the rows), ``leader=`` names the candidate with the best score at the
@@ -136,9 +137,10 @@ the documentation's glossary page; :func:`define` returns one entry.
       :mod:`sksel.curves.gap_model`. A candidate whose final gap to the
       leader is unlikely to exceed :term:`tol` is dropped; otherwise the look
       is a noisy observation of its full score. Its row of ``cv_results_``
-      has ``look`` True and ``n_resources`` the subsample's rows; its
-      ``verbose=2`` line says ``look=<rows> rows``, and does not add to the
-      count of evaluations :term:`used`. See :ref:`gpucb`.
+      has ``look`` True and ``n_resources`` the subsample's rows (its score
+      in ``mean_test_score_at_resource``: ``mean_test_score`` is NaN there);
+      its ``verbose=2`` line says ``look=<rows> rows`` and counts the looks
+      (``look 5``), not the evaluations :term:`used`. See :ref:`gpucb`.
 
    first look
       :class:`~sksel.GPUCBSelector`'s :term:`race of the folds`: a

@@ -33,7 +33,8 @@ split: one row of ``all_cv_results_``. Every search reports in the same words:
   stops once a candidate reaches N), they count without a total and give no
   time left;
 - at ``verbose >= 2``, one line per evaluation instead of the bar: its count
-  of evaluations used, the candidate's name
+  of evaluations used (``used 3/<=8``; a look on a subsample, which does not
+  count, shows ``look`` and the number of looks so far, ``look 5``), the candidate's name
   (:class:`~sksel._core.naming.CandidateNames`, the ``candidate_name`` of its
   rows in ``cv_results_``), its resource in the search's unit (where it
   varies: ``rows=``, ``sub-trains=``), its mean test score, the folds the
@@ -161,12 +162,16 @@ class Progress(Listener):
         width = self._widths[column] = max(self._widths.get(column, 0), len(text))
         return f"{text:{align}{width}}"
 
-    def _line(self, candidate, resource, score, extra, elapsed, n_folds=None, marks=()):
+    def _line(self, candidate, resource, score, extra, elapsed, n_folds=None, marks=(),
+              counts=True):
         """The ``verbose=2`` line of one evaluation, its columns padded as a table's.
 
         The resource is left out where the search gives every evaluation
         the same (no `unit`); the first line showing a term of
-        :data:`_TERMS` ends by saying where the glossary defines it.
+        :data:`_TERMS` ends by saying where the glossary defines it. An
+        evaluation used that does not `count` against those planned (a look
+        on a subsample) shows the number of such evaluations so far, after
+        ``look``, not the count of those that do.
         """
         cells = [] if self.unit is None else [
             self._cell("resource", f"{self.unit}={resource}")]
@@ -184,9 +189,14 @@ class Progress(Listener):
         cells.extend(marks)
         cells.append(self._cell("best", self._best_cell()))
         # A speculative evaluation counts for nothing: no count.
-        count = "" if "speculative" in marks else self._count()
-        shown = [*(["used"] if count else []), *(extra or {}), *marks]
-        return (f"{'    ' if not count else 'used'} {self._cell('count', count, '>')} "
+        if "speculative" in marks:
+            head, count = "    ", ""
+        elif not counts:
+            head, count = "look", f"{self.n_other}"
+        else:
+            head, count = "used", self._count()
+        shown = [*(["used"] if head == "used" else []), *(extra or {}), *marks]
+        return (f"{head} {self._cell('count', count, '>')} "
                 f"{self._cell('name', self.names(candidate))} "
                 + "  ".join(cells) + f"  ({elapsed:.1f}s){self._terms(shown)}")
 
@@ -268,7 +278,8 @@ class Progress(Listener):
                 action in self.policy.folds_used_ or self._newly_dropped(action[0])):
             marks = ("dropped",)
             self._dropped.add(action[0])
-        self.evaluation(*action, score, self._describe(action), n_folds=n_folds, marks=marks)
+        self.evaluation(*action, score, self._describe(action), n_folds=n_folds, marks=marks,
+                        counts=counted or speculative)
 
     def _update_best(self, candidate, resource, score, speculative):
         if speculative:
@@ -324,9 +335,11 @@ class Progress(Listener):
             if self.unit is not None and self.max_resource is not None:
                 self._widths["resource"] = len(f"{self.unit}={self.max_resource}")
 
-    def evaluation(self, candidate, resource, score, extra=None, n_folds=None, marks=()):
+    def evaluation(self, candidate, resource, score, extra=None, n_folds=None, marks=(),
+                   counts=True):
         """Print, at the `verbose` level, one evaluation counted: its mean test `score`, `extra`
-        columns, the `n_folds` used and `marks` (``"dropped"``, ``"speculative"``)."""
+        columns, the `n_folds` used and `marks` (``"dropped"``, ``"speculative"``); whether
+        it `counts` against the evaluations planned (a look on a subsample does not)."""
         if self.verbose < 1:
             return
         now = time.perf_counter()
@@ -336,7 +349,7 @@ class Progress(Listener):
             self._bar.update(self.n_done - self._bar.n)
         elif self.verbose >= 2:
             self._print(self._line(candidate, resource, score, extra, now - self._start, n_folds,
-                                   marks))
+                                   marks, counts))
         elif "speculative" not in marks and (self.n_done + self.n_other == 1
                                              or now - self._last_status >= _STATUS_EVERY_S):
             self._last_status = now

@@ -196,6 +196,70 @@ def test_looks_made_side_by_side_leave_the_decisions_of_one_worker():
     assert set(runs[1].decisions_) <= set(runs[32].history_)
 
 
+def test_a_free_worker_starts_nothing_while_the_last_evaluation_the_run_needs_runs():
+    """Once #1's full evaluation is in, the answer is known: while it runs, a free worker
+    starts no look, neither the leader's (evaluated in full: its looks serve only the looks of
+    others, which the run will not make) nor one of a candidate the stop leaves out."""
+    policy = _policy([0.85, 0.84, 0.5, 0.45, 0.4], sd=0.1)
+    policy.tell(*policy.ask()[0], 0.86)
+    assert policy.ask(speculative=False) == [(1, N)]
+    assert policy.ask(2, idle=True) == []
+    policy.tell(1, N, 0.84)
+    assert policy.done
+
+
+def test_the_leader_evaluated_in_full_is_not_looked_at_where_no_candidate_will_be():
+    """Candidates close to the leader go to all the rows (a look would rarely drop them):
+    a look of the leader, whose full score is known, would serve none, and free workers
+    take the full evaluations the run is likely to make instead."""
+    policy = _policy([0.85, 0.86, 0.855, 0.858, 0.85, 0.852], sd=0.03)
+    (leader, _), = policy.ask()
+    policy.tell(leader, N, 0.86)
+    assert not any(policy._looks_next(c) for c in range(6) if c != leader)
+    assert policy.ask(speculative=False)[0][1] == N
+    handed = policy.ask(3, idle=True)
+    assert handed and all(resource == N for _, resource in handed)
+
+
+def test_free_workers_look_at_no_candidate_the_stop_leaves_out():
+    """Candidates 4 to 6, far below the leader, end more than tol above it with probabilities
+    that sum to less than risk: the run stops without them once 1 to 3 are evaluated and
+    none does better than expected, so no free worker looks at them."""
+    policy = _policy([0.85, 0.80, 0.80, 0.80, 0.55, 0.5, 0.45], sd=0.1)
+    policy.tell(*policy.ask()[0], 0.86)
+    assert sum(policy.probability_left([c]) for c in (4, 5, 6)) <= policy.risk
+    policy.ask(speculative=False)
+    handed = {c for c, _ in policy.ask(12, idle=True)}
+    assert {1, 2, 3} <= handed and not {4, 5, 6} & handed
+
+
+def test_a_look_of_a_candidate_evaluated_in_full_is_only_ever_the_leaders():
+    """Replayed on two workers, every look of a candidate whose full evaluation was told
+    is the leader's at the time, at a size the run looks at another candidate."""
+    finals = np.array([0.80, 0.62, 0.90, 0.55, 0.58, 0.60, 0.79])
+    mean = [0.80, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70]
+    policy = _policy(mean, sd=0.15)
+    told, leaders = set(), []
+    original_tell, original_ask = policy.tell, policy.ask
+
+    def tell(candidate, resource, *args, **kwargs):
+        if resource == N:
+            told.add(candidate)
+        original_tell(candidate, resource, *args, **kwargs)
+
+    def ask(*args, **kwargs):
+        handed = original_ask(*args, **kwargs)
+        leaders.extend((action, policy.best_) for action in handed
+                       if action[1] != N and action[0] in told)
+        return handed
+
+    policy.tell, policy.ask = tell, ask
+    simulate(policy, _curves(finals), n_workers=2)
+    looked = {n for c, n in policy.decisions_ if n != N and c != policy.best_}
+    assert all(candidate == leader and size in looked
+               for (candidate, size), leader in leaders)
+
+
 @pytest.mark.parametrize("look_cost, look_share, ladders", [
     # Rows only, on every fold: 0.037, 0.111, 0.333 of a full evaluation.
     (None, 0.5, [LOOKS, LOOKS]),

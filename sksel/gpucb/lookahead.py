@@ -2,8 +2,12 @@
 
 The run is simulated a few picks ahead from where it stands, the scores it
 waits for drawn from its posterior; a step at least half the simulated runs
-take goes to a free worker. Asynchronously (GP-BUCB), a free worker gets the
-upper-bound argmax given the evaluations running. Mixed into
+take goes to a free worker; past those, a look the run will need, unless at
+least half the simulated runs stop within their picks (the answer is about
+to be known). A candidate evaluated in full is looked at only as the leader,
+whose looks the looks of others at their sizes are compared with.
+Asynchronously (GP-BUCB), a free worker gets the upper-bound argmax given
+the evaluations running. Mixed into
 :class:`~sksel.gpucb.policy.GPUCBPolicy`, whose attributes it reads.
 """
 
@@ -37,10 +41,16 @@ class Lookahead:
             sure = self._sure()
             if sure is not None:
                 return sure
+            # A look of a candidate evaluated in full is only ever the leader's, the reference
+            # of the looks of others at its size.
             steps = [step for step in self._likely_picks() if step not in self._pending
                      and step not in self._told and (step[0] in free or (
-                         step[1] != self.resource and step[0] in self._observed))]
-            return steps[0] if steps else self._next_look_of_any(free)
+                         step[1] != self.resource and step[0] == self.best_))]
+            if steps:
+                return steps[0]
+            # Where the run is likely to stop within the picks simulated, a step none of them
+            # takes is one the run will not ask for: the worker idles rather than waste it.
+            return None if self._stops_soon else self._next_look_of_any(free)
         candidate = self._ucb_argmax(free, pending=sorted(busy))
         if candidate is None:
             return None
@@ -58,11 +68,11 @@ class Lookahead:
 
     def _looks_the_run_will_need(self):
         """Looks (steps on a subsample) the run is likely to make, for a worker that would
-        otherwise idle: the leader's at each size of a candidate's looks (before there is
-        a leader, the first pick's: the run waits for its full evaluation), the smallest
-        first; then the next look of each candidate left (before there is a leader, its
-        first), the highest upper bound first, as ``(leader, steps)``. Computed once per
-        told result.
+        otherwise idle: the leader's at each size of the looks left of a candidate whose
+        next step is a look (before there is a leader, the first pick's, at each size of a
+        ladder: the run waits for its full evaluation), the smallest first; then the next
+        look of each candidate left (before there is a leader, its first), the highest
+        upper bound first, as ``(leader, steps)``. Computed once per told result.
 
         A look is cheap, and the run looks at each candidate it picks before its
         full evaluation, against the leader's look at the same size: looks made side
@@ -73,8 +83,13 @@ class Lookahead:
             leader = decision[0]
         if not self.looks or self.looks_contradicted_ or leader is None:
             return leader, []
-        left = [c for c in self._available() if c != leader]
-        sizes = sorted({n for c in left for n in self._ladder(c)})
+        left = self._in_play([c for c in self._available() if c != leader], leader)
+        # The leader's looks serve the looks of others at their sizes: once there is a
+        # leader, those of the candidates whose next step is a look (others go to all the
+        # rows, and a look of the leader would serve none).
+        looking = left if self.best_ is None else [c for c in left if self._looks_next(c)]
+        sizes = sorted({n for c in looking for n in self._ladder(c)
+                        if n not in self._look_scores.get(c, {})})
         steps = [(leader, n) for n in sizes if n not in self._look_scores.get(leader, {})]
         mean, std = self._posterior(())
         ucb = mean + np.sqrt(self.beta(self.n_evaluations_ + 1)) * std
@@ -85,6 +100,26 @@ class Lookahead:
             if step[1] is not None and step[1] != self.resource:
                 steps.append((candidate, step[1]))
         return leader, steps
+
+    def _in_play(self, candidates, leader):
+        """`candidates` but those the stop leaves out, whose looks would not matter.
+
+        Those least likely to end more than `tol` above `leader`, whose
+        probabilities of it (:meth:`probability_left`'s terms) sum to at most
+        `risk`: the run stops without evaluating them once the others are
+        evaluated and none does better than the posterior expects. All of
+        them without `tol`.
+        """
+        if self.tol is None or self.risk <= 0:
+            return candidates
+        terms = {c: self.probability_left([c], leader=leader) for c in candidates}
+        total, out = 0.0, set()
+        for c in sorted(candidates, key=lambda c: (terms[c], c)):
+            total += terms[c]
+            if total > self.risk:
+                break
+            out.add(c)
+        return [c for c in candidates if c not in out]
 
     def _sure(self):
         """Asynchronously, the next pick; with a batch, the next pick that joins it and is
@@ -97,6 +132,13 @@ class Lookahead:
             if action is None or (action not in self._pending and action not in self._told):
                 return action
         return None
+
+    @property
+    def _stops_soon(self):
+        """Whether at least half the simulated runs of :meth:`_likely_picks` stopped within
+        the picks they simulate: the run is near its end."""
+        self._likely_picks()
+        return self._stopping >= self._SPECULATE_SHARE * self._LOOKAHEAD_RUNS
 
     def _likely_picks(self):
         """Steps ``(candidate, resource)`` the sequential run is likely to take soon, the
@@ -120,11 +162,13 @@ class Lookahead:
         """The ranked steps of `_likely_picks`."""
         rng = np.random.RandomState(len(self.history_))
         picked, depth_sum = {}, {}
+        self._stopping = 0  # the simulated runs that stopped within their picks
         for _ in range(self._LOOKAHEAD_RUNS):
             run = self._copy_of_run()
             action = self.next_decision
             for depth in range(self._LOOKAHEAD_DEPTH + len(self._ahead)):
                 if action is None:
+                    self._stopping += 1
                     break
                 step = (int(action[0]), action[1])
                 picked[step] = picked.get(step, 0) + 1

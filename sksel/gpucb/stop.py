@@ -15,7 +15,7 @@ from scipy.stats import norm
 class Stop:
     """The stop of :class:`~sksel.gpucb.policy.GPUCBPolicy` (see the module)."""
 
-    def probability_left(self, candidates=None, tol=None):
+    def probability_left(self, candidates=None, tol=None, leader=None):
         """What stopping now risks: the probability that a candidate left beats the selection.
 
         An upper bound of the posterior probability that some candidate of
@@ -27,16 +27,19 @@ class Stop:
         (Bonferroni's bound of the probability of the union; its terms are
         exact under the posterior). The policy stops once it is at most
         `risk`. ``inf`` before any observation, 0 without candidates.
+        `leader`: another candidate in place of ``b`` (one whose evaluation
+        is running, say).
         """
         if candidates is None:
             candidates = self._available() + sorted(self._extra_var)
-        if self.best_ is None:
+        leader = self.best_ if leader is None else leader
+        if leader is None:
             return np.inf
         if not len(candidates):
             return 0.0
         if tol is None:
             tol = self.tol or 0.0
-        mean, cov = self._posterior_cov([self.best_, *candidates])
+        mean, cov = self._posterior_cov([leader, *candidates])
         var = cov[0, 0] + np.diag(cov)[1:] - 2 * cov[0, 1:]
         var = np.maximum(var, self._family_floor(candidates))
         z = (mean[1:] - mean[0] - tol) / np.sqrt(np.maximum(var, 1e-24))

@@ -17,9 +17,11 @@ ships:
 3. **Calibration** (Learn-then-Test): the tune datasets are split into five
    groups; the model fitted without a group replays the group's runs
    (every learner; the nine "strong" learners; two random portfolios of 5-12
-   learners; per outer seed), each evaluation costing LCDB's recorded fit
-   time (``--cost time``, what the policy reads with ``cost="time"``), at
-   every threshold of `THRESHOLDS`. For each risk, the threshold kept is the
+   learners; per outer seed), each evaluation costing its rows (what the
+   policy reads with DAUBSearch's default ``cost="rows"``; with ``--cost
+   time``, LCDB's recorded fit time, what it reads with ``cost="time"``, the
+   thresholds written to ``daub_gap_time_risk.csv``), at every threshold of
+   `THRESHOLDS`. For each risk, the threshold kept is the
    largest of that increasing sequence whose runs losing more than ``tol`` are, by a
    one-sided binomial test at level `DELTA`, at most that risk on every kind
    of portfolio: the fixed-sequence test stops at the first threshold not
@@ -72,7 +74,7 @@ Usage::
 
     pip install --no-deps lcdb
     python -m benchmarks build_daub_gap [--write] [--report] [--families]
-        [--variant {leader-only,first-rung-keeps}] [--cost rows]
+        [--variant {leader-only,first-rung-keeps}] [--cost time]
     python -m benchmarks build_daub_gap --task regression [--write] [--report]
         [--tune-seeds 0 1 2]
 
@@ -100,6 +102,7 @@ from sksel.curves.gap_model import (
     SCALE_TERMS,
     GapModel,
     gap_features,
+    risk_file,
     shipped_file,
 )
 from sksel.daub import RungPolicy, rung_sizes
@@ -209,7 +212,7 @@ VARIANTS = {"leader-only": LeaderOnlyRungPolicy,
             "first-rung-keeps": partial(RungPolicy, first_cut=False)}
 
 
-def replay(task, model, threshold, cost="time", rule=RungPolicy):
+def replay(task, model, threshold, cost="rows", rule=RungPolicy):
     """``(pick, cost)`` of `rule` on `task` (None `model`: halving on the same rungs).
 
     A family model (``--families``) is told the learners' families.
@@ -269,7 +272,7 @@ def threshold_pickers(model, cost, rule=RungPolicy):
     return {b: (lambda task, b=b: replay(task, model, b, cost, rule)) for b in THRESHOLDS}
 
 
-def calibrate(tasks, model_name="family-free", cost="time", score_kind="accuracy",
+def calibrate(tasks, model_name="family-free", cost="rows", score_kind="accuracy",
               rule=RungPolicy):
     """Cross-fitted replays of every threshold (see the module docstring).
 
@@ -307,7 +310,7 @@ def choose_thresholds(calibration):
     return chosen
 
 
-def front(tasks, rules, seed=0, cost="time"):
+def front(tasks, rules, seed=0, cost="rows"):
     """The report: each rule (``{method: (model, threshold)}``, or ``(model, threshold,
     rule)`` with `rule` a variant of :class:`RungPolicy` as :func:`replay` takes it) and
     halving at 2, 3, 4 on every portfolio kind."""
@@ -447,7 +450,7 @@ def variant_report(tune, report, thresholds, name):
     print(threshold_front(report, rules, "rule", "loss_mean").to_string())
 
 
-def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
+def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="rows"):
     """How busy `RungPolicy` keeps `workers` simulated workers on every learner of `tasks`.
 
     Per number of workers: the seconds of the evaluations the run used over
@@ -472,9 +475,9 @@ def busy(tasks, model, thresholds, risk=0.1, workers=(1, 2, 4, 8), cost="time"):
     return table.groupby("workers")[["busy", "wasted", "efficiency"]].mean()
 
 
-def write(model, thresholds, tasks):
-    """Write the model, its residual quantiles, the thresholds and what it was fitted on
-    (the files of the model's kind)."""
+def write(model, thresholds, tasks, cost):
+    """Write the model, its residual quantiles, the thresholds of `cost` and what it was
+    fitted on (the files of the model's kind)."""
     with open(DATA / shipped_file("daub_gap.csv", model.kind), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["part", "term", "coef"])
@@ -484,7 +487,7 @@ def write(model, thresholds, tasks):
         out = csv.writer(f)
         out.writerow(["z"])
         out.writerows([f"{z:.5g}"] for z in model.residuals)
-    with open(DATA / shipped_file("daub_gap_risk.csv", model.kind), "w", newline="") as f:
+    with open(DATA / risk_file(model.kind, cost), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["risk", "threshold", "share_over_tol", "runs"])
         out.writerows([risk, t, f"{share:.4f}", n] for risk, (t, share, n) in thresholds.items())
@@ -503,7 +506,7 @@ def fitted_model(tasks, score_kind="accuracy"):
     return GapModel.fit(features, gaps, n_residuals=1001, kind=score_kind)
 
 
-def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
+def calibrated(tune, write_files, report, cost="rows", score_kind="accuracy"):
     """Calibrate and print (see the module docstring); write, report if asked; the thresholds."""
     calibration = calibrate(tune, cost=cost, score_kind=score_kind)
     thresholds = choose_thresholds(calibration)
@@ -516,7 +519,7 @@ def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
         print(f"  {risk:g}  {t:g}  {share:.3f}  {n}")
     model = fitted_model(tune, score_kind)
     if write_files:
-        write(model, thresholds, tune)
+        write(model, thresholds, tune, cost)
     if report is not None:
         print(f"\nReport half, outer seed 0: {len(report)} datasets, single splits")
         print(summarize(front(report, risk_rules(model, thresholds), cost=cost)).to_string())
@@ -528,9 +531,9 @@ def calibrated(tune, write_files, report, cost="time", score_kind="accuracy"):
     return thresholds
 
 
-def shipped_thresholds():
+def shipped_thresholds(kind="accuracy", cost="rows"):
     """The shipped ``{risk: (threshold, share of runs losing more than tol, runs)}``."""
-    rows = pd.read_csv(DATA / "daub_gap_risk.csv")
+    rows = pd.read_csv(DATA / risk_file(kind, cost))
     return {float(r.risk): (float(r.threshold), float(r.share_over_tol), int(r.runs))
             for r in rows.itertuples()}
 
@@ -569,8 +572,10 @@ def main(argv=None):
     parser.add_argument("--variant", choices=list(VARIANTS),
                         help="compare a variant of the rule, calibrated alike (alone: no "
                              "calibration of the shipped rule, its thresholds)")
-    parser.add_argument("--cost", choices=("time", "rows"), default="time",
-                        help="what RungPolicy's cost reads (LCDB's fit times, or rows)")
+    parser.add_argument("--cost", choices=("rows", "time"), default="rows",
+                        help="what RungPolicy's cost reads, as DAUBSearch's cost: rows (its "
+                             "default), or LCDB's fit times; the thresholds are written to "
+                             "that cost's file")
     parser.add_argument("--task", choices=("classification", "regression"),
                         default="classification",
                         help="the curves and the model: classifiers' accuracy, or regressors' R2")
@@ -588,7 +593,7 @@ def main(argv=None):
     with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
                            "display.max_columns", 50):
         if (args.families or args.variant) and not (args.write or args.report):
-            thresholds = shipped_thresholds()
+            thresholds = shipped_thresholds(cost=args.cost)
         else:
             thresholds = calibrated(tune, args.write, report if args.report else None, args.cost,
                                     score_kind)

@@ -279,23 +279,31 @@ def shipped_model(kind="accuracy"):
 
 
 @lru_cache(maxsize=None)
-def risk_thresholds(kind="accuracy"):
-    """The shipped ``(risks, thresholds)`` of `kind`: a learner is dropped below its risk's
-    threshold.
+def risk_file(kind="accuracy", cost="rows"):
+    """The name of the shipped thresholds of `kind`'s model for DAUBSearch's `cost`:
+    ``daub_gap_risk.csv`` (accuracy, rows), ``daub_gap_time_risk.csv`` (accuracy, measured
+    seconds), ``daub_gap_r2_risk.csv``, ``daub_gap_r2_time_risk.csv``."""
+    return shipped_file("daub_gap_risk.csv" if cost == "rows" else f"daub_gap_{cost}_risk.csv",
+                        kind)
 
-    Chosen on datasets the model was not fitted on (``sksel/data/daub_gap_risk.csv``,
-    ``daub_gap_r2_risk.csv``).
+
+def risk_thresholds(kind="accuracy", cost="rows"):
+    """The shipped ``(risks, thresholds)`` of `kind` for `cost`: a learner is dropped below
+    its risk's threshold.
+
+    Chosen on datasets the model was not fitted on, with the costs of `cost`
+    scaling each learner's threshold (:func:`risk_file`).
     """
-    rows = _read(shipped_file("daub_gap_risk.csv", kind))
+    rows = _read(risk_file(kind, cost))
     return (np.array([float(r["risk"]) for r in rows]),
             np.array([float(r["threshold"]) for r in rows]))
 
 
-def threshold(risk, kind="accuracy"):
+def threshold(risk, kind="accuracy", cost="rows"):
     """The probability below which a learner is dropped, for a run-level `risk` in (0, 1).
 
-    Interpolated (in log-risk) between the shipped risks of `kind`'s model, constant
-    beyond them.
+    Interpolated (in log-risk) between the shipped risks of `kind`'s model for
+    `cost`, constant beyond them.
 
     Examples
     --------
@@ -303,5 +311,5 @@ def threshold(risk, kind="accuracy"):
     >>> bool(0 < threshold(0.05) <= threshold(0.1) <= threshold(0.2) < 1)
     True
     """
-    risks, thresholds = risk_thresholds(kind)
+    risks, thresholds = risk_thresholds(kind, cost)
     return float(np.interp(math.log(risk), np.log(risks), thresholds))

@@ -46,10 +46,11 @@ class DAUBSearch(BaseSelectionSearch):
     sizes grow by 3, as in successive halving: after each rung the best third
     goes on, and so does every other learner that may still end more than
     `tol` above the leader (the best learner at that size) with a probability
-    at or above its threshold: the threshold of `risk`, scaled by what the
-    rest of the learner's path is predicted to cost, so that a costly learner
-    needs a larger probability to go on than a cheap one (seconds with
-    ``cost="time"``, rows with ``cost="rows"``). That probability comes from
+    at or above its threshold: the threshold of `risk` (with ``cost="time"``
+    scaled by the seconds the rest of the learner's path is predicted to
+    cost, so that a costly learner needs a larger probability to go on than a
+    cheap one; with ``cost="rows"``, the default, every learner's path costs
+    the same rows). That probability comes from
     a model of the final gap between two learners given their learning
     curves so far, learned from real learning curves (classifiers', or
     regressors' R² on 57 real regression tables: :mod:`sksel.curves.gap_model`),
@@ -94,7 +95,8 @@ class DAUBSearch(BaseSelectionSearch):
         outside the top third of a rung is dropped once its probability of
         ending more than `tol` above the leader falls below its threshold, that
         of `risk` (chosen on held-out datasets, ``sksel/data/daub_gap_risk.csv``,
-        for R² ``daub_gap_r2_risk.csv``) scaled by its predicted cost. A larger
+        for R² ``daub_gap_r2_risk.csv``; with ``cost="time"`` those of
+        ``daub_gap_time_risk.csv``) scaled by its predicted cost. A larger
         `risk` drops more learners, earlier (on LCDB's held-out single splits,
         see :ref:`daub_risk`). ``0`` is DAUB's upper bounds, which drop no
         learner that may still win; so is any `risk` with other scores, where
@@ -148,23 +150,27 @@ class DAUBSearch(BaseSelectionSearch):
         remaining bound widens by the ratio before anyone else is dropped
         (``policy_.widening_``).
 
-    cost : {"time", "rows"}, default="time"
-        What a learner's next steps cost. ``"time"`` reads the measured
-        seconds of its evaluations (fits and scoring) as an overhead plus a
-        power of the rows (:func:`~sksel.daub.cost.fit_cost`). With ``risk >
-        0``, a learner whose path to whole training folds is predicted to
-        cost more needs a larger probability to go on. With ``risk=0``,
-        a learner whose fit time is nearly flat in rows (on small subsamples,
+    cost : {"rows", "time"}, default="rows"
+        What a learner's next steps cost. ``"rows"`` (the paper's) counts
+        training rows, known before any fit, so that the search's decisions,
+        and ``cv_results_`` apart from its times, are a function of the data,
+        the candidates and `random_state`: the same on every run and for any
+        `n_jobs`. ``"time"`` reads the measured seconds of its evaluations
+        (fits and scoring) as an overhead plus a power of the rows
+        (:func:`~sksel.daub.cost.fit_cost`): with ``risk > 0``, a learner whose
+        path to whole training folds is predicted to cost more needs a larger
+        probability to go on (the thresholds of `risk` are calibrated for
+        each cost, ``sksel/data/daub_gap_time_risk.csv``); with ``risk=0``, a
+        learner whose fit time is nearly flat in rows (on small subsamples,
         many boosting and forest learners) goes to whole training folds as
         soon as its last two sizes show it, skipping the rest of its warm-up,
         and the `jump` and `tol` tie-breaks compare predicted seconds.
-        Seconds vary from run to run, so a rerun with the same
-        `random_state` may take other steps (at ``risk=0``, on three reruns
-        of each dataset of our real benchmark suite it selected the same
-        learner 45 times of 48, and a learner tied with it within `tol` the
-        other 3). ``"rows"`` (the paper's) counts training rows only, so the
-        same `random_state` gives the same ``cv_results_`` on every run and
-        for any `n_jobs`.
+        Seconds vary from run to run, so with ``"time"`` a rerun with the
+        same `random_state` may take other steps: on nine small problems
+        (``benchmarks/bench_same_seed.py``, 2026-12-02) four fits of each
+        (one and two workers) gave one ``cv_results_`` with ``"rows"`` on
+        every problem and two to four on seven of them with ``"time"``; what
+        each costs is in :ref:`daub_cost`.
 
     projection : {"auto", "linear", "log"}, default="auto"
         How the slope of the last `l` points projects a learning curve to N:
@@ -479,7 +485,7 @@ class DAUBSearch(BaseSelectionSearch):
         "b": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "l": [Interval(numbers.Integral, 2, None, closed="left"), StrOptions({"auto"})],
         "bound": [StrOptions({"train", "slope", "prior"})],
-        "cost": [StrOptions({"time", "rows"})],
+        "cost": [StrOptions({"rows", "time"})],
         "projection": [StrOptions({"auto", "linear", "log"})],
         "noise": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
         "stop": [StrOptions({"first", "strict"})],
@@ -501,7 +507,7 @@ class DAUBSearch(BaseSelectionSearch):
         b="auto",
         l="auto",
         bound="prior",
-        cost="time",
+        cost="rows",
         projection="auto",
         noise="auto",
         stop="strict",
@@ -616,7 +622,7 @@ class DAUBSearch(BaseSelectionSearch):
         if rungs:
             self.policy_ = RungPolicy(
                 len(candidates), self.sizes_, model=shipped_model(kind),
-                threshold=threshold(self.risk, kind),
+                threshold=threshold(self.risk, kind, self.cost),
                 n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
             )

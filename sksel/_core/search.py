@@ -90,6 +90,10 @@ class BaseSelectionSearch(BaseSearchCV):
     #: evaluation varies (the search knows its largest, `_largest_resource`).
     _resource_unit = "resource"
 
+    #: The word of a resource in ``why_not_evaluated``, where the lines show none
+    #: (`_resource_unit` is ``"resource"``) but the resource has a unit; None: as the lines.
+    _resource_noun = None
+
     #: Whether ``cv_results_`` has a row for every candidate, those not evaluated included
     #: (NaN scores, ranked last, ``why_not_evaluated``), as GridSearchCV's has; not so for
     #: a search whose candidates are drawn and bred as it goes.
@@ -710,11 +714,12 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _resource_words(self, n, full=None):
         """`n` of the resource, of `full` where given, in words: ``"6,000 rows"``,
-        ``"600 of 6,000 rows"``, ``"resource 6000"``."""
-        if self._resource_unit == "resource":
+        ``"600 of 6,000 rows"``, ``"resource 6000"`` (in `_resource_noun`)."""
+        unit = self._resource_noun or self._resource_unit
+        if unit == "resource":
             return f"resource {n}" if full is None else f"resource {n} of {full}"
         of = "" if full is None else f" of {full:,}"
-        return f"{n:,}{of} {self._resource_unit}"
+        return f"{n:,}{of} {unit}"
 
     def _cut_cause(self):
         """What ended the search before its policy was done, in words."""

@@ -457,6 +457,8 @@ class GPUCBSelector(BaseSelectionSearch):
     5
     """
 
+    _resource_noun = "rows"
+
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
         "param_grid": [dict, list, None],
@@ -700,10 +702,6 @@ class GPUCBSelector(BaseSelectionSearch):
                     "the search")
         return (f"looked at on subsamples only ({last}): the search stopped before its "
                 "evaluation on all the rows")
-
-    def _resource_words(self, n, full=None):
-        """`n` rows, of `full` where given, in words: ``"600 of 6,000 rows"``."""
-        return f"{n:,}{'' if full is None else f' of {full:,}'} rows"
 
     def _progress_budget(self, n_candidates):
         n_iter = self.policy_.n_iter

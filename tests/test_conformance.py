@@ -431,7 +431,7 @@ def test_verbose_two_names_every_evaluation(fitted):
     assert len(evaluations) == len(every["params"])
     # The resource where evaluations differ in it (not for searches that train on all rows).
     shown = search._largest_resource() is not None
-    named = [re.search(r"\] (?:used +\d+(?:/\S+)?| +) (#.+?) +"
+    named = [re.search(r"\] (?:used +\d+(?:/\S+)?|look +\d+| +) (#.+?) +"
                        r"(?:(?:rows|sub-trains|resource)=(\d+) +)?score=", line)
              for line in evaluations]
     assert all(named), evaluations

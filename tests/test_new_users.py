@@ -362,18 +362,20 @@ def test_a_refit_failing_for_the_one_candidate_scored_says_so_in_the_singular():
 
 
 class SendsSigint(ClassifierMixin, BaseEstimator):
-    """Naive Bayes whose first fit sends the process a SIGINT, as Ctrl-C does; it records
-    the SIGINT handler its fits ran under (class attributes: fits run in this process)."""
+    """Naive Bayes whose first fit in a process sends a SIGINT, as Ctrl-C does, to the
+    process `pid` (None: its own); it records the SIGINT handler its fits ran under (class
+    attributes: those of the fits run in this process)."""
 
     handlers = []
 
-    def __init__(self, var_smoothing=1e-9):
+    def __init__(self, var_smoothing=1e-9, pid=None):
         self.var_smoothing = var_smoothing
+        self.pid = pid
 
     def fit(self, X, y):
         type(self).handlers.append(signal.getsignal(signal.SIGINT))
         if len(type(self).handlers) == 1:
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid() if self.pid is None else self.pid, signal.SIGINT)
         self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
         self.classes_ = self.nb_.classes_
         return self
@@ -386,13 +388,16 @@ class SendsSigint(ClassifierMixin, BaseEstimator):
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_a_fit_started_with_sigint_ignored_leaves_it_ignored(n_jobs):
     """A process started in the background by a non-interactive shell inherits SIGINT
-    ignored: the search leaves it so, during the fit (a SIGINT then is ignored, and the
-    search runs to its end) and after."""
+    ignored: the search leaves it so, during the fit (a SIGINT sent to the process that
+    runs the search is then ignored, and the search runs to its end) and after. (A loky
+    worker started earlier in the process has Python's own handler: the SIGINT goes to
+    this process, as a shell's would.)"""
     X, y = load_iris(return_X_y=True)
     SendsSigint.handlers = []
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        search = DAUBSearch([SendsSigint(), SendsSigint(var_smoothing=1e-3)], cv=3,
+        search = DAUBSearch([SendsSigint(pid=os.getpid()),
+                             SendsSigint(var_smoothing=1e-3, pid=os.getpid())], cv=3,
                             n_jobs=n_jobs, random_state=0).fit(X, y)
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:

@@ -1,0 +1,44 @@
+"""The figures the README quotes for its end-to-end example are the example's own.
+
+``examples/daub_letter.py`` says what it measured in one paragraph of its
+docstring, starting ``Measured``; the README's *Try it* section quotes that
+paragraph word for word, and neither states seconds anywhere else about the
+example, so that the two cannot disagree.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: A figure of seconds: "9.3-9.5 s", "about 60 CPU seconds", "32 s".
+SECONDS = re.compile(r"\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?\s+(?:CPU\s+)?(?:s|seconds)\b")
+
+
+def _words(text):
+    return " ".join(text.split())
+
+
+def _example_paragraphs():
+    doc = ast.get_docstring(ast.parse((ROOT / "examples" / "daub_letter.py").read_text()))
+    return [_words(paragraph) for paragraph in doc.split("\n\n")]
+
+
+def _try_it():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("## Try it")
+    return _words(readme[start:readme.index("Run the tests:", start)])
+
+
+def test_the_readme_quotes_the_examples_measured_paragraph():
+    measured = [p for p in _example_paragraphs() if p.startswith("Measured")]
+    assert len(measured) == 1
+    assert SECONDS.search(measured[0])
+    assert measured[0] in _try_it()
+
+
+def test_seconds_of_the_example_are_stated_in_its_measured_paragraph_only():
+    others = [p for p in _example_paragraphs() if not p.startswith("Measured")]
+    assert [SECONDS.findall(p) for p in others if SECONDS.search(p)] == []
+    measured = next(p for p in _example_paragraphs() if p.startswith("Measured"))
+    assert SECONDS.findall(_try_it().replace(measured, "")) == []

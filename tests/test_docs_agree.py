@@ -2,8 +2,9 @@
 
 ``examples/daub_letter.py`` says what it measured in one paragraph of its
 docstring, starting ``Measured``; the README's *Try it* section quotes that
-paragraph word for word, and neither states seconds anywhere else about the
-example, so that the two cannot disagree.
+paragraph word for word (a Markdown quote), and neither, nor the
+installation page, states seconds anywhere else about the example, so that
+they cannot disagree.
 """
 
 import ast
@@ -27,7 +28,8 @@ def _example_paragraphs():
 def _try_it():
     readme = (ROOT / "README.md").read_text()
     start = readme.index("## Try it")
-    return _words(readme[start:readme.index("Run the tests:", start)])
+    section = readme[start:readme.index("Run the tests:", start)]
+    return _words(re.sub(r"^> ?", "", section, flags=re.MULTILINE))  # a quote's marks
 
 
 def test_the_readme_quotes_the_examples_measured_paragraph():
@@ -42,3 +44,7 @@ def test_seconds_of_the_example_are_stated_in_its_measured_paragraph_only():
     assert [SECONDS.findall(p) for p in others if SECONDS.search(p)] == []
     measured = next(p for p in _example_paragraphs() if p.startswith("Measured"))
     assert SECONDS.findall(_try_it().replace(measured, "")) == []
+    install = (ROOT / "doc" / "install.rst").read_text()
+    section = install.split("The example\n-----------\n", 1)[1]
+    end = re.search(r"\n[^\n]+\n[-=~]{3,}\n", section)  # the next heading
+    assert SECONDS.findall(section[:end.start() if end else None]) == []

@@ -3,6 +3,7 @@
 :mod:`~sksel._core.policy` (the contract between a search and its policy),
 :mod:`~sksel._core.trainer` (the contract between a search and its training),
 :mod:`~sksel._core.engine` (runs a policy's actions on joblib workers),
+:mod:`~sksel._core.deadline` (``max_time``: a first model, the search's share, the refit's),
 :mod:`~sksel._core.run` (one fit's evaluations and the listeners that observe
 them), :mod:`~sksel._core.results` (``cv_results_`` from the evaluations),
 :mod:`~sksel._core.search` (the scikit-learn face, :class:`BaseSelectionSearch`),

@@ -124,7 +124,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from .._compat import ThreadingBackend, get_active_backend
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
-from .deadline import OutOfTime, cut_at
+from .deadline import OutOfTime, can_cut, cut_at
 from .devices import on_own_gpu
 from .naming import counted
 
@@ -347,9 +347,7 @@ class _WaitAlarm:
     @staticmethod
     def usable():
         """Whether the alarm can ring in this thread without taking another one's timer."""
-        return (hasattr(signal, "setitimer")
-                and threading.current_thread() is threading.main_thread()
-                and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+        return can_cut()
 
     def __enter__(self):
         self._previous = signal.signal(signal.SIGALRM, self._ring)

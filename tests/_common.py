@@ -151,3 +151,17 @@ def uncapped_daub():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("sksel.daub.search._BUDGET", None)
         yield
+
+
+def stop_after(monkeypatch, n_evaluations):
+    """Make the engine's `max_time` run out once `n_evaluations` have finished."""
+    from sksel._core.engine import Engine
+
+    def out_of_time(engine):
+        if engine._n_done < n_evaluations:
+            return False
+        if engine.stop_reason_ == "done":
+            engine.stop_reason_ = "max_time"
+        return True
+
+    monkeypatch.setattr(Engine, "_out_of_time", out_of_time)

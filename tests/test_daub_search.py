@@ -15,6 +15,7 @@ from _common import (
     CountingRegressor,
     FailsBelowRows,
     FailsFromRows,
+    stop_after,
     uncapped_daub,
 )
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
@@ -1072,20 +1073,6 @@ def test_max_time_keeps_what_finished(clf_data):
     assert hasattr(search.best_estimator_, "majority_")
 
 
-def _stop_after(monkeypatch, n_evaluations):
-    """Make the engine's `max_time` run out once `n_evaluations` have finished."""
-    from sksel._core.engine import Engine
-
-    def out_of_time(engine):
-        if engine._n_done < n_evaluations:
-            return False
-        if engine.stop_reason_ == "done":
-            engine.stop_reason_ = "max_time"
-        return True
-
-    monkeypatch.setattr(Engine, "_out_of_time", out_of_time)
-
-
 def test_max_time_selects_the_best_at_the_most_training_two_learners_got(monkeypatch):
     """Cut short, the learner that went furthest is not chosen for that: the learners are
     compared at the largest size two of them reached, the best there ranks 1, is refitted,
@@ -1093,7 +1080,7 @@ def test_max_time_selects_the_best_at_the_most_training_two_learners_got(monkeyp
     X, y = make_classification(4000, 20, n_informative=5, flip_y=0.1, random_state=0)
     cands = [GaussianNB(), LogisticRegression(), DecisionTreeClassifier(max_depth=3),
              KNeighborsClassifier()]
-    _stop_after(monkeypatch, 5)
+    stop_after(monkeypatch, 5)
     search = DAUBSearch(cands, cv=3, risk=0, cost="rows", random_state=0, max_time=100)
     with pytest.warns(UserWarning, match="before its choice was settled") as record:
         search.fit(X, y)
@@ -1139,7 +1126,7 @@ def test_a_ctrl_c_selects_as_max_time_does(monkeypatch):
     cands = [GaussianNB(), LogisticRegression(), DecisionTreeClassifier(max_depth=3),
              KNeighborsClassifier()]
     searches, words = {}, {}
-    for cut, stop in [("max_time", _stop_after), ("interrupted", _interrupt_after)]:
+    for cut, stop in [("max_time", stop_after), ("interrupted", _interrupt_after)]:
         with monkeypatch.context() as patch:
             stop(patch, 5)
             search = DAUBSearch(cands, cv=3, risk=0, cost="rows", random_state=0, max_time=100)

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _common import CountingClassifier, FailsFromRows
+from _common import CountingClassifier, FailsFromRows, stop_after
 from scipy.stats import loguniform
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.compose import make_column_transformer
@@ -30,20 +30,6 @@ from sklearn.tree import DecisionTreeClassifier
 from sksel import DAUBSearch, GPUCBSelector, KDPPSearch, MutantUCBSearch
 
 CV3 = 3
-
-
-def _out_of_time_after(monkeypatch, n_evaluations):
-    """Make the engine's `max_time` run out once `n_evaluations` have finished."""
-    from sksel._core.engine import Engine
-
-    def out_of_time(engine):
-        if engine._n_done < n_evaluations:
-            return False
-        if engine.stop_reason_ == "done":
-            engine.stop_reason_ = "max_time"
-        return True
-
-    monkeypatch.setattr(Engine, "_out_of_time", out_of_time)
 
 
 # ------------------------------------------------------- candidates that cannot be scored
@@ -276,7 +262,7 @@ def test_no_evaluation_in_max_time_says_to_give_a_larger_max_time(monkeypatch):
     what to do in words, with the value it had. (Candidates whose every fit fails leave no
     first model to select, so that max_time, run out at once, ends the search with none.)"""
     X, y = load_iris(return_X_y=True)
-    _out_of_time_after(monkeypatch, 0)
+    stop_after(monkeypatch, 0)
     search = DAUBSearch([FailsFromRows(1), FailsFromRows(1, max_depth=2)], max_time=0.5,
                         random_state=0)
     with pytest.raises(RuntimeError) as error:
@@ -292,7 +278,7 @@ def test_a_search_cut_short_counts_what_it_left_undecided_in_the_right_number(
     """The warning of a search that max_time cut short says "1 candidate was", "0 were",
     and what to do in words."""
     X, y = make_classification(600, 10, random_state=0)
-    _out_of_time_after(monkeypatch, n_evaluations)
+    stop_after(monkeypatch, n_evaluations)
     search = DAUBSearch([GaussianNB(), LogisticRegression(),
                          DecisionTreeClassifier(max_depth=2, random_state=0)],
                         cv=CV3, risk=0, b=20, r=2, cost="rows", random_state=0, max_time=100)

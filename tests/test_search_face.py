@@ -341,9 +341,12 @@ def test_a_ctrl_c_caught_before_the_first_fit_still_ends_the_fit(monkeypatch, mo
     owner = getattr(target, owner) if owner else target
     monkeypatch.setattr(owner, attribute, _swallowing_a_ctrl_c(getattr(owner, attribute)))
     _CountsFits.fits = []
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         DAUBSearch([_CountsFits(), GaussianNB()], cv=3, random_state=0).fit(X, y)
     assert _CountsFits.fits == []
+    # Nothing is kept, and no warning says "keeping the 0 evaluations".
+    assert not [w for w in caught if "keeping the" in str(w.message)]
 
 
 class _NapsAndCounts(DecisionTreeClassifier):

@@ -530,11 +530,12 @@ class Engine:
                 self._stop_if_interrupted()
         except KeyboardInterrupt:
             self.stop_reason_ = "interrupted"
-            warnings.warn(
-                f"{self.name} interrupted: keeping the {counted(self._n_done, 'evaluation')} "
-                "finished so far.",
-                RuntimeWarning,
-            )
+            if self._n_done:  # else the search's fit raises the KeyboardInterrupt itself
+                warnings.warn(
+                    f"{self.name} interrupted: keeping the "
+                    f"{counted(self._n_done, 'evaluation')} finished so far.",
+                    RuntimeWarning,
+                )
 
     @property
     def _interrupted(self):

@@ -138,8 +138,8 @@ class Stop:
             n_looks = sum(len(scores) for scores in self._look_scores.values())
             return (f"the answer is known after {evaluations} and {n_looks} "
                     f"look{'' if n_looks == 1 else 's'} on a subsample: candidate "
-                    f"{self.settled_}, selected from its looks, ends more than tol={self.tol:g} "
-                    f"below another with a probability of at most "
+                    f"{self.settled_}, selected from its looks: the probability that another "
+                    f"scores more than tol={self.tol:g} above it is at most "
                     f"{self.settled_by_looks(self.settled_):.2g} <= risk={self.risk:g}")
         if not left and self.dropped_:
             return (f"every candidate evaluated or dropped: {n} evaluated, "

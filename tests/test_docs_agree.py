@@ -4,7 +4,8 @@
 docstring, starting ``Measured``; the README's *Try it* section quotes that
 paragraph word for word (a Markdown quote), and neither, nor the
 installation page, states seconds anywhere else about the example, so that
-they cannot disagree.
+they cannot disagree. And what the README says a newcomer installs is what
+``pyproject.toml`` installs.
 """
 
 import ast
@@ -48,3 +49,20 @@ def test_seconds_of_the_example_are_stated_in_its_measured_paragraph_only():
     section = install.split("The example\n-----------\n", 1)[1]
     end = re.search(r"\n[^\n]+\n[-=~]{3,}\n", section)  # the next heading
     assert SECONDS.findall(section[:end.start() if end else None]) == []
+
+
+def test_the_tests_and_the_example_install_xgboosts_cpu_build():
+    # On Linux, xgboost's wheel brings NVIDIA's NCCL (352 MB) that only GPUs use; the tests
+    # and the README's example run XGBoost on the CPU (xgboost-cpu, 5.6 MB).
+    pyproject = (ROOT / "pyproject.toml").read_text()
+
+    def extra(name):
+        found = re.search(rf"^{re.escape(name)} = \[(.*?)\]$", pyproject, re.M | re.S)
+        return re.findall(r'"([^"]+)"', found.group(1))
+
+    assert "sksel[xgboost-cpu]" in extra("test")
+    assert not [d for d in extra("test") if re.match(r"xgboost\b(?!-)", d)]
+    assert any(d.startswith("xgboost-cpu") for d in extra("xgboost-cpu"))
+    readme = (ROOT / "README.md").read_text()
+    assert 'pip install ".[xgboost-cpu]" pandas' in readme
+    assert re.search(r"The run needs about \d+ CPU minutes", readme)  # the tests' duration

@@ -1,12 +1,14 @@
 """What the search test modules share: fit-counting and failing estimators, DAUB's bounds
 uncapped."""
 
+import signal
 import time
 from contextlib import contextmanager
 
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.linear_model import SGDClassifier
+from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
@@ -165,3 +167,25 @@ def stop_after(monkeypatch, n_evaluations):
         return True
 
     monkeypatch.setattr(Engine, "_out_of_time", out_of_time)
+
+
+class InterruptedAtFit(ClassifierMixin, BaseEstimator):
+    """Naive Bayes; the `at`-th fit of the process (counted in ``n_fits``, a class
+    attribute) raises SIGINT, as Ctrl-C does."""
+
+    n_fits = 0
+
+    def __init__(self, at=1, var_smoothing=1e-9):
+        self.at = at
+        self.var_smoothing = var_smoothing
+
+    def fit(self, X, y):
+        InterruptedAtFit.n_fits += 1
+        if InterruptedAtFit.n_fits == self.at:
+            signal.raise_signal(signal.SIGINT)
+        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)

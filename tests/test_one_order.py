@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin
+from _common import InterruptedAtFit
 from sklearn.datasets import load_iris, make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression, SGDClassifier
@@ -250,28 +250,6 @@ def test_kdpp_rows_sort_alike_by_mean_and_by_rank():
     assert_own_means_kept(search)
 
 
-_N_FITS = [0]
-
-
-class InterruptedAtFit(ClassifierMixin, BaseEstimator):
-    """Naive Bayes; the `at`-th fit of the process raises SIGINT, as Ctrl-C does."""
-
-    def __init__(self, at=1, var_smoothing=1e-9):
-        self.at = at
-        self.var_smoothing = var_smoothing
-
-    def fit(self, X, y):
-        _N_FITS[0] += 1
-        if _N_FITS[0] == self.at:
-            signal.raise_signal(signal.SIGINT)
-        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
-        self.classes_ = self.nb_.classes_
-        return self
-
-    def predict(self, X):
-        return self.nb_.predict(X)
-
-
 @pytest.mark.filterwarnings("ignore:DAUBSearch. a Ctrl-C ended the search")
 @pytest.mark.filterwarnings("ignore:DAUBSearch interrupted. keeping")
 def test_a_search_cut_short_compares_the_rows_at_its_selection():
@@ -281,7 +259,7 @@ def test_a_search_cut_short_compares_the_rows_at_its_selection():
     try:
         X, y = make_classification(n_samples=1200, n_features=20, n_informative=6,
                                    random_state=0)
-        _N_FITS[0] = 0
+        InterruptedAtFit.n_fits = 0
         # The last learner's third fit (at 240 rows, the others done there) is cut short.
         cands = [DecisionTreeClassifier(max_depth=2, random_state=0), LogisticRegression(),
                  InterruptedAtFit(at=0), InterruptedAtFit(at=6, var_smoothing=1e-3)]

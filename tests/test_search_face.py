@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _common import CountingClassifier, FailsFromRows, uncapped_daub
+from _common import CountingClassifier, FailsFromRows, InterruptedAtFit, uncapped_daub
 from _registry import BY_NAME
 from scipy import stats
 from sklearn import config_context
@@ -91,28 +91,6 @@ class RandomlyFailing(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         return self.tree_.predict(X)
-
-
-_N_FITS = [0]
-
-
-class InterruptedAtFit(ClassifierMixin, BaseEstimator):
-    """Naive Bayes; the `at`-th fit of the process raises SIGINT, as Ctrl-C does."""
-
-    def __init__(self, at=1, var_smoothing=1e-9):
-        self.at = at
-        self.var_smoothing = var_smoothing
-
-    def fit(self, X, y):
-        _N_FITS[0] += 1
-        if _N_FITS[0] == self.at:
-            signal.raise_signal(signal.SIGINT)
-        self.nb_ = GaussianNB(var_smoothing=self.var_smoothing).fit(X, y)
-        self.classes_ = self.nb_.classes_
-        return self
-
-    def predict(self, X):
-        return self.nb_.predict(X)
 
 
 def _same_results(a, b):
@@ -285,7 +263,7 @@ def test_candidate_that_cannot_fit_small_subsamples_is_tried_on_whole_folds_wher
 @pytest.mark.usefixtures("sigint_raises_keyboard_interrupt")
 def test_ctrl_c_before_the_first_evaluation_reraises(make):
     X, y = load_iris(return_X_y=True)
-    _N_FITS[0] = 0
+    InterruptedAtFit.n_fits = 0
     with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         make(InterruptedAtFit(at=1)).fit(X, y)
@@ -513,7 +491,7 @@ def test_kdpp_search_keeps_the_evaluations_finished_after_one_still_running_at_m
 def test_kdpp_search_keeps_finished_evaluations_on_ctrl_c():
     X, y = load_iris(return_X_y=True)
     space = {"var_smoothing": [1e-9, 1e-6, 1e-3, 1e-1]}
-    _N_FITS[0] = 0
+    InterruptedAtFit.n_fits = 0
     search = KDPPSearch(InterruptedAtFit(at=7), space, n_iter=4, cv=CV3, random_state=0)
     with (pytest.warns(RuntimeWarning, match="interrupted"),
           pytest.warns(UserWarning, match="Ctrl-C ended the search")):

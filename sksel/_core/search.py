@@ -409,9 +409,7 @@ class BaseSelectionSearch(BaseSearchCV):
         )
         self.multimetric_ = isinstance(outputs[0]["test_scores"], dict)
         last = _last_per_candidate(decided)
-        table = partial(results_table, job=job, trainer=trainer, policy=policy, names=names,
-                        n_splits=self.n_splits_, return_train_score=self.return_train_score,
-                        format_results=self._format_results)
+        table = self._table_maker(job, trainer, policy, names)
         self.cv_results_ = table(last, not_evaluated=self._not_evaluated(job, last, policy))
         with warnings.catch_warnings():
             # Warned once, about cv_results_, just above.
@@ -446,6 +444,13 @@ class BaseSelectionSearch(BaseSearchCV):
             f"{cut}. Give the search a larger max_time."
         )
 
+    def _table_maker(self, job, trainer, policy, names):
+        """``results_table`` of this fit, its rows' `trainer` given: ``(evaluations, **kw) ->
+        results``."""
+        return partial(results_table, job=job, trainer=trainer, policy=policy, names=names,
+                       n_splits=self.n_splits_, return_train_score=self.return_train_score,
+                       format_results=self._format_results)
+
     def _store_first_model(self, job, policy, names):
         """Set the results of a search that `max_time` ended before any evaluation: the
         first model's one row (a fold of its few rows), the candidates not evaluated (where
@@ -453,10 +458,7 @@ class BaseSelectionSearch(BaseSearchCV):
         first = self._first_model
         evaluation = [(first.action, [dict(first.output)])]
         self.multimetric_ = isinstance(first.output["test_scores"], dict)
-        table = partial(results_table, job=job, trainer=FirstModelTrainer(), policy=policy,
-                        names=names, n_splits=self.n_splits_,
-                        return_train_score=self.return_train_score,
-                        format_results=self._format_results)
+        table = self._table_maker(job, FirstModelTrainer(), policy, names)
         not_evaluated = self._not_evaluated(job, evaluation, policy)
         results = self.cv_results_ = table(evaluation, not_evaluated=not_evaluated)
         why = results.setdefault("why_not_evaluated",

@@ -357,3 +357,78 @@ def test_clock_starts_no_initial_model_the_time_cannot_pay_for():
     started = [model for model, n in policy.history_ if n == 1 and model < 8]
     assert 1 <= len(started) < 8
     assert sum(told) <= 5.0 - 0.25
+
+
+# ------------------------------------------------------------ reward="finish"
+
+#: Curves by model: a fast starter that stays flat, and slow starters that climb.
+CURVES = {0: lambda n: 0.80, 1: lambda n: 0.60 + 0.04 * n, 2: lambda n: 0.50 + 0.01 * n,
+          3: lambda n: 0.55 + 0.03 * n}
+FIRST = {round(curve(1), 6): model for model, curve in CURVES.items()}
+
+
+def oracle(full):
+    """A `finish` that knows every curve: the final score of the model whose first score
+    the curve starts with, and 0.01 above it."""
+    def finish(scores, lengths):
+        final = CURVES[FIRST[round(scores[0], 6)]](full)
+        return final, final + 0.01
+    return finish
+
+
+def test_finish_selects_the_best_predicted_final_where_the_last_score_misleads():
+    # After one sub-train each, model 0 leads (0.80) and stays there; model 1
+    # ends at 0.92. Ranked by their last scores, the bandit finishes model 0;
+    # ranked by their predicted finals, model 1.
+    kwargs = dict(n_initial=4, budget=12, max_subtrains=8, mutation=False, exploration=0.0,
+                  random_state=0)
+    last = run(MutantUCBPolicy(reward="last", **kwargs), lambda k, n: CURVES[k](n))
+    finish = run(MutantUCBPolicy(reward="finish", finish=oracle(8), **kwargs),
+                 lambda k, n: CURVES[k](n))
+    assert last.best_ == 0
+    assert finish.best_ == 1 and finish.subtrains(1) == 8
+    assert finish.mu(1) == pytest.approx(CURVES[1](8))
+
+
+@pytest.mark.parametrize("budget", [12, 20, 33])
+def test_finish_pulls_double_the_training_and_keep_the_budget(budget):
+    # Every action of a model doubles its own sub-trains (1, 2, 4, ...) or
+    # ends its training at the cap in one action (with a budget to spare); the sub-trains handed out
+    # never exceed the budget, and the selected model is fully trained.
+    kwargs = dict(n_initial=4, budget=budget, max_subtrains=8, mutation=False, random_state=0)
+    policy = run(MutantUCBPolicy(reward="finish", finish=oracle(8), **kwargs),
+                 lambda k, n: CURVES[k](n))
+    spent = 0
+    for model in range(policy.n_models):
+        steps = [n for k, n in policy.history_ if k == model]
+        spent += steps[-1]
+        for before, after in zip([0] + steps, steps):
+            # A pull doubles, or less where the budget keeps room to finish the leaders.
+            assert before < after and (after == 8 or after <= max(1, 2 * before))
+            if budget == 33:
+                assert after == 8 or after == max(1, 2 * before)
+    assert spent <= budget
+    assert policy.subtrains(policy.best_) == 8
+
+
+def test_finish_reads_a_mutants_curve_from_its_parents_score():
+    # A mutant that goes on from its parent's 2 sub-trains starts its curve
+    # with the parent's score there, its own first score at 3 sub-trains in all.
+    policy = MutantUCBPolicy(1, budget=None, max_subtrains=4, reward="finish",
+                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.1),
+                             random_state=0)
+    policy.ask()
+    policy.tell(0, 1, 0.5)
+    policy._rng = np.random.RandomState(0)
+    (model, n), = policy.ask()
+    assert (model, n) == (0, 2)
+    policy.tell(0, 2, 0.6)
+    mutant, _ = policy._breed(0)
+    policy._busy[mutant] = 1
+    policy.tell(mutant, 1, 0.65)
+    assert policy.curve(mutant) == ([2, 3], [0.6, 0.65])
+
+
+def test_finish_needs_a_finish_rule():
+    with pytest.raises(ValueError, match="finish"):
+        MutantUCBPolicy(2, budget=10, reward="finish")

@@ -543,3 +543,50 @@ def test_verbose_one_status_lines_count_the_evaluations_made_with_no_time_left(
                         line)
         assert "left" not in line
     assert lines[-1].startswith(f"[DAUBSearch] done: {n_evals} evaluations used in ")
+
+
+def test_mutant_ucb_header_names_the_models_it_starts(data, capsys):
+    from sklearn.linear_model import SGDClassifier
+
+    # n_initial="auto" with a budget of 6 and 3 sub-trains a model: at most
+    # 6 - 3 + 1 = 4 models can get a sub-train each and one be finished.
+    search = MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-3, 1e-2]},
+                             budget=6, max_subtrains=3, cv=CV3, random_state=0,
+                             verbose=2).fit(*data)
+    assert _lines(capsys)[0] == (
+        "[MutantUCBSearch] 4 models to start and mutants of the best, 3-fold cv; budget 6 "
+        "sub-trains; a model ranks by its predicted score fully trained; fully trained: "
+        "3 sub-trains of 1 pass (max_iter=3)")
+    assert len(search.cv_results_["params"]) >= 4
+
+
+class _Predicting:
+    """A policy whose leader was told a higher score at less training than the selection."""
+
+    def leader(self):
+        return (0.7995, 0, 6)
+
+    def predicted(self, candidate):
+        return {0: 0.7901}[candidate]
+
+    def describe(self, candidate, resource):
+        return None
+
+
+def test_final_line_says_why_a_higher_score_at_less_training_was_passed_over():
+    out = io.StringIO()
+    names = {0: "#0 A", 2: "#2 B"}
+    reporter = Progress(1, "S", names.__getitem__, n_candidates=3, n_splits=3, unit="sub-trains",
+                        max_resource=10, file=out)
+    reporter.start()
+    reporter.stop()
+    reporter.best = _Predicting().leader()
+    reporter.policy = _Predicting()
+    reporter.close("done", best=(2, 10, 0.7950))
+    assert out.getvalue().splitlines()[-1].endswith(
+        "selected #2 B at sub-trains=10, score 0.7950, over #0 A's higher 0.7995 at "
+        "sub-trains=6, less training, predicted 0.7901 fully trained")
+    # Selecting the model that scored highest says nothing more.
+    out.truncate(0)
+    reporter.close("done", best=(0, 6, 0.7995))
+    assert out.getvalue().rstrip().endswith("score 0.7995")

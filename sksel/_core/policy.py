@@ -203,6 +203,11 @@ class Policy:
         """``(score, candidate, resource)`` the search would select now, or None."""
         return None
 
+    def predicted(self, candidate):
+        """The score `candidate` is predicted to reach fully trained, or None where the policy
+        predicts none."""
+        return None
+
     def likely_selections(self):
         """``[(candidate, resource)]`` of :meth:`leader`, or none while there is no leader."""
         leader = self.leader()

@@ -58,6 +58,7 @@ split: one row of ``all_cv_results_``. Every search reports in the same words:
 
 import sys
 import time
+from typing import NamedTuple
 
 from .naming import counted
 from .run import Listener
@@ -79,6 +80,27 @@ def _tqdm():
     except ImportError:
         return None
     return tqdm
+
+
+class ProgressBudget(NamedTuple):
+    """What a search's header says of its budget (its ``_progress_budget``).
+
+    Attributes
+    ----------
+    planned : int or None
+        Evaluations the budget allows, or None when unknown.
+    exact : bool
+        Whether `planned` evaluations will run (else at most that many).
+    words : str
+        How the budget reads in the header.
+    head : str or None
+        What the header says of the candidates; None: their count.
+    """
+
+    planned: object
+    exact: bool
+    words: str
+    head: object = None
 
 
 class Progress(Listener):
@@ -105,6 +127,9 @@ class Progress(Listener):
         Whether `planned` evaluations will run (else at most that many).
     budget : str
         How the budget reads in the header.
+    head : str or None, default=None
+        What the header says of the candidates; None: their count
+        (``"12 candidates"``).
     unit : str or None, default=None
         The word of a resource (``"rows"``, ``"sub-trains"``), where the
         resource of an evaluation varies; None: the lines show none.
@@ -123,7 +148,7 @@ class Progress(Listener):
     """
 
     def __init__(self, verbose, search, names, *, n_candidates, n_splits, planned=None,
-                 exact=True, budget="", unit=None, max_resource=None, policy=None,
+                 exact=True, budget="", head=None, unit=None, max_resource=None, policy=None,
                  file=None):
         self.verbose = verbose
         self.search = search
@@ -133,6 +158,7 @@ class Progress(Listener):
         self.planned = planned
         self.exact = exact
         self.budget = budget
+        self.head = head
         self.unit = unit
         self.max_resource = max_resource
         self.policy = policy
@@ -317,8 +343,8 @@ class Progress(Listener):
         self._start = self._last_status = time.perf_counter()
         if self.verbose < 1:
             return
-        s = "" if self.n_candidates == 1 else "s"
-        self._print(f"{self.n_candidates} candidate{s}, {self.n_splits}-fold cv; {self.budget}")
+        head = self.head or counted(self.n_candidates, "candidate")
+        self._print(f"{head}, {self.n_splits}-fold cv; {self.budget}")
         tqdm = _tqdm() if self.verbose == 1 else None
         if tqdm is not None:
             # Where the search may stop early, the total is at most that many.
@@ -387,4 +413,19 @@ class Progress(Listener):
         if best is not None:
             candidate, resource, score = best
             line += f"; selected {self.names(candidate)}{self._at(resource)}, score {score:.4f}"
+            line += self._over_a_higher_score(candidate, resource, score)
         self._print(line)
+
+    def _over_a_higher_score(self, candidate, resource, score):
+        """Why the selection passed over a higher score the progress showed as best, at less
+        training: ``""`` where it did not; with what the policy predicted of it fully trained,
+        where it predicts."""
+        if self.best is None or self.best[1] == candidate or not self.best[0] > score:
+            return ""
+        other, at = self.best[1], self.best[2]
+        if self.unit is None or not at < resource:
+            return ""
+        predicted = None if self.policy is None else self.policy.predicted(other)
+        words = "" if predicted is None else f", predicted {predicted:.4f} fully trained"
+        return (f", over {self.names(other)}'s higher {self.best[0]:.4f} at {self.unit}={at}, "
+                f"less training{words}")

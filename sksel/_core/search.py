@@ -53,7 +53,7 @@ from .missing import check_missing_values
 from .naming import candidate_names, counted
 from .policy import Policy
 from .predictions import PredictionKeeper, store_for
-from .progress import Progress
+from .progress import Progress, ProgressBudget
 from .results import (
     _check_scored_at_largest_resource,
     _check_some_candidate_scored,
@@ -214,12 +214,15 @@ class BaseSelectionSearch(BaseSearchCV):
                            int(np.max(self.all_cv_results_["n_resources"])))
 
     def _progress_budget(self, n_candidates):
-        """``(planned, exact, words)``: the evaluations the budget allows, for the header.
+        """``(planned, exact, words[, head])``: the evaluations the budget allows, for the
+        header (:class:`~sksel._core.progress.ProgressBudget`).
 
         `planned` is None when unknown; `exact` is False when the search may
-        stop before `planned` evaluations.
+        stop before `planned` evaluations; `head`, what the header says of the
+        candidates (None: their count).
         """
-        return n_candidates, True, f"{counted(n_candidates, 'evaluation')} planned"
+        return ProgressBudget(n_candidates, True,
+                              f"{counted(n_candidates, 'evaluation')} planned")
 
     def _largest_resource(self):
         """The largest resource of an evaluation, known before the search runs, or None.
@@ -540,9 +543,10 @@ class BaseSelectionSearch(BaseSearchCV):
 
     def _progress(self, names, n_candidates, policy):
         """The :class:`~sksel._core.progress.Progress` reporter of this fit, naming by `names`."""
-        planned, exact, words = self._progress_budget(n_candidates)
+        planned, exact, words, head = ProgressBudget(*self._progress_budget(n_candidates))
         return Progress(self.verbose, type(self).__name__, names, n_candidates=n_candidates,
                         n_splits=self.n_splits_, planned=planned, exact=exact, budget=words,
+                        head=head,
                         unit=None if self._largest_resource() is None else self._resource_unit,
                         max_resource=self._largest_resource(), policy=policy)
 

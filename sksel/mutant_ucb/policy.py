@@ -45,9 +45,22 @@ class MutantUCBPolicy(Policy):
         sub-trained while it has fewer than `max_subtrains` sub-trains, and
         a model at the cap is no longer chosen.
 
-    reward : {"mean", "last"}, default="mean"
+    reward : {"mean", "last", "finish"}, default="mean"
         ``mu_k``: the running mean of the model's scores (the paper's, which
-        remembers how low a model started) or its last score.
+        remembers how low a model started), its last score, or its predicted
+        score once trained `max_subtrains` sub-trains in all (`finish`). With
+        ``"finish"`` the upper bound is `finish`'s optimistic final score
+        rather than the paper's bonus, and a pull doubles the model's own
+        training (1, 2, 4, ... sub-trains, within its room) in one action,
+        as a model's final sub-trains are given in one action.
+
+    finish : callable or None, default=None
+        ``finish(scores, lengths) -> (predicted, optimistic)``: a model's
+        predicted and optimistic final scores from its scores so far, told
+        after `lengths` sub-trains of its lineage (a mutant's curve starts
+        with its parent's score at the training it went on from). Required
+        with ``reward="finish"`` (:class:`~sksel.curves.finish_model.FinishModel`
+        gives it).
 
     scale : float or "range", default=1.0
         Unit of the exploration bonus, in score units. 1 keeps the paper's E
@@ -146,8 +159,9 @@ class MutantUCBPolicy(Policy):
     """
 
     def __init__(self, n_initial, budget, *, max_subtrains=None, max_lineage_subtrains=None,
-                 exploration=0.05, mutation=True, reward="mean", scale=1.0, inherit=True,
-                 inherited=None, clock=None, initial_count=None, random_state=None):
+                 exploration=0.05, mutation=True, reward="mean", finish=None, scale=1.0,
+                 inherit=True, inherited=None, clock=None, initial_count=None,
+                 random_state=None):
         self.n_initial = n_initial
         self.budget = budget
         self.max_subtrains = max_subtrains
@@ -155,6 +169,10 @@ class MutantUCBPolicy(Policy):
         self.exploration = exploration
         self.mutation = mutation and max_subtrains is not None
         self.reward = reward
+        self.finish = finish
+        if reward == "finish" and finish is None:
+            raise ValueError("reward='finish' needs finish(scores, lengths), the predicted and "
+                             "optimistic final scores of a curve.")
         self.scale = scale
         self.inherit = inherit
         self.inherited = inherited
@@ -171,10 +189,14 @@ class MutantUCBPolicy(Policy):
         self._pulls = [0] * n_initial
         self._trained = [0] * n_initial
         self._inherited = [0] * n_initial
-        self._busy = set()
+        self._points = [[] for _ in range(n_initial)]  # (lineage sub-trains, score), as told
+        self._finishes = {}  # model -> (predicted, optimistic), while its curve is unchanged
+        self._busy = {}  # model -> the sub-trains its action in flight adds
+        self._spent = 0  # sub-trains handed out
         self._failed = set()
         self._initial_in = 0
         self._finishing = []
+        self._full = None  # whether every pull trains fully (decided once the initial are in)
         self._scale = None if scale == "range" else float(scale)
 
     # ------------------------------------------------------------------ ask/tell
@@ -201,7 +223,8 @@ class MutantUCBPolicy(Policy):
                 action = Action(model, n, parent=(parent, start))
             else:
                 action = Action(model, n)
-            self._busy.add(model)
+            self._busy[model] = n - self._trained[model]
+            self._spent += n - self._trained[model]
             self.history_.append(action)
             actions.append(action)
         return actions
@@ -216,7 +239,7 @@ class MutantUCBPolicy(Policy):
         the model's sub-trains where a `clock` is given; `train_score` is
         unused.
         """
-        self._busy.discard(candidate)
+        self._busy.pop(candidate, None)
         self.decisions_.append((candidate, resource))
         if candidate < self.n_initial and resource == 1:
             self._initial_in += 1
@@ -226,10 +249,13 @@ class MutantUCBPolicy(Policy):
         if self.clock is not None and fit_time is not None:
             self.clock.note(candidate, resource - self._trained[candidate], fit_time)
         score = float(score)
-        if resource == 1:
+        if self._trained[candidate] == 0:
             self._first[candidate] = score
             if self.parents_[candidate] >= 0 and self.inherited is not None:
                 self._inherited[candidate] = self.inherited(candidate)
+            self._points[candidate] = self._inherited_point(candidate)
+        self._points[candidate].append((self._inherited[candidate] + resource, score))
+        self._finishes.pop(candidate, None)
         self._last[candidate] = score
         self._sum[candidate] += score
         self._trained[candidate] = resource
@@ -271,15 +297,31 @@ class MutantUCBPolicy(Policy):
         return self._inherited[model] + self._trained[model]
 
     def mu(self, model):
-        """``mu_k``: the mean or the last of the model's scores (see `reward`)."""
+        """``mu_k``: the mean, the last or the predicted final of the model's scores (see
+        `reward`)."""
         if self.reward == "mean":
             return self._sum[model] / self._trained[model]
+        if self.reward == "finish":
+            return self._finish_of(model)[0]
         return self._last[model]
 
     def upper_bound(self, model, pulls=None):
-        """``mu_k + scale * sqrt(E / N_k)``, ``N_k`` the times the arm was chosen."""
+        """``mu_k + scale * sqrt(E / N_k)``, ``N_k`` the times the arm was chosen; with
+        ``reward="finish"``, the model's optimistic final score."""
+        if self.reward == "finish":
+            return self._finish_of(model)[1]
         pulls = self._pulls[model] if pulls is None else pulls
         return self.mu(model) + self._bonus_scale() * math.sqrt(self.exploration / pulls)
+
+    def predicted(self, model):
+        """The predicted score of `model` fully trained, by `finish`; None without one."""
+        return self._finish_of(model)[0] if self.finish is not None else None
+
+    def curve(self, model):
+        """``(lengths, scores)``: the model's scores as told, after the sub-trains of its
+        lineage (a mutant's first is its parent's score where it went on from it)."""
+        points = self._points[model]
+        return [length for length, _ in points], [score for _, score in points]
 
     # ---------------------------------------------------------------- internals
     def _next_action(self, peek=False):
@@ -289,7 +331,9 @@ class MutantUCBPolicy(Policy):
             return (started, 1) if peek else self._start_initial(started)
         if self._initial_in < started:
             return None  # the initial sub-trains are not all in
-        self._k = started
+        if self._k is None or self._full is None:
+            self._k = started
+            self._full = self.reward == "finish" and self._partial_scores_cannot_pay()
         if not self._finishing and self._can_pull():
             arm = self._argmax()
             if arm is not None and self._pays_for(arm):
@@ -309,7 +353,7 @@ class MutantUCBPolicy(Policy):
         if not self._initial_in:
             return 1
         price = self.clock.typical(self.parents_)
-        budget = len(self.history_) + self.clock.subtrains_left(price) if price > 0 else np.inf
+        budget = self._spent + self.clock.subtrains_left(price) if price > 0 else np.inf
         count = self.initial_count(int(min(budget, np.iinfo(np.int32).max)))
         return max(2, min(self.n_initial, count))
 
@@ -326,7 +370,7 @@ class MutantUCBPolicy(Policy):
         refit = 0.0 if best is None else self.clock.refit_seconds(
             self.lineage_subtrains(best), self._price(best))
         price = max(self.clock.typical(self.parents_), 1e-9)
-        now = self.clock.wall([price] + [self._price(k) for k in self._busy])
+        now = self.clock.wall([price] + self._in_flight())
         return now + refit <= self.clock.time_left()
 
     def _start_initial(self, model):
@@ -341,7 +385,7 @@ class MutantUCBPolicy(Policy):
         """
         if self.budget is None:
             return True
-        left = self.budget - len(self.history_) - 1
+        left = self.budget - self._spent - 1
         if self.max_subtrains is None:
             return left >= 0
         return left >= sum(self._room(k) for k in self._leaders(1 + len(self._busy)))
@@ -379,7 +423,7 @@ class MutantUCBPolicy(Policy):
         finish = self.clock.wall([room * self._price(k) for k, room in zip(leaders, rooms)])
         refit = max(self.clock.refit_seconds(self.lineage_subtrains(k) + room, self._price(k))
                     for k, room in zip(leaders, rooms))
-        now = self.clock.wall([self._price(arm)] + [self._price(k) for k in self._busy])
+        now = self.clock.wall([self._step(arm) * self._price(arm)] + self._in_flight())
         return now + finish + refit <= self.clock.time_left()
 
     def _finishes_in_time(self, model, finished):
@@ -407,8 +451,7 @@ class MutantUCBPolicy(Policy):
         if self.clock is None:
             return True
         refit = self.clock.refit_seconds(self.lineage_subtrains(model) + 1, self._price(model))
-        wall = self.clock.wall([self._price(model)]
-                               + [self._price(k) for k in self._busy if k != model])
+        wall = self.clock.wall([self._price(model)] + self._in_flight(but=model))
         return wall + refit <= self.clock.time_left()
 
     def _wall_of_work(self, model, subtrains):
@@ -418,7 +461,7 @@ class MutantUCBPolicy(Policy):
         pulls in flight.
         """
         chains = [self._room(k) * self._price(k) for k in self._finishing if self._unfinished(k)]
-        pulls = [self._price(k) for k in self._busy if k not in self._finishing]
+        pulls = self._in_flight(but=self._finishing)
         return self.clock.wall([subtrains * self._price(model)] + chains + pulls)
 
     def _scored(self, model):
@@ -445,7 +488,81 @@ class MutantUCBPolicy(Policy):
         if self.mutation and (self._rng.uniform() >= 1 - self._trained[arm] / self.max_subtrains
                               or self._room(arm) <= 0):
             return self._breed(arm)
-        return arm, self._trained[arm] + 1
+        return arm, self._trained[arm] + self._step(arm)
+
+    def _step(self, model):
+        """The sub-trains a pull of `model` adds: one, or with ``reward="finish"`` as many as
+        it had itself (its training doubles), within its room."""
+        if self.reward != "finish" or not (self._trained[model] or self._full):
+            return 1
+        if self._full:
+            step = self._room(model)
+        else:
+            step = self._trained[model] if self.max_subtrains is None else min(
+                self._trained[model], self._room(model))
+        if self.budget is not None:  # within what `_can_pull` keeps room for
+            leaders = self._leaders(1 + len(self._busy))
+            spare = self.budget - self._spent - (0 if self.max_subtrains is None else sum(
+                self._room(k) for k in leaders))
+            step = min(step, spare)
+        return max(1, step)
+
+    def _final_step(self, model):
+        """The sub-trains an action of `model`'s final training adds: one, or with
+        ``reward="finish"`` all it needs, or as many of them as end in time, with its refit
+        (at least one)."""
+        need = self._room(model)
+        if self.reward != "finish" or need <= 1:
+            return 1
+        if self.clock is None:
+            return need
+        left = self.clock.time_left()
+        for step in range(need, 1, -1):
+            refit = self.clock.refit_seconds(self.lineage_subtrains(model) + step,
+                                             self._price(model))
+            if self._wall_of_work(model, step) + refit <= left:
+                return step
+        return 1
+
+    def _partial_scores_cannot_pay(self):
+        """Whether pulls should train fully, as random search does, once the initial models
+        are in: where the time left pays for fewer than `_FEW_FULL` full trainings a worker,
+        or where the initial models' predicted final scores differ by less than
+        `_NOISE_SHARE` of their predicted spread (partial scores rank nothing)."""
+        if self.max_subtrains is None:
+            return False
+        if self.clock is not None:
+            price = max(self.clock.typical(self.parents_), 1e-9)
+            full = self.clock.subtrains_left(price) / self.max_subtrains
+            if full < _FEW_FULL * self.clock.n_workers:
+                return True
+        initial = [k for k in range(self._k) if self._scored(k)]
+        if len(initial) < 2:
+            return False
+        predicted, optimistic = np.array([self._finish_of(k) for k in initial]).T
+        spread = np.median(optimistic - predicted)
+        return bool(np.std(predicted) < _NOISE_SHARE * spread)
+
+    def _in_flight(self, but=()):
+        """The seconds of the actions in flight (those of the models `but` left out)."""
+        but = {but} if isinstance(but, int) else set(but)
+        return [step * self._price(k) for k, step in self._busy.items() if k not in but]
+
+    def _finish_of(self, model):
+        """``(predicted, optimistic)`` final scores of `model`, by `finish`."""
+        if model not in self._finishes:
+            lengths, scores = self.curve(model)
+            self._finishes[model] = self.finish(scores, lengths)
+        return self._finishes[model]
+
+    def _inherited_point(self, model):
+        """The first point of a mutant's curve: its parent's score at the sub-trains it went
+        on from, where it did (none for an initial model or a fresh start)."""
+        inherited = self._inherited[model]
+        parent = self.parents_[model]
+        if parent < 0 or not inherited:
+            return []
+        return [point for point in self._points[parent] if point[0] == inherited][-1:]
 
     def _breed(self, parent):
         model = self.n_models
@@ -453,6 +570,7 @@ class MutantUCBPolicy(Policy):
         self._first.append(None)
         self._last.append(None)
         self._sum.append(0.0)
+        self._points.append([])
         self._pulls.append(1)
         self._trained.append(0)
         inherits = self.inherit and (self.max_lineage_subtrains is None or (
@@ -476,12 +594,13 @@ class MutantUCBPolicy(Policy):
             return None
         for model in self._finishing:
             if model not in self._busy and self._unfinished(model) and self._step_in_time(model):
-                return (model, None) if peek else (model, self._trained[model] + 1)
+                return (model, None) if peek else (model, self._trained[model]
+                                                   + self._final_step(model))
         if self.clock is not None and sum(map(self._unfinished, self._finishing)) >= (
                 self.clock.n_workers):
             return None  # one chain per worker: another starts, if in time, once one ends
-        left = np.inf if self.budget is None else self.budget - len(self.history_) - sum(
-            self._room(k) - (k in self._busy) for k in self._finishing if self._unfinished(k))
+        left = np.inf if self.budget is None else self.budget - self._spent - sum(
+            self._room(k) - self._busy.get(k, 0) for k in self._finishing if self._unfinished(k))
         waiting = [k for k in range(self.n_models) if k not in self._finishing
                    and self._scored(k) and self._unfinished(k)]
         finished = [k for k in range(self.n_models) if self._scored(k) and not self._unfinished(k)]
@@ -494,7 +613,7 @@ class MutantUCBPolicy(Policy):
                 continue
             if not peek:
                 self._finishing.append(model)
-            return model, (None if peek else self._trained[model] + 1)
+            return model, (None if peek else self._trained[model] + self._final_step(model))
         return None
 
     def _unfinished(self, model):
@@ -506,3 +625,10 @@ class MutantUCBPolicy(Policy):
             spread = max(first) - min(first) if first else 0.0
             self._scale = spread if spread > 0 else 1.0
         return self._scale
+
+
+#: Pulls train fully where the time left pays for fewer full trainings a worker than this.
+_FEW_FULL = 2.0
+#: Pulls train fully where the initial models' predicted final scores spread less than this
+#: share of the spread of one prediction (its optimistic bound less the prediction).
+_NOISE_SHARE = 0.5

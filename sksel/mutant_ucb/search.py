@@ -19,7 +19,9 @@ from sklearn.utils import check_random_state
 from .._compat import Hidden, Interval, StrOptions
 from .._core.engine import runs_in_process, runs_on_dask
 from .._core.naming import counted
+from .._core.progress import ProgressBudget
 from .._core.search import BaseSelectionSearch, DisplayInfo
+from ..curves.finish_model import FinishRule, shipped_finish_model
 from ..spaces.params import _same_value
 from ..spaces.sampler import KDPPSampler
 from ..spaces.space import one_estimator_space
@@ -142,9 +144,20 @@ class MutantUCBSearch(BaseSelectionSearch):
         the default neighbour (:meth:`sksel.spaces.SearchSpace.mutate`).
         False is ∞-UCB-E: a model at `max_subtrains` is no longer chosen.
 
-    reward : {"mean", "last"}, default="mean"
-        A model's value: the running mean of its scores (the paper's) or its
-        last score.
+    reward : {"auto", "finish", "mean", "last"}, default="auto"
+        A model's value. ``"finish"``: its predicted score once fully
+        trained (`max_subtrains` sub-trains in all), from its scores so far
+        and their lengths, by a model of training curves learned on
+        recorded MLP, SGD, boosting and CNN curves
+        (:mod:`sksel.curves.finish_model`); its upper bound is the 0.8
+        quantile of that prediction rather than the paper's bonus (so
+        `exploration` is not used), a pull doubles the model's own training
+        (1, 2, 4, ... sub-trains in one task) and the final training of a
+        model runs in one task. ``"mean"``: the running mean of its scores
+        (the paper's), one sub-train a pull; ``"last"``: its last score.
+        ``"auto"``: ``"finish"`` for a classifier scored in [0, 1]
+        (accuracy and the like) and a regressor scored by R², whose curves
+        the model knows; ``"mean"`` otherwise. ``reward_`` says which.
 
     subtrain_kind : {"auto", "xgboost", "partial_fit", "n_estimators", "max_iter"}, \
             default="auto"
@@ -325,6 +338,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         ``"n_estimators"``, ``"mlpclassifier__max_iter"``), which ``params``
         state; None when the estimator has none (e.g. naive Bayes).
 
+    reward_ : str
+        `reward` resolved: ``"finish"``, ``"mean"`` or ``"last"``.
+
     policy_ : MutantUCBPolicy
         The bandit, with its ``history_`` and ``parents_``.
 
@@ -370,7 +386,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         "init": [StrOptions({"random", "k-dpp"})],
         "exploration": [Interval(numbers.Real, 0, None, closed="left")],
         "mutation": ["boolean", callable],
-        "reward": [StrOptions({"mean", "last"})],
+        "reward": [StrOptions({"auto", "finish", "mean", "last"})],
         "subtrain_kind": [StrOptions({"auto", *SUBTRAIN_KINDS})],
         "resource": [StrOptions({"auto", *SUBTRAIN_KINDS}), Hidden(StrOptions({"deprecated"}))],
         "unit": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"})],
@@ -394,7 +410,7 @@ class MutantUCBSearch(BaseSelectionSearch):
         init="random",
         exploration=0.2,
         mutation=True,
-        reward="mean",
+        reward="auto",
         subtrain_kind="auto",
         unit="auto",
         inherit=True,
@@ -508,6 +524,7 @@ class MutantUCBSearch(BaseSelectionSearch):
                              clock=lambda: time.perf_counter() - started)
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
+        self.reward_ = self._resolve_reward(n_classes)
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         subtrainer = Subtrainer(self.subtrain_kind_, self.unit_, classes=classes)
         self.length_param_ = subtrainer.length_param(self.estimator)
@@ -526,7 +543,8 @@ class MutantUCBSearch(BaseSelectionSearch):
         self.policy_ = MutantUCBPolicy(
             len(candidates), self.budget, max_subtrains=self.max_subtrains_,
             max_lineage_subtrains=self.max_lineage_subtrains, exploration=self.exploration,
-            mutation=bool(self.mutation), reward=self.reward,
+            mutation=bool(self.mutation), reward=self.reward_,
+            finish=self._finish_rule(splits, n_classes),
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
             inherit=self.inherit, inherited=trainer.inherited, clock=self._clock(splits),
             initial_count=self._auto_initial if self.budget is None and self.n_initial == "auto"
@@ -534,10 +552,44 @@ class MutantUCBSearch(BaseSelectionSearch):
         )
         return self.policy_, trainer
 
+    def _resolve_reward(self, n_classes):
+        """`reward` resolved (``reward_``): ``"auto"`` is ``"finish"`` where the scores are of
+        a kind the model of the finish knows, else ``"mean"``."""
+        kind = self._curve_kind(n_classes)
+        if self.reward == "finish" and kind is None:
+            raise ValueError(
+                "reward='finish' predicts scores of classifiers scored in [0, 1] (accuracy and "
+                "the like) or of regressors scored by R², from curves of those; the scoring "
+                f"{self.scoring!r} gives other scores. Pass reward='mean' (the paper's), or "
+                "one of those scorers.")
+        if self.reward == "auto":
+            return "mean" if kind is None else "finish"
+        return self.reward
+
+    def _finish_rule(self, splits, n_classes):
+        """The policy's `finish` (:class:`~sksel.curves.finish_model.FinishRule`) with
+        ``reward_="finish"``, else None."""
+        if self.reward_ != "finish":
+            return None
+        return FinishRule(shipped_finish_model(self._curve_kind(n_classes)),
+                          n_full=self.max_subtrains_,
+                          n_validation=sum(len(test) for _, test in splits))
+
     def _progress_budget(self, n_candidates):
-        budget = (f"max_time {self.max_time:g} s" if self.budget is None
-                  else f"budget {counted(self.budget, 'sub-train')}")
-        return self.budget, False, f"{budget}, one evaluation each; {self._full_words()}"
+        """The header names the models that start (of those drawn, where the time says how
+        many), what ranks them and how long a fully trained one trains."""
+        models = counted(n_candidates, "model")
+        if self.budget is None:
+            budget = f"max_time {self.max_time:g} s"
+            head = (f"{models} drawn, as many started as the time pays for"
+                    if self.n_initial == "auto" else f"{models} to start")
+        else:
+            budget, head = f"budget {counted(self.budget, 'sub-train')}", f"{models} to start"
+        if self.mutation:
+            head += " and mutants of the best"
+        return ProgressBudget(self.budget, False, (
+            f"{budget}; a model ranks by {_REWARD_WORDS[self.reward_]}; "
+            f"{self._full_words()}"), head)
 
     def _full_words(self):
         """How long a fully trained model trains, in words: ``"fully trained: 10 sub-trains of
@@ -754,6 +806,9 @@ class MutantUCBSearch(BaseSelectionSearch):
 #: The fewest initial models with mutation, where the budget allows: a budget of five fully
 #: trained models' worth (n_initial 5) scored below ASHA's; 8 scored above it on the tune half.
 _SMALL_BUDGET_INITIAL = 8
+#: What ranks a model, by `reward`, in the progress header.
+_REWARD_WORDS = {"finish": "its predicted score fully trained", "mean": "the mean of its scores",
+                 "last": "its last score"}
 #: What a sub-train's units are, by its kind, in the progress header.
 _UNIT_WORDS = {"xgboost": "boosting rounds", "partial_fit": "passes", "n_estimators": "trees",
                "max_iter": "iterations"}

@@ -432,3 +432,42 @@ def test_finish_reads_a_mutants_curve_from_its_parents_score():
 def test_finish_needs_a_finish_rule():
     with pytest.raises(ValueError, match="finish"):
         MutantUCBPolicy(2, budget=10, reward="finish")
+
+
+def test_finish_pulls_grow_until_a_tasks_overhead_is_a_tenth_of_it():
+    # Each task costs 0.09 s beyond its sub-trains of 0.01 s each (one worker):
+    # once the clock has measured that overhead, a task trains at least
+    # 9 * 0.09 / 0.01 = 81 sub-trains, so every model goes to its cap of 10 in one.
+    now = [0.0]
+    clock = SubtrainClock(1e6, clock=lambda: now[0])
+    policy = MutantUCBPolicy(6, budget=None, max_subtrains=10, mutation=False, reward="finish",
+                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.01),
+                             clock=clock, random_state=0)
+    steps = []
+    while len(steps) < 30 and not policy.done:
+        (model, n), = policy.ask()
+        step = n - policy.subtrains(model)
+        steps.append(step)
+        now[0] += 0.09 + 0.01 * step
+        policy.tell(model, n, CURVES[model % 4](n), fit_time=0.01 * step)
+    assert clock.overhead() == pytest.approx(0.09)
+    assert steps[:3] == [1, 1, 1]  # before two tasks were told after the first
+    assert all(step == 10 or step == 9 for step in steps[4:])
+
+
+def test_finish_pulls_train_fully_where_the_time_left_pays_for_few_full_trainings():
+    # 1 s a sub-train, 25 s in all: after six initial sub-trains, 17.75 s are
+    # left (less a margin of 1.25 s), fewer than two full trainings of 10 s:
+    # every pull trains fully, each model in one task.
+    now = [0.0]
+    clock = SubtrainClock(25.0, refit_factor=0.1, clock=lambda: now[0])
+    policy = MutantUCBPolicy(6, budget=None, max_subtrains=10, mutation=False, reward="finish",
+                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.01),
+                             clock=clock, random_state=0)
+    while not policy.done:
+        for model, n in policy.ask():
+            step = n - policy.subtrains(model)
+            now[0] += step
+            policy.tell(model, n, CURVES[model % 4](n), fit_time=float(step))
+    pulls = policy.history_[6:]
+    assert pulls and all(n == 10 for _, n in pulls)

@@ -94,6 +94,19 @@ class SubtrainClock:
             return 1.0
         return min(1.0, max(0.1, seconds / (self.n_workers * elapsed)))
 
+    def overhead(self):
+        """The seconds a task costs beyond its sub-trains, per task told since the first.
+
+        Dispatching it, moving its model to and from a worker, validating its
+        input, and the workers' waits for a decision: the workers' wall since
+        the first sub-train was told less the seconds told, over the tasks
+        told; 0 until ``2 * n_workers`` more were told.
+        """
+        seconds, told = self._since_first
+        if told < 2 * self.n_workers or self._first_told is None:
+            return 0.0
+        return max(0.0, self.n_workers * (self.clock() - self._first_told) - seconds) / told
+
     def price(self, model, parents):
         """The predicted seconds of one sub-train of `model` (summed over the folds).
 

@@ -375,7 +375,19 @@ class MutantUCBPolicy(Policy):
 
     def _start_initial(self, model):
         self._pulls[model] = 1
-        return model, 1
+        return model, self._worth_a_task(model, 1)
+
+    def _worth_a_task(self, model, step):
+        """`step`, or with ``reward="finish"`` and a `clock`, at least the sub-trains whose
+        seconds make the task's overhead (:meth:`SubtrainClock.overhead`) at most a tenth
+        of the task's, within the model's room."""
+        if self.reward != "finish" or self.clock is None or self.max_subtrains is None:
+            return step
+        overhead = self.clock.overhead()
+        if not overhead:
+            return step
+        worth = math.ceil(_OVERHEAD_RATIO * overhead / self._price(model))
+        return max(step, min(worth, self._room(model)))
 
     def _can_pull(self):
         """Whether a pull leaves the budget to finish the leaders to the cap.
@@ -460,7 +472,8 @@ class MutantUCBPolicy(Policy):
         That is the final sub-trains of the models being finished and the
         pulls in flight.
         """
-        chains = [self._room(k) * self._price(k) for k in self._finishing if self._unfinished(k)]
+        chains = [self._room(k) * self._price(k) for k in self._finishing
+                  if k != model and self._unfinished(k)]
         pulls = self._in_flight(but=self._finishing)
         return self.clock.wall([subtrains * self._price(model)] + chains + pulls)
 
@@ -500,6 +513,7 @@ class MutantUCBPolicy(Policy):
         else:
             step = self._trained[model] if self.max_subtrains is None else min(
                 self._trained[model], self._room(model))
+            step = self._worth_a_task(model, step)
         if self.budget is not None:  # within what `_can_pull` keeps room for
             leaders = self._leaders(1 + len(self._busy))
             spare = self.budget - self._spent - (0 if self.max_subtrains is None else sum(
@@ -627,6 +641,8 @@ class MutantUCBPolicy(Policy):
         return self._scale
 
 
+#: A task's sub-trains are at least this many times its overhead, with a clock.
+_OVERHEAD_RATIO = 9.0
 #: Pulls train fully where the time left pays for fewer full trainings a worker than this.
 _FEW_FULL = 2.0
 #: Pulls train fully where the initial models' predicted final scores spread less than this

@@ -236,7 +236,7 @@ def test_leaders_are_finished_in_parallel_within_the_budget(n_workers, finished)
     # Model k scores 0.5 + 0.04 k: the leaders are the last ones.
     quality = {k: 0.5 + 0.04 * k for k in range(6)}
     policy = MutantUCBPolicy(6, 18, max_subtrains=5, mutation=False, exploration=0.5,
-                             random_state=0)
+                             in_flight=n_workers, random_state=0)
     _run_with_workers(policy, quality, n_workers)
     assert len(policy.history_) == 18  # the whole budget, never more
     # One chain of final sub-trains per worker, for the leaders, the best among them.
@@ -412,21 +412,23 @@ def test_finish_pulls_double_the_training_and_keep_the_budget(budget):
 
 
 def test_finish_reads_a_mutants_curve_from_its_parents_score():
-    # A mutant that goes on from its parent's 2 sub-trains starts its curve
-    # with the parent's score there, its own first score at 3 sub-trains in all.
-    policy = MutantUCBPolicy(1, budget=None, max_subtrains=4, reward="finish",
+    # A mutant that goes on from its parent's t sub-trains starts its curve with
+    # the parent's score there; its own scores follow at t + 1, t + 2, t + 4, ...
+    policy = MutantUCBPolicy(2, budget=40, max_subtrains=4, reward="finish",
                              finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.1),
                              random_state=0)
-    policy.ask()
-    policy.tell(0, 1, 0.5)
-    policy._rng = np.random.RandomState(0)
-    (model, n), = policy.ask()
-    assert (model, n) == (0, 2)
-    policy.tell(0, 2, 0.6)
-    mutant, _ = policy._breed(0)
-    policy._busy[mutant] = 1
-    policy.tell(mutant, 1, 0.65)
-    assert policy.curve(mutant) == ([2, 3], [0.6, 0.65])
+    run(policy, lambda k, n: 0.5 + 0.01 * k + 0.02 * n)
+    mutants = [k for k in range(policy.n_models) if policy.parents_[k] >= 0]
+    assert mutants
+    for mutant in mutants:
+        parent, inherited = policy.parents_[mutant], policy.lineage_subtrains(mutant) - (
+            policy.subtrains(mutant))
+        lengths, scores = policy.curve(mutant)
+        own = [n for k, n in policy.history_ if k == mutant]
+        assert lengths == [inherited] * (inherited > 0) + [inherited + n for n in own]
+        if inherited:
+            parents = dict(zip(*policy.curve(parent)))
+            assert scores[0] == parents[inherited]
 
 
 def test_finish_needs_a_finish_rule():
@@ -471,3 +473,26 @@ def test_finish_pulls_train_fully_where_the_time_left_pays_for_few_full_training
             policy.tell(model, n, CURVES[model % 4](n), fit_time=float(step))
     pulls = policy.history_[6:]
     assert pulls and all(n == 10 for _, n in pulls)
+
+
+@pytest.mark.parametrize("reward", ["mean", "finish"])
+def test_in_flight_decisions_are_the_same_on_any_number_of_workers(reward):
+    # Without a clock, the i-th action is decided on the results of the actions
+    # before i - in_flight + 1: the same run whatever the workers and the seconds.
+    rng = np.random.RandomState(0)
+    quality = rng.uniform(0.5, 0.9, size=1000)
+    finish = (lambda scores, lengths: (scores[-1], scores[-1] + 0.05)) if reward == "finish" \
+        else None
+    runs = []
+    for n_workers, seconds in [(1, 1.0), (2, 1.0), (4, 1.0), (3, None)]:
+        durations = (lambda k, n: seconds) if seconds else (lambda k, n: 1 + (7 * k + n) % 5)
+        policy = MutantUCBPolicy(8, budget=120, max_subtrains=6, reward=reward, finish=finish,
+                                 in_flight=4, random_state=0)
+        simulate(policy, lambda k, n: quality[k] + 0.01 * n, n_workers, durations=durations)
+        assert policy.done
+        runs.append(policy)
+    for other in runs[1:]:
+        assert other.history_ == runs[0].history_
+        assert other.decisions_ == runs[0].decisions_
+        assert other.parents_ == runs[0].parents_
+    assert runs[0].n_models > 8  # mutants were bred

@@ -80,7 +80,7 @@ def test_the_fully_trained_models_rank_first_a_lineage_counting_in_total():
     others after them, their means apart (``mean_test_score_at_resource``)."""
     not_longest = 0
     for seed in range(4):
-        search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
+        search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=40,
                                  max_subtrains=5, cv=CV3, random_state=seed).fit(X, Y)
         res = search.cv_results_
         trained = res["n_resources_total"] >= 5
@@ -313,7 +313,9 @@ def test_a_mutant_given_a_value_fit_rejects_fails_as_a_fresh_fit_does():
                 and not issubclass(w.category, FitFailedWarning)]
     res = search.all_cv_results_
     rejected = np.array([p["alpha"] < 0 for p in res["params"]])
-    assert (res["parent_id"][rejected] >= 0).sum() == 1
+    # Once its failure is used, a value is not drawn again: the mutants bred before
+    # that (at most the four decisions in flight) may take it.
+    assert 1 <= (res["parent_id"][rejected] >= 0).sum() <= 4
     assert np.isnan(res["mean_test_score"][rejected]).all()
     # Every fold of every rejected model failed in its fit.
     failures = [w for w in caught if issubclass(w.category, FitFailedWarning)]

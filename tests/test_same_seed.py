@@ -69,3 +69,24 @@ def test_runs_with_the_same_random_state_give_the_same_results_for_any_n_jobs(se
     for other in runs[1:]:
         assert _decisions(other.cv_results_) == _decisions(runs[0].cv_results_)
         assert other.best_index_ == runs[0].best_index_
+
+
+@pytest.mark.parametrize("reward", ["auto", "mean"])
+def test_mutant_ucb_gives_the_same_results_for_any_n_jobs(reward):
+    # Without max_time its decisions wait for the results of the actions four
+    # behind, in the order handed out: the same run on one worker or two.
+    from scipy.stats import loguniform
+    from sklearn.linear_model import SGDClassifier
+
+    from sksel import MutantUCBSearch
+
+    X, y = _data()
+    runs = [MutantUCBSearch(SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
+                            budget=40, max_subtrains=4, reward=reward, cv=3, random_state=0,
+                            n_jobs=n_jobs).fit(X, y)
+            for n_jobs in (1, 2, 1)]
+    for other in runs[1:]:
+        assert _decisions(other.all_cv_results_) == _decisions(runs[0].all_cv_results_)
+        assert _decisions(other.cv_results_) == _decisions(runs[0].cv_results_)
+        assert other.best_index_ == runs[0].best_index_
+    assert len(runs[0].policy_.parents_) > 4  # mutants were bred

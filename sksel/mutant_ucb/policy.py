@@ -110,6 +110,16 @@ class MutantUCBPolicy(Policy):
         `n_initial`, which is then the configurations drawn to choose from.
         None: K is `n_initial`.
 
+    in_flight : int, default=1
+        Without a `clock`, the most actions handed out whose results are not
+        used yet: the ``i``-th action is decided on the results of the
+        actions before ``i - in_flight + 1`` exactly, whatever other results
+        are told by then (and, where it cannot be decided on those, on the
+        next results in the order handed out), so that the decisions are the
+        same on any number of workers and in any order the results come in.
+        1 is the sequential algorithm. With a `clock`, the results are used
+        as they come in and `in_flight` is not used.
+
     random_state : int, RandomState instance or None, default=None
         Seed of the sub-train-or-mutate draws and of the ties.
 
@@ -160,7 +170,7 @@ class MutantUCBPolicy(Policy):
 
     def __init__(self, n_initial, budget, *, max_subtrains=None, max_lineage_subtrains=None,
                  exploration=0.05, mutation=True, reward="mean", finish=None, scale=1.0,
-                 inherit=True, inherited=None, clock=None, initial_count=None,
+                 inherit=True, inherited=None, clock=None, initial_count=None, in_flight=1,
                  random_state=None):
         self.n_initial = n_initial
         self.budget = budget
@@ -178,6 +188,7 @@ class MutantUCBPolicy(Policy):
         self.inherited = inherited
         self.clock = clock
         self.initial_count = initial_count
+        self.in_flight = in_flight
         self._k = None if clock is not None and initial_count is not None else n_initial
         self._rng = check_random_state(random_state)
         self.history_ = []
@@ -193,6 +204,9 @@ class MutantUCBPolicy(Policy):
         self._finishes = {}  # model -> (predicted, optimistic), while its curve is unchanged
         self._busy = {}  # model -> the sub-trains its action in flight adds
         self._spent = 0  # sub-trains handed out
+        self._order = {}  # (model, n) -> its place in history_
+        self._told = {}  # place in history_ -> (model, n, score, failed), told, not used yet
+        self._used = 0  # actions of history_ whose results are used, in order
         self._failed = set()
         self._initial_in = 0
         self._finishing = []
@@ -204,27 +218,32 @@ class MutantUCBPolicy(Policy):
         """Up to `n_actions` actions ``(model, n)`` to run now: the candidate and its resource,
         the sub-trains it reaches.
 
-        Models with a sub-train in flight are not chosen again until it is
-        told; an empty list means nothing can start until a result is told,
-        or, when :attr:`done`, that the search is over. Every action is a
-        decision, whose result is used: `speculative` and `idle` change nothing.
+        Models with a sub-train in flight are not chosen again until its
+        result is used; an empty list means nothing can start until a result
+        is told, or, when :attr:`done`, that the search is over. Without a
+        `clock`, the results are used in the order the actions were handed
+        out, `in_flight` behind (see `in_flight`). Every action is a
+        decision, whose result is used: `speculative` and `idle` change
+        nothing.
         """
         actions = []
         while len(actions) < n_actions:
-            action = self._next_action()
+            action = self._decide()
             if action is None:
                 break
             if self.clock is not None:
                 self.clock.handing_out()
             model, n = action
             parent = self.parents_[model]
-            if n == 1 and parent >= 0:  # a mutant: it starts from its parent as trained so far
+            if not self._trained[model] and parent >= 0:
+                # A mutant: it starts from its parent as trained so far.
                 start = self._trained[parent] if self._inherited[model] else 0
                 action = Action(model, n, parent=(parent, start))
             else:
                 action = Action(model, n)
             self._busy[model] = n - self._trained[model]
             self._spent += n - self._trained[model]
+            self._order[model, n] = len(self.history_)
             self.history_.append(action)
             actions.append(action)
         return actions
@@ -237,17 +256,57 @@ class MutantUCBPolicy(Policy):
         marks the candidate failed: it is never chosen or selected again.
         `fit_time`, the seconds of the sub-train summed over the folds, prices
         the model's sub-trains where a `clock` is given; `train_score` is
-        unused.
+        unused. Without a `clock`, the result is used once the decisions
+        reach it (:meth:`ask`); with one, at once.
         """
+        if self.clock is not None and fit_time is not None and np.isfinite(score) and not (
+                failed or give_up):
+            self.clock.note(candidate, resource - self._trained[candidate], fit_time)
+        if self.clock is not None:
+            self._use(candidate, resource, score, failed or give_up)
+            return
+        self._told[self._order[candidate, resource]] = (candidate, resource, score,
+                                                       failed or give_up)
+        self._use_due()
+
+    def _use_due(self):
+        """Use, in the order handed out, the results told that the next decision is to be
+        made on: those up to `in_flight` behind it. False where one is not told yet."""
+        while self._used < len(self.history_) - self.in_flight + 1:
+            if not self._use_next():
+                return False
+        return True
+
+    def _decide(self):
+        """The next action, on the results used so far, or None. Without a `clock`, where it
+        needs one more result, that result is used first if told (None while it is not)."""
+        if self.clock is not None:
+            return self._next_action()
+        if not self._use_due():
+            return None
+        while True:
+            action = self._next_action()
+            if action is not None or self._used == len(self.history_) or not self._use_next():
+                return action
+
+    def _use_next(self):
+        """Use the result of the next action handed out, in order; False where it is not
+        told yet."""
+        if self._used not in self._told:
+            return False
+        self._use(*self._told.pop(self._used))
+        self._used += 1
+        return True
+
+    def _use(self, candidate, resource, score, failed):
+        """Fold the result of ``(candidate, resource)`` into the state."""
         self._busy.pop(candidate, None)
         self.decisions_.append((candidate, resource))
-        if candidate < self.n_initial and resource == 1:
+        if candidate < self.n_initial and not self._trained[candidate]:
             self._initial_in += 1
-        if failed or give_up or not np.isfinite(score):
+        if failed or not np.isfinite(score):
             self._failed.add(candidate)
             return
-        if self.clock is not None and fit_time is not None:
-            self.clock.note(candidate, resource - self._trained[candidate], fit_time)
         score = float(score)
         if self._trained[candidate] == 0:
             self._first[candidate] = score
@@ -262,7 +321,7 @@ class MutantUCBPolicy(Policy):
 
     @property
     def done(self):
-        """Whether the budget is spent (or nothing is left to train) and nothing runs."""
+        """Whether the budget is spent (or nothing is left to train) and every result is used."""
         return not self._busy and self._next_action(peek=True) is None
 
     @property

@@ -548,7 +548,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
             inherit=self.inherit, inherited=trainer.inherited, clock=self._clock(splits),
             initial_count=self._auto_initial if self.budget is None and self.n_initial == "auto"
-            else None, random_state=self._rng,
+            else None, in_flight=_IN_FLIGHT, random_state=self._rng,
         )
         return self.policy_, trainer
 
@@ -803,6 +803,9 @@ class MutantUCBSearch(BaseSelectionSearch):
             )
 
 
+#: Without max_time, the actions in flight whose results are not used yet: the decisions are
+#: the same on any number of workers; with cv=3, 12 tasks keep 8 workers busy.
+_IN_FLIGHT = 4
 #: The fewest initial models with mutation, where the budget allows: a budget of five fully
 #: trained models' worth (n_initial 5) scored below ASHA's; 8 scored above it on the tune half.
 _SMALL_BUDGET_INITIAL = 8

@@ -56,8 +56,7 @@ def mutant():
     X, y = load_iris(return_X_y=True)
     return MutantUCBSearch(
         SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
-        budget=40, max_subtrains=5, max_lineage_subtrains=5, reward="mean", cv=3,
-        random_state=0,
+        budget=80, max_subtrains=5, max_lineage_subtrains=5, cv=3, random_state=0,
     ).fit(X, y)
 
 
@@ -1033,7 +1032,7 @@ def long_names():
     X, y = load_iris(return_X_y=True)
     sgd = make_pipeline(StandardScaler(), SGDClassifier(
         penalty="elasticnet", learning_rate="adaptive", random_state=0))
-    return MutantUCBSearch(sgd, SGD_SPACE, budget=30, max_subtrains=5, cv=3,
+    return MutantUCBSearch(sgd, SGD_SPACE, budget=60, max_subtrains=5, cv=3,
                            random_state=0).fit(X, y)
 
 

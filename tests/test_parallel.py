@@ -62,7 +62,7 @@ def test_mutant_ucb_on_32_threads_keeps_its_budget_and_one_pull_per_model(iris):
     assert spent <= 60
     best = search.best_index_
     assert search.cv_results_["n_resources"][best] == 5
-    # On 32 workers as on one: the decisions wait for results four behind.
+    # On 32 workers as on one: the decisions wait for results eight behind.
     one = clone(search).set_params(n_jobs=1).fit(X, y)
     assert one.policy_.history_ == history
 

@@ -73,7 +73,7 @@ def test_runs_with_the_same_random_state_give_the_same_results_for_any_n_jobs(se
 
 @pytest.mark.parametrize("reward", ["auto", "mean"])
 def test_mutant_ucb_gives_the_same_results_for_any_n_jobs(reward):
-    # Without max_time its decisions wait for the results of the actions four
+    # Without max_time its decisions wait for the results of the actions eight
     # behind, in the order handed out: the same run on one worker or two.
     from scipy.stats import loguniform
     from sklearn.linear_model import SGDClassifier

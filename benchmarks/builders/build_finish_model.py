@@ -40,8 +40,11 @@ from sksel.curves.finish_model import (
     SCALE_TERMS,
     FinishModel,
     finish_features,
+    level,
+    score_of,
     shipped_file,
 )
+from sksel.curves.gap_model import KINDS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CURVES = os.path.join(HERE, "..", "data", "training_curves.csv")
@@ -81,14 +84,14 @@ def examples(scores, n_validation, kind):
     for n_subtrains, share in GRIDS:
         columns = grid_of(np.arange(scores.shape[1]), n_subtrains, share)
         n = len(columns)
-        for curve in scores:
+        for curve in np.maximum(scores, KINDS[kind]):  # a diverged R² counts as -1
             at = curve[columns]
             for t in range(1, n):
                 for previous in sorted({t - 1, t // 2} - {0}) or [None]:
                     lengths = [t] if previous is None else [previous, t]
                     told = [at[t - 1]] if previous is None else [at[previous - 1], at[t - 1]]
                     features = finish_features(told, lengths, n, n_validation, kind)
-                    rows.append((features, at[n - 1] - max(at[t - 1], -1.0), t, n))
+                    rows.append((features, level(at[n - 1]) - level(at[t - 1]), t, n))
     features, finishes, ts, ns = zip(*rows)
     return np.array(features), np.array(finishes), np.array(ts), np.array(ns)
 
@@ -100,7 +103,9 @@ def table_weights(groups):
     return 1.0 / counts
 
 
-def fit(curves, tasks, kind):
+def tune_examples(curves, tasks, kind):
+    """``(features, finishes, groups)`` of the tune half's curves of `kind`, grouped by
+    task (family and table)."""
     feats, finishes, groups = [], [], []
     for (family, table), (_, scores) in curves.items():
         task = tasks.loc[(family, table)]
@@ -109,13 +114,40 @@ def fit(curves, tasks, kind):
         f, d, _, _ = examples(scores, int(task["rows"]), kind)
         feats.append(f)
         finishes.append(d)
-        groups += [table] * len(d)
-    features, finishes = np.vstack(feats), np.concatenate(finishes)
-    # Every table alike: resample each table's rows to the same count.
+        groups += [f"{family}:{table}"] * len(d)
+    return np.vstack(feats), np.concatenate(finishes), np.array(groups)
+
+
+def fit_weighted(features, finishes, groups, n_residuals=None, kind="accuracy"):
+    """:meth:`FinishModel.fit` with every task alike: each task's rows resampled to the
+    same total."""
     weights = table_weights(groups)
     rng = np.random.RandomState(0)
     rows = rng.choice(len(finishes), size=len(finishes), p=weights / weights.sum())
-    return FinishModel.fit(features[rows], finishes[rows], n_residuals=N_RESIDUALS, kind=kind)
+    return FinishModel.fit(features[rows], finishes[rows], n_residuals=n_residuals, kind=kind)
+
+
+def fit(curves, tasks, kind):
+    """The model fitted on the tune half, its residual law that of the tasks left out.
+
+    The mean and the scale are fitted on every task of the tune half; the
+    standardized residuals shipped are those of each task predicted by the
+    model fitted on the other tasks (leave one task out), every task alike,
+    so that the spread is calibrated for a task the model has not seen.
+    """
+    features, finishes, groups = tune_examples(curves, tasks, kind)
+    model = fit_weighted(features, finishes, groups, kind=kind)
+    held_out = []
+    for group in np.unique(groups):
+        inside = groups != group
+        other = fit_weighted(features[inside], finishes[inside], groups[inside], kind=kind)
+        left = ~inside & (features[:, FEATURES.index("doublings")] > 0)
+        mean, scale = other.finish(features[left])
+        z = (finishes[left] - mean) / scale
+        held_out.append(np.quantile(z, np.linspace(0, 1, N_RESIDUALS)))
+    model.residuals = np.sort(np.concatenate(held_out))
+    model.residuals = np.quantile(model.residuals, np.linspace(0, 1, N_RESIDUALS))
+    return model
 
 
 def report(model, curves, tasks, kind):
@@ -126,19 +158,20 @@ def report(model, curves, tasks, kind):
             continue
         features, finishes, ts, ns = examples(scores, int(task["rows"]), kind)
         predicted = model.predict(features)
-        final = features[:, 0] + finishes
+        last = score_of(features[:, 0])
+        final = score_of(features[:, 0] + finishes)
         low, high = model.quantile(features, 0.1), model.quantile(features, 0.9)
         early = (ns == 10) & (ts == 2) & (features[:, FEATURES.index("has_slope")] == 1)
         ranks = []
         for start in range(0, early.sum(), len(scores)):
             rows = np.flatnonzero(early)[start:start + len(scores)]
             ranks.append((spearmanr(predicted[rows], final[rows])[0],
-                          spearmanr(features[rows, 0], final[rows])[0]))
+                          spearmanr(last[rows], final[rows])[0]))
         ranks = np.nanmean(np.array(ranks, dtype=float), axis=0)
         lines.append(dict(
             family=family, table=table, half=task["half"], configs=len(scores),
             mae_model=np.mean(np.abs(predicted - final)),
-            mae_last=np.mean(np.abs(features[:, 0] - final)),
+            mae_last=np.mean(np.abs(last - final)),
             cover80=np.mean((final >= low) & (final <= high)),
             cover90_upper=np.mean(final <= high),
             rank_model=ranks[0], rank_last=ranks[1],

@@ -14,7 +14,8 @@ the tune half of their tables:
 
 * the mean of the finish is linear in the :func:`design` terms (the slope
   per doubling of the training, the headroom left, each times the doublings
-  of the training left), zero for a fully trained model;
+  of the training left, apart for a curve of one score), zero for a fully
+  trained model;
 * its scale is ``sqrt(doublings left)`` times the exponential of a linear
   function of the :func:`scale_design` terms (the slope, the headroom, the
   noise of a score);
@@ -39,16 +40,33 @@ import numpy as np
 from .gap_model import KINDS, score_noise
 
 #: The features of a model's curve at its last score, in the order of :func:`finish_features`.
-FEATURES = ("score", "slope", "has_slope", "doublings", "noise")
+FEATURES = ("level", "slope", "has_slope", "doublings", "noise")
 #: Names of the :func:`design` terms (the mean) and of the :func:`scale_design` terms.
-MEAN_TERMS = ("doublings", "slope*doublings", "headroom*doublings", "has_slope*doublings",
-              "slope*doublings^2")
-SCALE_TERMS = ("intercept", "log_headroom", "abs_slope", "has_slope", "log_noise",
-               "sqrt_doublings")
+MEAN_TERMS = ("doublings*no_slope", "level*doublings*no_slope", "doublings*has_slope",
+              "level*doublings*has_slope", "slope*doublings", "slope*doublings^2")
+SCALE_TERMS = ("intercept", "log_slope_or_noise", "has_slope", "log_noise", "sqrt_doublings")
+#: The least error ``1 - score`` a level counts.
+_LEAST_ERROR = 1e-3
+
+
+def level(scores):
+    """A score's *level*, ``-log(1 - score)``: the scale the finish is modelled on, where
+    closing half of the error left is the same step at any score."""
+    return -np.log(np.maximum(1.0 - np.asarray(scores, dtype=float), _LEAST_ERROR))
+
+
+def score_of(levels):
+    """The score of a level (:func:`level`'s inverse)."""
+    return 1.0 - np.exp(-np.asarray(levels, dtype=float))
 
 
 def finish_features(scores, lengths, n_full, n_validation, kind="accuracy"):
     """The :data:`FEATURES` of a curve: scores at increasing training `lengths`, of `n_full`.
+
+    The level of the last score (:func:`level`), its slope per doubling of
+    the training since the score before (0, and ``has_slope`` 0, for a
+    curve of one score), the doublings of the training left, and the noise
+    of a score (:func:`~sksel.curves.gap_model.score_noise`) in levels.
 
     Parameters
     ----------
@@ -71,22 +89,23 @@ def finish_features(scores, lengths, n_full, n_validation, kind="accuracy"):
     Examples
     --------
     >>> from sksel.curves.finish_model import finish_features
-    >>> finish_features([0.6, 0.7], [1, 2], 8, 1000).round(3).tolist()
-    [0.7, 0.1, 1.0, 2.0, 0.014]
+    >>> finish_features([0.6, 0.8], [1, 2], 8, 1000).round(3).tolist()
+    [1.609, 0.693, 1.0, 2.0, 0.063]
     """
     scores = np.maximum(np.asarray(scores, dtype=float), KINDS[kind])
-    last, length = scores[-1], lengths[-1]
+    levels = level(scores)
+    length = lengths[-1]
     if len(scores) >= 2:
-        slope, has_slope = (last - scores[-2]) / math.log2(length / lengths[-2]), 1.0
+        slope, has_slope = (levels[-1] - levels[-2]) / math.log2(length / lengths[-2]), 1.0
     else:
         slope, has_slope = 0.0, 0.0
-    return np.array([last, slope, has_slope, math.log2(max(n_full / length, 1.0)),
-                     score_noise(last, n_validation, kind)])
+    noise = score_noise(scores[-1], n_validation, kind) / max(1.0 - scores[-1], _LEAST_ERROR)
+    return np.array([levels[-1], slope, has_slope, math.log2(max(n_full / length, 1.0)), noise])
 
 
 def design(features):
-    """The terms (:data:`MEAN_TERMS`) the mean of the finish is linear in: each vanishes
-    for a fully trained model.
+    """The terms (:data:`MEAN_TERMS`) the mean of the finish, in levels, is linear in: each
+    vanishes for a fully trained model.
 
     Parameters
     ----------
@@ -96,9 +115,11 @@ def design(features):
     -------
     terms : ndarray of shape (n_curves, len(MEAN_TERMS))
     """
-    score, slope, has_slope, doublings, _ = np.atleast_2d(features).T
-    return np.column_stack([doublings, slope * doublings, (1 - score) * doublings,
-                            has_slope * doublings, slope * doublings ** 2])
+    levels, slope, has_slope, doublings, _ = np.atleast_2d(features).T
+    no_slope = 1 - has_slope
+    return np.column_stack([doublings * no_slope, levels * doublings * no_slope,
+                            doublings * has_slope, levels * doublings * has_slope,
+                            slope * doublings, slope * doublings ** 2])
 
 
 def scale_design(features):
@@ -113,13 +134,13 @@ def scale_design(features):
     -------
     terms : ndarray of shape (n_curves, len(SCALE_TERMS))
     """
-    score, slope, has_slope, doublings, noise = np.atleast_2d(features).T
-    return np.column_stack([np.ones_like(score), np.log(np.maximum(1 - score, 1e-3)),
-                            np.abs(slope), has_slope, np.log(noise), np.sqrt(doublings)])
+    levels, slope, has_slope, doublings, noise = np.atleast_2d(features).T
+    return np.column_stack([np.ones_like(levels), np.log(np.abs(slope) + noise), has_slope,
+                            np.log(noise), np.sqrt(doublings)])
 
 
 class FinishModel:
-    """The law of a model's finish (its score fully trained less its last), given its curve.
+    """The law of a model's finish (its level fully trained less its last), given its curve.
 
     Parameters
     ----------
@@ -165,7 +186,7 @@ class FinishModel:
         ----------
         features : ndarray of shape (n_curves, len(FEATURES))
         finishes : ndarray of shape (n_curves,)
-            The score fully trained less the last score, observed.
+            The level (:func:`level`) fully trained less the last level, observed.
         n_residuals : int, default=None
             Keep this many quantiles of the standardized residuals (None: all).
         kind : {"accuracy", "r2"}, default="accuracy"
@@ -197,16 +218,16 @@ class FinishModel:
             scale_design(features) @ self.scale_coef)
 
     def predict(self, features):
-        """The predicted final score of each row of `features`: its last score plus the
-        mean finish."""
+        """The predicted final score of each row of `features`: the score of its last level
+        plus the mean finish."""
         features = np.atleast_2d(np.asarray(features, dtype=float))
-        return features[:, 0] + self.finish(features)[0]
+        return score_of(features[:, 0] + self.finish(features)[0])
 
     def quantile(self, features, q):
         """The `q`-quantile of the final score of each row of `features`."""
         features = np.atleast_2d(np.asarray(features, dtype=float))
         mean, scale = self.finish(features)
-        return features[:, 0] + mean + scale * float(np.quantile(self.residuals, q))
+        return score_of(features[:, 0] + mean + scale * float(np.quantile(self.residuals, q)))
 
 
 def _read(name):

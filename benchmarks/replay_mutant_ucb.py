@@ -29,9 +29,12 @@ unused configuration of the pool, trained afresh. Budgets are multiples of
 the task's unit time ``u``, the median over its configurations of a plain
 fit on all rows. A search's regret is the final score of the pool's best
 configuration less that of its pick (the best of the models trained fully,
-else the most trained), in points. The table gives, per task and budget, the
-mean regret of each method over the seeds and the mean over the tasks of a
-half; no training runs, a few seconds per task::
+else the most trained), in points (a diverged regressor's R² counted as -1);
+``none`` counts the runs with no pick (random search that completed no
+configuration whose refit ends in time), left out of the means. The table
+gives, per task and budget, the mean regret of each method over the seeds
+and the mean over the tasks of a half; no training runs, about 30 seconds
+for a half::
 
     python -m benchmarks replay_mutant_ucb --half report --seeds 20
 """
@@ -189,7 +192,9 @@ def main(argv=None):
             continue
         task = Recorded(rows, args.subtrains, int(info["rows"]), KIND[info["kind"]],
                         args.overhead)
-        best = task.final.max()
+        # A diverged regressor's R² (down to -1e26 here) counts as -1 in the regret.
+        final = np.maximum(task.final, -1.0)
+        best = final.max()
         for multiple in args.budgets:
             budget = multiple * task.unit
             regrets = {method: [] for method in METHODS}
@@ -200,7 +205,7 @@ def main(argv=None):
                     picks[rule] = run_policy(task, order, budget, args.n_jobs, rule,
                                              args.mutation, seed)
                 for method, pick in picks.items():
-                    regret = best - (task.final[pick] if pick is not None else np.nan)
+                    regret = best - (final[pick] if pick is not None else np.nan)
                     regrets[method].append(100 * regret)
             lines.append(dict(family=family, table=table, half=info["half"], budget=multiple,
                               **{m: np.nanmean(r) for m, r in regrets.items()},

@@ -56,7 +56,8 @@ def mutant():
     X, y = load_iris(return_X_y=True)
     return MutantUCBSearch(
         SGDClassifier(random_state=0), {"alpha": loguniform(1e-6, 1e-1)},
-        budget=80, max_subtrains=5, max_lineage_subtrains=5, cv=3, random_state=0,
+        budget=80, max_subtrains=5, max_lineage_subtrains=5, reward="mean", cv=3,
+        random_state=0,
     ).fit(X, y)
 
 

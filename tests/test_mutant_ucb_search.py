@@ -340,7 +340,7 @@ def _to_negative_alpha(params, rng):
      lambda p: p["penalty"] == "elasticnet" and p["l1_ratio"] is None),
 ])
 def test_a_failed_value_or_configuration_is_not_bred_again(space, bad):
-    search = MutantUCBSearch(SGDClassifier(random_state=0), space, budget=80,
+    search = MutantUCBSearch(SGDClassifier(random_state=0), space, budget=80, reward="mean",
                              max_subtrains=5, cv=CV3, random_state=0).fit(X, Y)
     res = search.cv_results_
     failed = np.array([bool(bad(p)) for p in res["params"]])

@@ -211,6 +211,7 @@ class MutantUCBPolicy(Policy):
         self._initial_in = 0
         self._finishing = []
         self._full = None  # whether every pull trains fully (decided once the initial are in)
+        self._why_full = ""
         self._scale = None if scale == "range" else float(scale)
 
     # ------------------------------------------------------------------ ask/tell
@@ -371,6 +372,23 @@ class MutantUCBPolicy(Policy):
             return self._finish_of(model)[1]
         pulls = self._pulls[model] if pulls is None else pulls
         return self.mu(model) + self._bonus_scale() * math.sqrt(self.exploration / pulls)
+
+    def columns(self, candidates):
+        """``pulls``: the actions each model got (1 for a model trained fully at once, as
+        random search trains one); with ``reward="finish"``, ``predicted_final_score``: its
+        predicted score fully trained, as the bandit ranked it (NaN where it failed)."""
+        columns = {"pulls": [sum(k == c for k, _ in self.decisions_) for c in candidates]}
+        if self.finish is not None:
+            columns["predicted_final_score"] = [
+                self.predicted(c) if self._scored(c) else np.nan for c in candidates]
+        return columns
+
+    def stop_reason(self):
+        """Where pulls trained their models fully, why (None otherwise: the search's words)."""
+        if not self._full:
+            return None
+        return ("done; every pull after the initial models trained its model fully: "
+                f"{self._why_full}")
 
     def predicted(self, model):
         """The predicted score of `model` fully trained, by `finish`; None without one."""
@@ -608,13 +626,20 @@ class MutantUCBPolicy(Policy):
             price = max(self.clock.typical(self.parents_), 1e-9)
             full = self.clock.subtrains_left(price) / self.max_subtrains
             if full < _FEW_FULL * self.clock.n_workers:
+                self._why_full = (f"the time left paid for {full:.1f} full trainings on "
+                                  f"{self.clock.n_workers} worker(s)")
                 return True
         initial = [k for k in range(self._k) if self._scored(k)]
         if len(initial) < 2:
             return False
         predicted, optimistic = np.array([self._finish_of(k) for k in initial]).T
         spread = np.median(optimistic - predicted)
-        return bool(np.std(predicted) < _NOISE_SHARE * spread)
+        if np.std(predicted) < _NOISE_SHARE * spread:
+            self._why_full = (f"the initial models' predicted final scores spread "
+                              f"{np.std(predicted):.4f}, less than half the spread of one "
+                              f"prediction ({spread:.4f}): partial scores rank nothing")
+            return True
+        return False
 
     def _in_flight(self, but=()):
         """The seconds of the actions in flight (those of the models `but` left out)."""

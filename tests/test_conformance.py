@@ -75,8 +75,8 @@ POLICIES = [
     PolicyCase("gpucb_asynchronous", lambda: GPUCBPolicy(
         np.full(12, 0.7), _KERNEL, n_iter=8, resource=200, random_state=0, asynchronous=True),
         False),
-    PolicyCase("mutant_ucb", lambda: MutantUCBPolicy(4, 16, max_subtrains=3, random_state=0),
-               False),
+    PolicyCase("mutant_ucb", lambda: MutantUCBPolicy(4, 16, max_subtrains=3, in_flight=4,
+                                                     random_state=0), True),
     PolicyCase("evaluate_all", lambda: EvaluateAll(7, 200), True),
     PolicyCase("asha", lambda: ASHAPolicy(9, [20, 60, 180], eta=3), False),
 ]
@@ -425,7 +425,7 @@ def test_verbose_two_names_every_evaluation(fitted):
     name = type(search).__name__
     lines = _lines(printed)
     every = search.all_cv_results_
-    assert re.match(rf"\[{name}\] \d+ candidates?, 3-fold cv; ", lines[0])
+    assert re.match(rf"\[{name}\] \d+ (candidates?|models? .*), 3-fold cv; ", lines[0])
     # A line per evaluation; a line of its own names the learners a DAUB rung dropped.
     evaluations = [line for line in lines[1:-1] if not re.match(r"\[\w+\] +dropped #", line)]
     assert len(evaluations) == len(every["params"])
@@ -453,7 +453,7 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
         search = case.build(verbose=1, refit=False).fit(X, y, **case.fit_params)
     lines = _lines(out.getvalue())
     name = type(search).__name__
-    assert re.match(rf"\[{name}\] \d+ candidates?, 3-fold cv; ", lines[0])
+    assert re.match(rf"\[{name}\] \d+ (candidates?|models? .*), 3-fold cv; ", lines[0])
     n_evaluations = len(search.all_cv_results_["params"])
     best = search.best_index_
     results = search.cv_results_
@@ -463,7 +463,8 @@ def test_verbose_one_header_and_selected_candidate(case, monkeypatch):
     done = re.fullmatch(
         rf"\[{name}\] done: (\d+) evaluations? used(?: \((.+)\))? in \d+\.\ds \(stopped: .+\); "
         rf"selected {re.escape(results['candidate_name'][best])}{at}, "
-        rf"score {search.best_score_:.4f}", lines[-1])
+        rf"score {search.best_score_:.4f}(?:, over .+'s higher \d\.\d{{4}} at .+, less "
+        rf"training(?:, predicted \d\.\d{{4}} fully trained)?)?", lines[-1])
     assert done, lines[-1]
     # Evaluations that do not count against the total (GP-UCB's looks on a subsample and
     # unused speculative ones) are counted apart, in parentheses: together, every evaluation.

@@ -124,8 +124,8 @@ def run_policy(task, order, budget, n_jobs, rule, mutation, seed):
     unused = pool[n_initial:]
     model = shipped_finish_model(task.kind)
 
-    def finish(scores, lengths):
-        features = model.features(scores, lengths, task.n_subtrains, task.n_validation)
+    def finish(scores, lengths, n_full):
+        features = model.features(scores, lengths, n_full, task.n_validation)
         return model.predict(features)[0], model.quantile(features, 0.8)[0]
 
     def initial_count(budget):  # MutantUCBSearch's n_initial="auto" with mutation

@@ -49,9 +49,9 @@ the documentation's glossary page; :func:`define` returns one entry.
       :class:`~sksel.MutantUCBSearch`'s unit of training: ``unit`` more
       epochs (skorch), ``partial_fit`` passes, boosting rounds or trees,
       continuing the model where it stopped. One pull of the bandit gives
-      one model one sub-train (``reward="mean"``, the paper's) or doubles its
-      own sub-trains (``reward="finish"``, the default for accuracy-like
-      scores and R²), scored on the validation folds once at its end;
+      one model one sub-train (``reward="mean"``, the paper's, the default)
+      or doubles its own sub-trains (``reward="finish"``), scored on the
+      validation folds once at its end;
       ``budget`` counts sub-trains over all models. k sub-trains train as much as one
       plain fit of ``k * unit``; a fully trained model has ``max_subtrains``,
       by default the estimator's own training length (``max_iter``,

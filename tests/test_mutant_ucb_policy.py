@@ -370,7 +370,7 @@ FIRST = {round(curve(1), 6): model for model, curve in CURVES.items()}
 def oracle(full):
     """A `finish` that knows every curve: the final score of the model whose first score
     the curve starts with, and 0.01 above it."""
-    def finish(scores, lengths):
+    def finish(scores, lengths, n_full):
         final = CURVES[FIRST[round(scores[0], 6)]](full)
         return final, final + 0.01
     return finish
@@ -415,7 +415,7 @@ def test_finish_reads_a_mutants_curve_from_its_parents_score():
     # A mutant that goes on from its parent's t sub-trains starts its curve with
     # the parent's score there; its own scores follow at t + 1, t + 2, t + 4, ...
     policy = MutantUCBPolicy(2, budget=40, max_subtrains=4, reward="finish",
-                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.1),
+                             finish=lambda scores, lengths, n_full: (scores[-1], scores[-1] + 0.1),
                              random_state=0)
     run(policy, lambda k, n: 0.5 + 0.01 * k + 0.02 * n)
     mutants = [k for k in range(policy.n_models) if policy.parents_[k] >= 0]
@@ -443,7 +443,7 @@ def test_finish_pulls_grow_until_a_tasks_overhead_is_a_tenth_of_it():
     now = [0.0]
     clock = SubtrainClock(1e6, clock=lambda: now[0])
     policy = MutantUCBPolicy(6, budget=None, max_subtrains=10, mutation=False, reward="finish",
-                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.01),
+                             finish=lambda scores, lengths, n_full: (scores[-1], scores[-1] + 0.01),
                              clock=clock, random_state=0)
     steps = []
     while len(steps) < 30 and not policy.done:
@@ -464,7 +464,7 @@ def test_finish_pulls_train_fully_where_the_time_left_pays_for_few_full_training
     now = [0.0]
     clock = SubtrainClock(25.0, refit_factor=0.1, clock=lambda: now[0])
     policy = MutantUCBPolicy(6, budget=None, max_subtrains=10, mutation=False, reward="finish",
-                             finish=lambda scores, lengths: (scores[-1], scores[-1] + 0.01),
+                             finish=lambda scores, lengths, n_full: (scores[-1], scores[-1] + 0.01),
                              clock=clock, random_state=0)
     while not policy.done:
         for model, n in policy.ask():
@@ -481,8 +481,8 @@ def test_in_flight_decisions_are_the_same_on_any_number_of_workers(reward):
     # before i - in_flight + 1: the same run whatever the workers and the seconds.
     rng = np.random.RandomState(0)
     quality = rng.uniform(0.5, 0.9, size=1000)
-    finish = (lambda scores, lengths: (scores[-1], scores[-1] + 0.05)) if reward == "finish" \
-        else None
+    finish = None if reward == "mean" else (
+        lambda scores, lengths, n_full: (scores[-1], scores[-1] + 0.05))
     runs = []
     for n_workers, seconds in [(1, 1.0), (2, 1.0), (4, 1.0), (3, None)]:
         durations = (lambda k, n: seconds) if seconds else (lambda k, n: 1 + (7 * k + n) % 5)

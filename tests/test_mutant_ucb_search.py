@@ -492,7 +492,8 @@ def test_memory_mapped_rows_are_writable(monkeypatch, tmp_path):
 def test_two_workers_keep_the_invariants(monkeypatch, tmp_path):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     search = MutantUCBSearch(SGD, {"alpha": stats.loguniform(1e-6, 1e-1)}, budget=30,
-                             max_subtrains=3, cv=CV3, n_jobs=2, random_state=0).fit(X, Y)
+                             max_subtrains=3, reward="auto", cv=CV3, n_jobs=2,
+                             random_state=0).fit(X, Y)
     assert os.listdir(tmp_path) == []  # the rows the workers read are removed
     history = search.policy_.history_
     # reward="finish": a model's pulls double its sub-trains, the sub-trains of all pulls

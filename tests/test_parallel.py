@@ -47,7 +47,7 @@ def test_mutant_ucb_on_32_threads_keeps_its_budget_and_one_pull_per_model(iris):
     X, y = iris
     search = MutantUCBSearch(SGDClassifier(loss="log_loss", random_state=0),
                              {"alpha": stats.loguniform(1e-5, 1e-1)}, budget=60,
-                             max_subtrains=5, cv=CV3, random_state=0, n_jobs=32)
+                             max_subtrains=5, reward="auto", cv=CV3, random_state=0, n_jobs=32)
     with parallel_config("threading"):
         search.fit(X, y)
     history = search.policy_.history_

@@ -555,7 +555,7 @@ def test_mutant_ucb_header_names_the_models_it_starts(data, capsys):
                              verbose=2).fit(*data)
     assert _lines(capsys)[0] == (
         "[MutantUCBSearch] 4 models to start and mutants of the best, 3-fold cv; budget 6 "
-        "sub-trains; a model ranks by its predicted score fully trained; fully trained: "
+        "sub-trains; a model ranks by the mean of its scores; fully trained: "
         "3 sub-trains of 1 pass (max_iter=3)")
     assert len(search.cv_results_["params"]) >= 4
 

@@ -254,14 +254,14 @@ def shipped_finish_model(kind="accuracy"):
 
 
 class FinishRule:
-    """A policy's ``finish(scores, lengths) -> (predicted, optimistic)``, by a
+    """A policy's ``finish(scores, lengths, n_full) -> (predicted, optimistic)``, by a
     :class:`FinishModel`: the predicted final score of a curve and its `optimism`-quantile.
 
     Parameters
     ----------
     model : FinishModel
     n_full : int
-        The sub-trains of a fully trained model, N.
+        The sub-trains of a fully trained model, N, where the call gives none.
     n_validation : int
         The validation rows a score is measured on.
     optimism : float in (0, 1), default=0.8
@@ -284,8 +284,11 @@ class FinishRule:
         self.n_validation = n_validation
         self.optimism = optimism
 
-    def __call__(self, scores, lengths):
-        features = self.model.features(scores, lengths, self.n_full, self.n_validation)
+    def __call__(self, scores, lengths, n_full=None):
+        """``(predicted, optimistic)`` final scores of the curve, fully trained at `n_full`
+        sub-trains (None: the rule's `n_full`)."""
+        n_full = self.n_full if n_full is None else n_full
+        features = self.model.features(scores, lengths, n_full, self.n_validation)
         if features[FEATURES.index("doublings")] <= 0:
             return float(scores[-1]), float(scores[-1])
         return (float(self.model.predict(features)[0]),

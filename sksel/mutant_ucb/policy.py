@@ -55,8 +55,10 @@ class MutantUCBPolicy(Policy):
         as a model's final sub-trains are given in one action.
 
     finish : callable or None, default=None
-        ``finish(scores, lengths) -> (predicted, optimistic)``: a model's
-        predicted and optimistic final scores from its scores so far, told
+        ``finish(scores, lengths, n_full) -> (predicted, optimistic)``: a
+        model's predicted and optimistic final scores, once its lineage has
+        `n_full` sub-trains (those it inherited and `max_subtrains` of its
+        own, within `max_lineage_subtrains`), from its scores so far, told
         after `lengths` sub-trains of its lineage (a mutant's curve starts
         with its parent's score at the training it went on from). Required
         with ``reward="finish"`` (:class:`~sksel.curves.finish_model.FinishModel`
@@ -181,8 +183,8 @@ class MutantUCBPolicy(Policy):
         self.reward = reward
         self.finish = finish
         if reward == "finish" and finish is None:
-            raise ValueError("reward='finish' needs finish(scores, lengths), the predicted and "
-                             "optimistic final scores of a curve.")
+            raise ValueError("reward='finish' needs finish(scores, lengths, n_full), the "
+                             "predicted and optimistic final scores of a curve.")
         self.scale = scale
         self.inherit = inherit
         self.inherited = inherited
@@ -650,8 +652,18 @@ class MutantUCBPolicy(Policy):
         """``(predicted, optimistic)`` final scores of `model`, by `finish`."""
         if model not in self._finishes:
             lengths, scores = self.curve(model)
-            self._finishes[model] = self.finish(scores, lengths)
+            self._finishes[model] = self.finish(scores, lengths, self._full_length(model))
         return self._finishes[model]
+
+    def _full_length(self, model):
+        """The sub-trains of `model`'s lineage once it is fully trained: those it inherited
+        and `max_subtrains` of its own, within `max_lineage_subtrains` (its lineage's so
+        far without a cap)."""
+        if self.max_subtrains is None:
+            return max(self.lineage_subtrains(model), 1)
+        full = self._inherited[model] + self.max_subtrains
+        return full if self.max_lineage_subtrains is None else min(
+            full, self.max_lineage_subtrains)
 
     def _inherited_point(self, model):
         """The first point of a mutant's curve: its parent's score at the sub-trains it went

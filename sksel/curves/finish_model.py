@@ -30,14 +30,12 @@ As for :mod:`~sksel.curves.gap_model`, there is one model per kind of score:
 ``"accuracy"`` (classifiers scored in [0, 1]) and ``"r2"``.
 """
 
-import csv
 import math
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
-from .gap_model import KINDS, score_noise
+from .gap_model import KINDS, _read, score_noise
 
 #: The features of a model's curve at its last score, in the order of :func:`finish_features`.
 FEATURES = ("level", "slope", "has_slope", "doublings", "noise")
@@ -228,11 +226,6 @@ class FinishModel:
         features = np.atleast_2d(np.asarray(features, dtype=float))
         mean, scale = self.finish(features)
         return score_of(features[:, 0] + mean + scale * float(np.quantile(self.residuals, q)))
-
-
-def _read(name):
-    text = (resources.files("sksel") / "data" / name).read_text(encoding="utf-8")
-    return list(csv.DictReader(text.splitlines()))
 
 
 def shipped_file(name, kind="accuracy"):

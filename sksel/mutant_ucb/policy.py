@@ -4,6 +4,7 @@ Pure bookkeeping, no estimator; see :mod:`sksel.mutant_ucb`.
 """
 
 import math
+from collections import Counter
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -379,7 +380,8 @@ class MutantUCBPolicy(Policy):
         """``pulls``: the actions each model got (1 for a model trained fully at once, as
         random search trains one); with ``reward="finish"``, ``predicted_final_score``: its
         predicted score fully trained, as the bandit ranked it (NaN where it failed)."""
-        columns = {"pulls": [sum(k == c for k, _ in self.decisions_) for c in candidates]}
+        pulls = Counter(k for k, _ in self.decisions_)
+        columns = {"pulls": [pulls[c] for c in candidates]}
         if self.finish is not None:
             columns["predicted_final_score"] = [
                 self.predicted(c) if self._scored(c) else np.nan for c in candidates]
@@ -410,7 +412,7 @@ class MutantUCBPolicy(Policy):
             return (started, 1) if peek else self._start_initial(started)
         if self._initial_in < started:
             return None  # the initial sub-trains are not all in
-        if self._k is None or self._full is None:
+        if self._full is None:  # the initial models are in: K and the kind of pulls are set
             self._k = started
             self._full = self.reward == "finish" and self._partial_scores_cannot_pay()
         if not self._finishing and self._can_pull():
@@ -474,12 +476,16 @@ class MutantUCBPolicy(Policy):
         The leaders are the best models so far, one per worker: the one that
         asks and one per model in flight (one with a single worker).
         """
+        return self._spare() >= 1
+
+    def _spare(self):
+        """The sub-trains of the budget left beyond the room kept to finish the leaders (see
+        `_can_pull`); infinite without a budget."""
         if self.budget is None:
-            return True
-        left = self.budget - self._spent - 1
-        if self.max_subtrains is None:
-            return left >= 0
-        return left >= sum(self._room(k) for k in self._leaders(1 + len(self._busy)))
+            return np.inf
+        kept = 0 if self.max_subtrains is None else sum(
+            self._room(k) for k in self._leaders(1 + len(self._busy)))
+        return self.budget - self._spent - kept
 
     def _leaders(self, n):
         """The `n` scored models with the highest ``mu``."""
@@ -593,12 +599,7 @@ class MutantUCBPolicy(Policy):
             step = self._trained[model] if self.max_subtrains is None else min(
                 self._trained[model], self._room(model))
             step = self._worth_a_task(model, step)
-        if self.budget is not None:  # within what `_can_pull` keeps room for
-            leaders = self._leaders(1 + len(self._busy))
-            spare = self.budget - self._spent - (0 if self.max_subtrains is None else sum(
-                self._room(k) for k in leaders))
-            step = min(step, spare)
-        return max(1, step)
+        return max(1, min(step, self._spare()))  # within what `_can_pull` keeps room for
 
     def _final_step(self, model):
         """The sub-trains an action of `model`'s final training adds: one, or with

@@ -547,7 +547,8 @@ class MutantUCBSearch(BaseSelectionSearch):
                              clock=lambda: time.perf_counter() - started)
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        self.reward_ = self._resolve_reward(n_classes)
+        kind = self._curve_kind(n_classes)
+        self.reward_ = self._resolve_reward(kind)
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         subtrainer = Subtrainer(self.subtrain_kind_, self.unit_, classes=classes)
         self.length_param_ = subtrainer.length_param(self.estimator)
@@ -567,7 +568,7 @@ class MutantUCBSearch(BaseSelectionSearch):
             len(candidates), self.budget, max_subtrains=self.max_subtrains_,
             max_lineage_subtrains=self.max_lineage_subtrains, exploration=self.exploration,
             mutation=bool(self.mutation), reward=self.reward_,
-            finish=self._finish_rule(splits, n_classes),
+            finish=self._finish_rule(splits, kind),
             scale=1.0 if self._unit_scored_classifier(n_classes) else "range",
             inherit=self.inherit, inherited=trainer.inherited, clock=self._clock(splits),
             initial_count=self._auto_initial if self.budget is None and self.n_initial == "auto"
@@ -575,10 +576,9 @@ class MutantUCBSearch(BaseSelectionSearch):
         )
         return self.policy_, trainer
 
-    def _resolve_reward(self, n_classes):
+    def _resolve_reward(self, kind):
         """`reward` resolved (``reward_``): ``"auto"`` is ``"finish"`` where the scores are of
-        a kind the model of the finish knows, else ``"mean"``."""
-        kind = self._curve_kind(n_classes)
+        a `kind` the model of the finish knows (:meth:`_curve_kind`), else ``"mean"``."""
         if self.reward == "finish" and kind is None:
             raise ValueError(
                 "reward='finish' predicts scores of classifiers scored in [0, 1] (accuracy and "
@@ -589,13 +589,12 @@ class MutantUCBSearch(BaseSelectionSearch):
             return "mean" if kind is None else "finish"
         return self.reward
 
-    def _finish_rule(self, splits, n_classes):
-        """The policy's `finish` (:class:`~sksel.curves.finish_model.FinishRule`) with
-        ``reward_="finish"``, else None."""
+    def _finish_rule(self, splits, kind):
+        """The policy's `finish` (:class:`~sksel.curves.finish_model.FinishRule`) for scores
+        of `kind` with ``reward_="finish"``, else None."""
         if self.reward_ != "finish":
             return None
-        return FinishRule(shipped_finish_model(self._curve_kind(n_classes)),
-                          n_full=self.max_subtrains_,
+        return FinishRule(shipped_finish_model(kind),
                           n_validation=sum(len(test) for _, test in splits))
 
     def _progress_budget(self, n_candidates):

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.builders.build_finish_model import CURVES, TASKS, grid_of
-from sksel.curves.finish_model import shipped_finish_model
+from sksel.curves.finish_model import FinishRule, shipped_finish_model
 from sksel.mutant_ucb import policy as policy_module
 from sksel.mutant_ucb.clock import SubtrainClock
 from sksel.mutant_ucb.policy import MutantUCBPolicy
@@ -122,11 +122,7 @@ def run_policy(task, order, budget, n_jobs, rule, mutation, seed):
     for model in range(n_initial):
         config_of[model] = pool[model]
     unused = pool[n_initial:]
-    model = shipped_finish_model(task.kind)
-
-    def finish(scores, lengths, n_full):
-        features = model.features(scores, lengths, n_full, task.n_validation)
-        return model.predict(features)[0], model.quantile(features, 0.8)[0]
+    finish = FinishRule(shipped_finish_model(task.kind), n_validation=task.n_validation)
 
     def initial_count(budget):  # MutantUCBSearch's n_initial="auto" with mutation
         room = budget - task.n_subtrains + 1

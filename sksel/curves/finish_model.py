@@ -35,7 +35,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .gap_model import KINDS, _read, score_noise
+from .gap_model import KINDS, _read_location_scale, score_noise
 
 #: The features of a model's curve at its last score, in the order of :func:`finish_features`.
 FEATURES = ("level", "slope", "has_slope", "doublings", "noise")
@@ -237,24 +237,19 @@ def shipped_file(name, kind="accuracy"):
 @lru_cache(maxsize=None)
 def shipped_finish_model(kind="accuracy"):
     """The :class:`FinishModel` of `kind` shipped in ``sksel/data/finish_model*.csv``."""
-    coef = _read(shipped_file("finish_model.csv", kind))
-    mean = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "mean"}
-    scale = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "log_scale"}
-    residuals = [float(row["z"]) for row in _read(shipped_file("finish_model_residuals.csv",
-                                                               kind))]
-    return FinishModel([mean[t] for t in MEAN_TERMS], [scale[t] for t in SCALE_TERMS],
-                       residuals, kind)
+    return FinishModel(*_read_location_scale(
+        shipped_file("finish_model.csv", kind), shipped_file("finish_model_residuals.csv", kind),
+        MEAN_TERMS, SCALE_TERMS), kind)
 
 
 class FinishRule:
     """A policy's ``finish(scores, lengths, n_full) -> (predicted, optimistic)``, by a
-    :class:`FinishModel`: the predicted final score of a curve and its `optimism`-quantile.
+    :class:`FinishModel`: the predicted final score of a curve, fully trained at `n_full`
+    sub-trains, and its `optimism`-quantile.
 
     Parameters
     ----------
     model : FinishModel
-    n_full : int
-        The sub-trains of a fully trained model, N, where the call gives none.
     n_validation : int
         The validation rows a score is measured on.
     optimism : float in (0, 1), default=0.8
@@ -263,24 +258,22 @@ class FinishRule:
     Examples
     --------
     >>> from sksel.curves.finish_model import FinishRule, shipped_finish_model
-    >>> rule = FinishRule(shipped_finish_model(), n_full=10, n_validation=1000)
-    >>> predicted, optimistic = rule([0.6, 0.7], [1, 2])
+    >>> rule = FinishRule(shipped_finish_model(), n_validation=1000)
+    >>> predicted, optimistic = rule([0.6, 0.7], [1, 2], n_full=10)
     >>> bool(0.7 < predicted < optimistic)
     True
-    >>> rule([0.8], [10]) == (0.8, 0.8)  # fully trained: its score
+    >>> rule([0.8], [10], n_full=10) == (0.8, 0.8)  # fully trained: its score
     True
     """
 
-    def __init__(self, model, n_full, n_validation, optimism=0.8):
+    def __init__(self, model, n_validation, optimism=0.8):
         self.model = model
-        self.n_full = n_full
         self.n_validation = n_validation
         self.optimism = optimism
 
-    def __call__(self, scores, lengths, n_full=None):
+    def __call__(self, scores, lengths, n_full):
         """``(predicted, optimistic)`` final scores of the curve, fully trained at `n_full`
-        sub-trains (None: the rule's `n_full`)."""
-        n_full = self.n_full if n_full is None else n_full
+        sub-trains."""
         features = self.model.features(scores, lengths, n_full, self.n_validation)
         if features[FEATURES.index("doublings")] <= 0:
             return float(scores[-1]), float(scores[-1])

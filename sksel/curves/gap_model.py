@@ -267,15 +267,22 @@ def is_shipped(kind):
     return (resources.files("sksel") / "data" / shipped_file("daub_gap.csv", kind)).is_file()
 
 
+def _read_location_scale(coefficients, residuals, mean_terms, scale_terms):
+    """``(mean_coef, scale_coef, residuals)`` of a location-scale model shipped in the files
+    `coefficients` (rows ``part, term, coef``) and `residuals` (a column ``z``)."""
+    coef = _read(coefficients)
+    mean = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "mean"}
+    scale = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "log_scale"}
+    return ([mean[t] for t in mean_terms], [scale[t] for t in scale_terms],
+            [float(row["z"]) for row in _read(residuals)])
+
+
 @lru_cache(maxsize=None)
 def shipped_model(kind="accuracy"):
     """The :class:`GapModel` of `kind` shipped in ``sksel/data/daub_gap*.csv``."""
-    coef = _read(shipped_file("daub_gap.csv", kind))
-    mean = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "mean"}
-    scale = {row["term"]: float(row["coef"]) for row in coef if row["part"] == "log_scale"}
-    residuals = [float(row["z"]) for row in _read(shipped_file("daub_gap_residuals.csv", kind))]
-    return GapModel([mean[t] for t in MEAN_TERMS], [scale[t] for t in SCALE_TERMS], residuals,
-                    kind)
+    return GapModel(*_read_location_scale(
+        shipped_file("daub_gap.csv", kind), shipped_file("daub_gap_residuals.csv", kind),
+        MEAN_TERMS, SCALE_TERMS), kind)
 
 
 @lru_cache(maxsize=None)

@@ -472,10 +472,12 @@ def test_risk_zero_and_other_scores_use_the_bounds(clf_data):
     assert not isinstance(DAUBSearch(CANDIDATES[:2], risk=0, cv=3).fit(X, y).policy_,
                           RungPolicy)
     Xr, yr = make_regression(n_samples=300, random_state=0)
-    # Regressors' R² has its model of learning curves; another regression score has none.
-    search = DAUBSearch([Ridge(), Ridge(alpha=100.0)], cv=3).fit(Xr, yr)
-    assert isinstance(search.policy_, RungPolicy) and search.policy_.model.kind == "r2"
-    search = DAUBSearch([Ridge(), Ridge(alpha=100.0)], scoring="neg_mean_squared_error",
+    # Regressors' R² has its model of learning curves, and so has a squared error read as
+    # R²; another regression score has none.
+    for scoring in (None, "neg_mean_squared_error"):
+        search = DAUBSearch([Ridge(), Ridge(alpha=100.0)], scoring=scoring, cv=3).fit(Xr, yr)
+        assert isinstance(search.policy_, RungPolicy) and search.policy_.model.kind == "r2"
+    search = DAUBSearch([Ridge(), Ridge(alpha=100.0)], scoring="neg_median_absolute_error",
                         cv=3).fit(Xr, yr)
     assert not isinstance(search.policy_, RungPolicy)
 

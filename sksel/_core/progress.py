@@ -167,6 +167,7 @@ class Progress(Listener):
         self.n_done = 0
         self.n_other = 0  # evaluations used that do not count against `planned`
         self.best = None  # (score, candidate, resource)
+        self._scores = {}  # {(candidate, resource): the scorer's mean score told}
         self.front = None  # (resource, score, candidate): the leader where `best` is None
         self._held = {}  # action -> (score, folds run, seconds) of evaluations not used yet
         self._n_reported = 0  # decisions of the policy looked at so far
@@ -310,13 +311,17 @@ class Progress(Listener):
     def _update_best(self, candidate, resource, score, speculative):
         if speculative:
             return
+        self._scores[candidate, resource] = float(score)
         if score == score and (self.front is None or (resource, score) > self.front[:2]):
             self.front = (resource, float(score), candidate)
         if self.policy is None:
             if self.best is None or score > self.best[0]:
                 self.best = (float(score), candidate, resource)
             return
-        self.best = self.policy.leader()
+        leader = self.policy.leader()
+        # The policy's score may be on its own scale (an error mapped): the scorer's is shown.
+        self.best = None if leader is None else (
+            self._scores.get((leader[1], leader[2]), leader[0]), *leader[1:])
 
     def _describe(self, action):
         if self.verbose < 2 or self.policy is None:

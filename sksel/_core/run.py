@@ -55,11 +55,14 @@ class _Run:
     candidate from another's configuration. With `early_refits`, the
     leader's refits that workers make while the policy has nothing for them
     are kept in ``early_refits`` (:class:`~sksel._core.early_refit.EarlyRefits`);
-    else it is None.
+    else it is None. With a `scale` that maps the scores
+    (:class:`~sksel._core.scoring.CurveScale`), the policy is told the scores
+    of each fold mapped on the targets of that fold; the listeners see the
+    scorer's.
     """
 
     def __init__(self, job, policy, trainer, listeners, refit_metric, checkpoint,
-                 keeper=None, *, metric_of=None, breed=None, early_refits=False):
+                 keeper=None, *, metric_of=None, breed=None, early_refits=False, scale=None):
         self.job = job
         self.policy = policy
         self.trainer = trainer
@@ -73,6 +76,8 @@ class _Run:
         self._replayed = {}
         self._given_up = set()
         self.early_refits = EarlyRefits(job, trainer, policy) if early_refits else None
+        self.scale = scale if scale is not None and scale.mapped else None
+        self._y = None if self.scale is None else np.asarray(job.y)
 
     @property
     def evaluations(self):
@@ -118,7 +123,8 @@ class _Run:
         if self.metric_of is not None:
             self.refit_metric = self.metric_of(outputs, self.refit_metric)
         _insert_error_scores(outputs, self.job.error_score)
-        score = _tell(self.policy, action, outputs, self.refit_metric, given_up)
+        score = _tell(self.policy, action, outputs, self.refit_metric, given_up,
+                      self._on_scale)
         for listener in self.listeners:
             listener.on_told(action, outputs, score)
 
@@ -127,7 +133,17 @@ class _Run:
 
         The policy reads NaN for a split whose fit failed, as ``tell`` tells it.
         """
-        return self.policy.enough_folds(*action, _told_fold_scores(outputs, self.refit_metric))
+        return self.policy.enough_folds(
+            *action, _told_fold_scores(outputs, self.refit_metric, self._on_scale(action)))
+
+    def _on_scale(self, action, key="test_scores"):
+        """``scores -> scores``: those of `action`'s folds (`key`: ``"test_scores"`` or
+        ``"train_scores"``), on the policy's scale."""
+        if self.scale is None:
+            return list
+        side = 1 if key == "test_scores" else 0
+        targets = [self._y[split[side]] for split in self.trainer.split(action[1])]
+        return lambda scores: self.scale.read(scores, targets)
 
     def failed_output(self, action, i, reason):
         """The output of split `i` of `action`, whose worker died: a failed fit."""
@@ -188,28 +204,31 @@ def _recorded_output(output):
     return output
 
 
-def _tell(policy, action, outputs, metric, give_up):
-    """Tell `policy` the mean scores of `action` over its `outputs`; return the test score."""
+def _tell(policy, action, outputs, metric, give_up, on_scale):
+    """Tell `policy` the mean scores of `action` over its `outputs`, on its scale
+    (``on_scale(action, key)`` maps a key's fold scores); return the scorer's test score."""
     failed = any(out["fit_error"] is not None for out in outputs)
     fold_scores = _fold_scores(outputs, "test_scores", metric)
-    test = np.mean(fold_scores)
+    test = np.mean(on_scale(action)(fold_scores))
     train = (
-        np.mean(_fold_scores(outputs, "train_scores", metric))
+        np.mean(on_scale(action, "train_scores")(_fold_scores(outputs, "train_scores", metric)))
         if "train_scores" in outputs[0]
         else None
     )
     seconds = float(np.sum([out["fit_time"] + out["score_time"] for out in outputs]))
-    races = ({"fold_scores": _told_fold_scores(outputs, metric)} if policy.races_folds
-             else {})
+    races = ({"fold_scores": _told_fold_scores(outputs, metric, on_scale(action))}
+             if policy.races_folds else {})
     policy.tell(*action, test, train_score=train, fit_time=seconds, failed=failed,
                 give_up=give_up, **races)
-    return test
+    return np.mean(fold_scores)
 
 
-def _told_fold_scores(outputs, metric):
-    """The test score of each of `outputs`, NaN where its fit failed, whatever error_score."""
+def _told_fold_scores(outputs, metric, on_scale=list):
+    """The test score of each of `outputs` (mapped by `on_scale`), NaN where its fit failed,
+    whatever error_score."""
+    scores = on_scale(_fold_scores(outputs, "test_scores", metric))
     return [np.nan if out["fit_error"] is not None else score
-            for out, score in zip(outputs, _fold_scores(outputs, "test_scores", metric))]
+            for out, score in zip(outputs, scores)]
 
 
 def _fold_scores(outputs, key, metric):

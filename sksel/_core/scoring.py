@@ -1,25 +1,33 @@
-"""What a search's scorer measures: the metric behind it, and whether its scores lie in [0, 1];
-and what it calls of a candidate.
+"""What a search's scorer measures: the metric behind it, whether its scores lie in [0, 1], the
+scale the learned curve models read them on; and what it calls of a candidate.
 
 Policies read it to set their scales (DAUB's largest score and noise,
 Mutant-UCB's exploration unit): it is read from what the scorer is, not from
-how `scoring` spells it. :func:`response_needs` says which methods the
-scorers call, for the check of the candidates before any training.
+how `scoring` spells it. :func:`curve_scale` maps an error or a loss onto a
+scale the curve models know, fold by fold (:class:`CurveScale`).
+:func:`response_needs` says which methods the scorers call, for the check of
+the candidates before any training.
 """
 
+import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import (
     accuracy_score,
     average_precision_score,
     balanced_accuracy_score,
+    brier_score_loss,
     f1_score,
     fbeta_score,
     get_scorer,
     jaccard_score,
+    log_loss,
+    mean_absolute_error,
+    mean_squared_error,
     precision_score,
     r2_score,
     recall_score,
     roc_auc_score,
+    root_mean_squared_error,
     top_k_accuracy_score,
 )
 
@@ -70,16 +78,161 @@ def unit_scored_classifier(scorer, metric, estimator, n_classes):
 def curve_kind(scorer, metric, estimator, n_classes):
     """The kind of score the learned curve models know the search's scores as, or None.
 
-    ``"accuracy"`` for a classifier scored in [0, 1] (:func:`unit_scored_classifier`),
-    ``"r2"`` for a regressor scored by R² (its own ``score``, ``"r2"``), None otherwise
-    (a loss, another regression score).
+    That of :func:`curve_scale`: ``"accuracy"`` for a classifier scored in
+    [0, 1] (:func:`unit_scored_classifier`), ``"r2"`` for a regressor scored
+    by R² or by an error the scale maps to one, and for a classifier scored
+    by log loss or the Brier score; None otherwise.
+    """
+    scale = curve_scale(scorer, metric, estimator, n_classes)
+    return None if scale is None else scale.kind
+
+
+class CurveScale:
+    """How the learned curve models read a scorer's scores: as they are, or mapped fold by fold.
+
+    An error ``e`` of a fold maps to a skill ``1 - e / e0``, where ``e0`` is
+    the error on the same fold of the constant prediction the error is
+    smallest for (its *baseline*): the validation targets' mean for a
+    squared error (the skill is then the fold's R², exactly), their median
+    for an absolute error, the classes' frequencies for log loss and the
+    Brier score. A skill is 1 for a perfect model, 0 for the baseline, and
+    below 0 for worse; the curve models read it as an R² (kind ``"r2"``).
+    The map is monotone within a fold, so the order of two candidates on a
+    fold is the scorer's; the mean of the skills over folds may order them
+    otherwise than the mean of the errors by a hair, and the search still
+    ranks them by the scorer (``cv_results_``).
+
+    Parameters
+    ----------
+    kind : {"accuracy", "r2"}
+        The kind of score the curve models know (see
+        :mod:`sksel.curves.gap_model`).
+    name : str
+        The scale in words (``"R²"``, ``"MAE skill"``).
+    error : callable or None, default=None
+        ``error(score) -> e``: the error of a (greater-is-better) score; None
+        reads the scores as they are.
+    baseline : callable or None, default=None
+        ``baseline(y) -> e0``: the baseline's error on targets `y`.
+    unit : str, default=""
+        The error's name in the words of :meth:`tol_words` (``"MSE"``).
+    """
+
+    def __init__(self, kind, name, error=None, baseline=None, unit=""):
+        self.kind = kind
+        self.name = name
+        self.error = error
+        self.baseline = baseline
+        self.unit = unit
+
+    @property
+    def mapped(self):
+        """Whether scores are mapped (an error or a loss), not read as they are."""
+        return self.error is not None
+
+    def read(self, scores, targets):
+        """The scores of the folds on this scale: `scores[i]` measured on targets `targets[i]`.
+
+        A score that is not finite (a failed fit's ``error_score``) stays as it is.
+        """
+        if not self.mapped:
+            return list(scores)
+        return [score if not np.isfinite(score)
+                else 1.0 - self.error(score) / max(self.baseline(y), _TINY)
+                for score, y in zip(scores, targets)]
+
+    def tol_words(self, tol, y):
+        """`tol`, in points of this scale and in the scorer's units on targets `y`."""
+        if not self.mapped:
+            return f"tol={tol:g} of {self.name}"
+        return (f"tol={tol:g} of {self.name} (1 - {self.unit} / the {self.unit} of "
+                f"{_BASELINE_WORDS[self.unit]}): {tol * self.baseline(np.asarray(y)):.4g} of "
+                f"{self.unit} on these targets")
+
+
+_TINY = 1e-12
+_BASELINE_WORDS = {"MSE": "their mean", "MAE": "their median",
+                   "log loss": "the classes' frequencies",
+                   "Brier score": "the classes' frequencies"}
+
+
+def _squared_baseline(y):
+    """The mean squared error of the targets' mean (averaged over outputs)."""
+    return float(np.mean(np.var(np.asarray(y, dtype=float), axis=0)))
+
+
+def _absolute_baseline(y):
+    """The mean absolute error of the targets' median (averaged over outputs)."""
+    y = np.asarray(y, dtype=float)
+    return float(np.mean(np.abs(y - np.median(y, axis=0))))
+
+
+def _frequencies(y):
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    return counts / counts.sum()
+
+
+def _log_loss_baseline(y):
+    """The log loss of the classes' frequencies (their entropy)."""
+    p = _frequencies(y)
+    return float(-np.sum(p * np.log(p)))
+
+
+def _brier_baseline(y):
+    """The Brier score of the classes' frequencies (halved for two classes, as sklearn's)."""
+    p = _frequencies(y)
+    return float((1.0 - np.sum(p ** 2)) * (0.5 if len(p) <= 2 else 1.0))
+
+
+#: ``{metric: (name, error of a greater-is-better score, baseline, unit)}``, the maps.
+_MAPS = {
+    mean_squared_error: ("R²", lambda score: -score, _squared_baseline, "MSE"),
+    root_mean_squared_error: ("R²", lambda score: score ** 2, _squared_baseline, "MSE"),
+    mean_absolute_error: ("MAE skill", lambda score: -score, _absolute_baseline, "MAE"),
+    log_loss: ("log-loss skill", lambda score: -score, _log_loss_baseline, "log loss"),
+    brier_score_loss: ("Brier skill", lambda score: -score, _brier_baseline, "Brier score"),
+}
+_REGRESSION_MAPS = (mean_squared_error, root_mean_squared_error, mean_absolute_error)
+_CLASSIFICATION_MAPS = (log_loss, brier_score_loss)
+
+
+def curve_scale(scorer, metric, estimator, n_classes):
+    """The :class:`CurveScale` the curve models read the search's scores on, or None.
+
+    As they are: a classifier scored in [0, 1] (:func:`unit_scored_classifier`;
+    kind ``"accuracy"``), a regressor scored by R² (its own ``score``,
+    ``"r2"``). Mapped to a skill of kind ``"r2"``: a regressor scored by a
+    squared error (MSE, RMSE: the fold's R²) or by the absolute error, a
+    classifier scored by log loss or the Brier score (each negated, as
+    ``neg_*`` scorers give them). None for any other score: the curve models
+    do not know it.
     """
     function, sign = ranking_metric(scorer, metric, estimator)
+    if sign < 0 and function in _MAPS and (
+            function in _CLASSIFICATION_MAPS if n_classes is not None
+            else function in _REGRESSION_MAPS) and not _weighted_or_multi(scorer, metric):
+        name, error, baseline, unit = _MAPS[function]
+        return CurveScale("r2", name, error=error, baseline=baseline, unit=unit)
     if sign <= 0:
         return None
     if n_classes is not None:
-        return "accuracy" if function in _UNIT_METRICS else None
-    return "r2" if function is r2_score and is_regressor(first_estimator(estimator)) else None
+        return (CurveScale("accuracy", _score_name(function)) if function in _UNIT_METRICS
+                else None)
+    if function is r2_score and is_regressor(first_estimator(estimator)):
+        return CurveScale("r2", "R²")
+    return None
+
+
+def _weighted_or_multi(scorer, metric):
+    """Whether the scorer was made with options the map does not follow (weights, outputs)."""
+    if isinstance(scorer, _MultimetricScorer):
+        scorer = scorer._scorers.get(metric)
+    return bool(set(getattr(scorer, "_kwargs", {})) - {"labels"})
+
+
+def _score_name(function):
+    return {accuracy_score: "accuracy", roc_auc_score: "ROC AUC"}.get(
+        function, function.__name__.removesuffix("_score").replace("_", " "))
 
 
 def response_needs(scoring):

@@ -67,7 +67,7 @@ from .results import (
     results_table,
 )
 from .run import _Job, _Run, _stop_words
-from .scoring import curve_kind, ranking_metric, response_needs, unit_scored_classifier
+from .scoring import curve_scale, ranking_metric, response_needs, unit_scored_classifier
 
 
 class BaseSelectionSearch(BaseSearchCV):
@@ -107,6 +107,10 @@ class BaseSelectionSearch(BaseSearchCV):
     #: Whether the search's policy keeps the time its refit takes within `max_time` itself
     #: (the search then keeps none aside for it, see :mod:`~sksel._core.deadline`).
     _plans_its_refit = False
+
+    #: Whether the policy is told the scores of an error or a loss mapped onto a scale the
+    #: learned curve models know (:class:`~sksel._core.scoring.CurveScale`), fold by fold.
+    _maps_scores = False
 
     _parameter_constraints: dict = {
         **{k: v for k, v in BaseSearchCV._parameter_constraints.items() if k != "pre_dispatch"},
@@ -293,6 +297,7 @@ class BaseSelectionSearch(BaseSearchCV):
         splits = list(cv.split(X, y, **routed.splitter.split))
         self.n_splits_ = len(splits)
         n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
+        self._scale_, self._targets = self._curve_scale(n_classes), y
         policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
         _check_policy(policy, type(self).__name__)
         fit_params = self._fit_params_by_candidate(candidates, routed)
@@ -356,7 +361,8 @@ class BaseSelectionSearch(BaseSearchCV):
         run = _Run(job, policy, trainer, listeners + [progress], refit_metric, checkpoint, keeper,
                    metric_of=self._callable_metric if callable(self.scoring) else None,
                    breed=self._breed,
-                   early_refits=self.refit is True or isinstance(self.refit, str))
+                   early_refits=self.refit is True or isinstance(self.refit, str),
+                   scale=self._scale_)
         reserve = (None if self.max_time is None or self._plans_its_refit
                    else RefitReserve(run, self.max_time))
         engine = Engine(run.tasks, run.on_done, run.failed_output, n_jobs=self.n_jobs,
@@ -637,9 +643,25 @@ class BaseSelectionSearch(BaseSearchCV):
         """Whether the scores lie in [0, 1] (:func:`unit_scored_classifier`)."""
         return unit_scored_classifier(*self._get_scorers(), self.estimator, n_classes)
 
+    def _curve_scale(self, n_classes):
+        """The scale the learned curve models read the scores on (:func:`curve_scale`), or
+        None; a scale that maps the scores only for a search that tells its policy the
+        mapped ones (``_maps_scores``)."""
+        scale = curve_scale(*self._get_scorers(), self.estimator, n_classes)
+        return None if scale is None or (scale.mapped and not self._maps_scores) else scale
+
     def _curve_kind(self, n_classes):
-        """The kind of score the learned curve models know (:func:`curve_kind`), or None."""
-        return curve_kind(*self._get_scorers(), self.estimator, n_classes)
+        """The kind of score the learned curve models know (:meth:`_curve_scale`), or None."""
+        scale = self._curve_scale(n_classes)
+        return None if scale is None else scale.kind
+
+    def _tol_words(self, tol):
+        """`tol` in words, in points of the policy's scale and, where the scores are mapped, in
+        the scorer's units on the targets of this fit."""
+        scale = self._scale_
+        if scale is None:
+            return f"tol={tol:g}"
+        return scale.tol_words(tol, self._targets)
 
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)

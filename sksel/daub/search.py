@@ -41,8 +41,10 @@ class DAUBSearch(BaseSelectionSearch):
     on every fold, is selected and refitted on all the data.
 
     With ``risk > 0`` (the default) and scores in [0, 1] (accuracy and the
-    other scorers listed under `noise`), or regressors scored by R² (their
-    own score, ``scoring="r2"``), the learners go through rungs whose
+    other scorers listed under `noise`), regressors scored by R² (their
+    own score, ``scoring="r2"``), or an error or a loss read as its skill
+    on R²'s scale (squared and absolute errors, log loss, the Brier score:
+    :ref:`scorers`), the learners go through rungs whose
     sizes grow by 3, as in successive halving: after each rung the best third
     goes on, and so does every other learner that may still end more than
     `tol` above the leader (the best learner at that size) with a probability
@@ -59,7 +61,7 @@ class DAUBSearch(BaseSelectionSearch):
     `risk` of searches select a learner more than `tol` below the best one
     (:class:`~sksel.daub.RungPolicy`).
 
-    With ``risk=0``, other scores (losses, regression scores other than R²),
+    With ``risk=0``, other scores (regression scores other than those above),
     or ``bound="train"``,
     the search is DAUB (Sabharwal et al., AAAI 2016): every candidate is
     trained on the `l` smallest subsamples; from then on the candidate with
@@ -99,12 +101,16 @@ class DAUBSearch(BaseSelectionSearch):
         ``daub_gap_time_risk.csv``) scaled by its predicted cost. A larger
         `risk` drops more learners, earlier (on LCDB's held-out single splits,
         see :ref:`daub_risk`). ``0`` is DAUB's upper bounds, which drop no
-        learner that may still win; so is any `risk` with other scores, where
-        a `risk` set away from its default warns that it does nothing.
+        learner that may still win; so is any `risk` with scores the gap
+        model does not know, where a `risk` set away from its default warns
+        that it does nothing. Squared and absolute errors, log loss and the
+        Brier score are read as their skill, on R²'s scale (:ref:`scorers`).
 
     tol : float, default=0.005
-        The loss that counts (in units of the score: 0.5 accuracy or R²
-        points by default). With ``risk > 0``, a learner goes on while it may end more
+        The loss that counts, in points of the scale the policy reads (0.5
+        accuracy or R² points by default; with ``risk > 0`` and an error or a
+        loss, points of its skill, :ref:`scorers`: ``verbose=1`` gives its
+        value in the scorer's units). With ``risk > 0``, a learner goes on while it may end more
         than `tol` above the leader. With ``risk=0``, bounds within `tol` of
         the highest count as tied, and the tied learner whose next subsample is
         the smallest goes first (``0`` is the paper's argmax); with
@@ -477,6 +483,13 @@ class DAUBSearch(BaseSelectionSearch):
     {0: 159, 1: 159}
     """
 
+    @property
+    def _maps_scores(self):
+        """Whether the policy reads an error mapped (:class:`~sksel._core.scoring.CurveScale`):
+        for the rungs' gap model; DAUB's bounds (``risk=0``, ``bound="train"``) read the
+        scorer's scores, as their plots and progress lines show them."""
+        return self.risk != 0 and self.bound != "train"
+
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
         "param_grid": [dict, list, None],
@@ -653,9 +666,11 @@ class DAUBSearch(BaseSelectionSearch):
             scored = getattr(metric, "__name__", "the scorer given")
             warnings.warn(
                 f"risk={self.risk:g} has no effect with scores of {scored}: the rungs' model "
-                "of learning curves knows classifiers' accuracy-like scores in [0, 1] and "
-                "regressors' R². The search uses DAUB's bounds, as with risk=0; pass "
-                "scoring='r2' (regressors) to use the rungs.",
+                "of learning curves knows classifiers' accuracy-like scores in [0, 1], log "
+                "loss and Brier score, and regressors' R², squared and absolute errors. The "
+                "search uses DAUB's bounds, as with risk=0; pass one of those scorers "
+                "(scoring='neg_root_mean_squared_error', 'r2', 'accuracy', 'neg_log_loss', "
+                "...) to use the rungs.",
                 UserWarning,
             )
         return None
@@ -706,10 +721,12 @@ class DAUBSearch(BaseSelectionSearch):
         mean evaluation so far would promise too little.
         """
         n_max = n_candidates * len(self.sizes_)
+        tol = (f"; {self._tol_words(self.tol)}, risk={self.risk:g}"
+               if isinstance(self.policy_, RungPolicy) else "")
         return None, False, (
             f"no fixed count: stops once a candidate reaches {self.sizes_[-1]} rows; at most "
             f"{counted(n_max, 'evaluation')} ({counted(n_candidates, 'candidate')} x "
-            f"{counted(len(self.sizes_), 'size')})")
+            f"{counted(len(self.sizes_), 'size')}){tol}")
 
     def _largest_resource(self):
         return self.sizes_[-1]
@@ -741,8 +758,8 @@ class DAUBSearch(BaseSelectionSearch):
 
     def _max_score(self, n_classes):
         metric, sign = self._ranking_metric()
-        if self._unit_scored_classifier(n_classes):
-            return 1.0
+        if self._scale_ is not None:
+            return 1.0  # a score in [0, 1], an R² or a skill (an error mapped)
         if sign > 0 and metric in (r2_score, explained_variance_score):
             return 1.0
         if sign < 0:

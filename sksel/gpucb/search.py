@@ -148,7 +148,9 @@ class GPUCBSelector(BaseSelectionSearch):
 
     tol : float, default=0.01
         With ``n_iter="auto"``, the score the search may leave on the table,
-        in score units (0.01 is one accuracy point): it stops once
+        in points of the scale the policy reads (0.01 is one accuracy point,
+        one point of R²; for an error or a loss mapped, of its skill: see
+        :ref:`scorers`; ``verbose=1`` gives its value in the scorer's units): it stops once
         ``sum_k P(f(k) - f(b) > tol) <= risk`` over the candidates k not
         evaluated, ``b`` the best candidate evaluated, ``f`` the scores
         under the posterior. The sum bounds the probability that some
@@ -377,7 +379,8 @@ class GPUCBSelector(BaseSelectionSearch):
         :class:`~sklearn.model_selection.GridSearchCV` plus ``candidate_id``,
         ``candidate_name`` (``#id`` and the short name ``verbose=2`` prints
         and the displays draw), ``n_resources``, ``iter``, ``posterior_mean``
-        and ``posterior_std`` (after the last evaluation), and, with
+        and ``posterior_std`` (after the last evaluation; for an error or a
+        loss, on the scale the policy reads it on, :ref:`scorers`), and, with
         `race_folds` and a stop (`tol`, `risk`), ``first_look``: whether the
         candidate's evaluation stopped after its first folds (the others
         NaN). ``n_folds_run`` is the number of folds each row's scores
@@ -401,7 +404,9 @@ class GPUCBSelector(BaseSelectionSearch):
         The looks on a subsample made (`looks`), the leader's included.
 
     posterior_mean_, posterior_std_ : ndarray of shape (K,)
-        Posterior of every candidate, evaluated or not.
+        Posterior of every candidate, evaluated or not, on the scale the
+        policy reads the scores on (that of the scorer, or for an error or a
+        loss its skill: :ref:`scorers`).
 
     candidates_ : list of dict
         The K candidates' parameters, in order.
@@ -458,6 +463,8 @@ class GPUCBSelector(BaseSelectionSearch):
     """
 
     _resource_noun = "rows"
+
+    _maps_scores = True
 
     _parameter_constraints: dict = {
         **BaseSelectionSearch._parameter_constraints,
@@ -638,7 +645,8 @@ class GPUCBSelector(BaseSelectionSearch):
             ("a stop (n_iter='auto', risk > 0)", tol is None or self.risk == 0),
             ("asynchronous=False", self.asynchronous),
             ("batch_size=1 or 'auto'", self.batch_size != "auto" and self.batch_size > 1),
-            ("a classifier scored in [0, 1] or a regressor scored by R²",
+            ("a score the curve models know (a classifier's in [0, 1], log loss or Brier "
+             "score; a regressor's R², squared or absolute error)",
              self._curve_kind(n_classes) is None),
             (f"training folds of at least {_SMALLEST_LOOK * min(_LOOK_DIVISORS)} rows",
              not sizes),
@@ -712,7 +720,7 @@ class GPUCBSelector(BaseSelectionSearch):
         apart = (f"; looks on a subsample ({', '.join(map(str, looks))} rows) counted apart"
                  if looks else "")
         return n_iter, False, (f"at most {counted(n_iter, 'evaluation')} of the {n_candidates}, "
-                               f"until the answer is known (tol={self.policy_.tol:g}, "
+                               f"until the answer is known ({self._tol_words(self.policy_.tol)}, "
                                f"risk={self.policy_.risk:g}){apart}")
 
     def _prior(self, candidates, estimators, n_classes):
@@ -750,12 +758,13 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _known_prior(self, estimators, kernel_corr, n_classes):
         """The shipped prior's knowledge of the candidates' learners
-        (:func:`~sksel.gpucb.known.known_prior`), for a classifier scored in [0, 1] or a
-        regressor scored by R²; or None."""
-        kind = self._curve_kind(n_classes)
-        if kind is None:
+        (:func:`~sksel.gpucb.known.known_prior`), or None: that of the classifiers' priors
+        or the regressors', chosen by the learners, for any scorer the curve models read
+        (:meth:`_curve_scale`: a log loss, an error, as an accuracy or R²)."""
+        if self._curve_kind(n_classes) is None:
             return None
-        return known_prior(estimators, kernel_corr, kind)
+        return known_prior(estimators, kernel_corr,
+                           "accuracy" if n_classes is not None else "r2")
 
     def _shipped_times(self):
         """The earlier fit times of the candidates shipped with the prior used, or None."""
@@ -777,8 +786,16 @@ class GPUCBSelector(BaseSelectionSearch):
         same_name = len({tuple(params) for params in candidates}) == 1
         if self.n_iter != "auto" or len(candidates) < 2 or not (only_estimators and same_name):
             return
-        which = ("prior='kernel'" if self.prior == "kernel" else
-                 "prior='auto' knows too few of the learners, and the kernel prior it uses")
+        if self.prior == "kernel":
+            which = "prior='kernel'"
+        elif self._scale_ is None:
+            metric, _ = self._ranking_metric()
+            which = ("prior='auto' has no earlier scores of "
+                     f"{getattr(metric, '__name__', 'the scorer given')} (the shipped priors "
+                     "serve scores the curve models read: see the User Guide's Scorers), and "
+                     "the kernel prior it uses")
+        else:
+            which = "prior='auto' knows too few of the learners, and the kernel prior it uses"
         warnings.warn(
             f"{type(self).__name__}: {which} shares nothing between the {len(candidates)} "
             "candidates, which differ only by their estimator: one "

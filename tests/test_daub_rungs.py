@@ -205,6 +205,22 @@ def test_the_first_rung_cuts_with_the_model_of_accuracies_and_not_with_r2s():
     assert set(dropped["r2"].values()) == {90}
 
 
+def test_close_learners_skip_the_rungs_that_would_drop_none_and_go_to_n():
+    # R²'s first rung drops nobody; where even a cut on its one point would keep every
+    # learner (all within a point), the rung between is not run: rows at 30 and at 810.
+    close = {c: 0.80 - 0.002 * c for c in range(6)}
+    policy = RungPolicy(6, [30, 90, 270, 810], model=shipped_model("r2"),
+                        threshold=threshold(0.1, "r2"), n_validation=300)
+    simulate(policy, lambda c, s: close[c])
+    assert policy.dropped_ == {} and {s for _, s in policy.decisions_} == {30, 810}
+    # One learner far behind on its one point: the rungs run, and drop it.
+    apart = {**close, 5: 0.3}
+    policy = RungPolicy(6, [30, 90, 270, 810], model=shipped_model("r2"),
+                        threshold=threshold(0.1, "r2"), n_validation=300)
+    simulate(policy, lambda c, s: apart[c])
+    assert 90 in {s for _, s in policy.decisions_} and 5 in policy.dropped_
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_learners_kept_whatever_comes_start_their_next_rung_before_it_is_decided(seed):
     # Sure promotions: an action handed out with speculative=False before the rung's

@@ -81,7 +81,10 @@ class RungPolicy(CurvePolicy):
     same rows and the threshold is `threshold`. At the first rung, where two
     or more rungs lie below N, learners are cut on one point of each curve
     (`first_cut`), or none is dropped so that every curve has a slope where
-    learners are first dropped. A learner left alone goes to N at once. At
+    learners are first dropped; there, where even a cut on one point would
+    drop nobody, the learners are close and the rungs left are not expected
+    to drop any: they all go to N at once, where the folds are raced. A
+    learner left alone goes to N at once. At
     N every learner left is scored, then each learner that failed on every
     fold of a rung below N gets one try there
     (:class:`~sksel.daub.ledger.CurvePolicy`), and the best is selected.
@@ -229,13 +232,24 @@ class RungPolicy(CurvePolicy):
                 self.dropped_[candidate] = self.size
                 self._active.discard(candidate)
         self._alive_at_rung = sorted(survivors)
-        self._rung = self.n_sizes - 1 if len(survivors) == 1 else self._rung + 1
+        to_n = len(survivors) == 1 or self._no_drop_expected(alive)
+        self._rung = self.n_sizes - 1 if to_n else self._rung + 1
         return True
 
-    def _survivors(self, alive):
-        """The learners of `alive` that go on from this rung (see the class docstring)."""
+    def _no_drop_expected(self, alive):
+        """Whether the rungs left below N are not expected to drop any of `alive`: at a first
+        rung that drops none (no `first_cut`), every learner would go on even on its one point
+        of curve. The next rungs would then cost rows and drop nobody; the learners go to N,
+        where the folds are raced."""
+        return (self._keeps_every_learner()
+                and self._survivors(alive, first_cut=True, record=False) == set(alive))
+
+    def _survivors(self, alive, first_cut=False, record=True):
+        """The learners of `alive` that go on from this rung (see the class docstring); with
+        `first_cut`, even at a first rung that drops none; with `record`, their
+        probabilities go to ``probabilities_``."""
         scored = [c for c in alive if self.size in self._valid[c]]
-        if not scored or self._keeps_every_learner():
+        if not scored or (self._keeps_every_learner() and not first_cut):
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
         keep = set(self._kept_by_rank(ranked, alive)) | set(alive).difference(scored)
@@ -245,7 +259,8 @@ class RungPolicy(CurvePolicy):
         features = [self._features(c, ranked[0]) for c in others]
         thresholds = self._thresholds(others)
         for c, p in zip(others, self.model.prob_above(features, self.tol)):
-            self.probabilities_[c, self.size] = float(p)
+            if record:
+                self.probabilities_[c, self.size] = float(p)
             if p >= thresholds[c]:
                 keep.add(c)
         return keep

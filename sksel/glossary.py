@@ -89,8 +89,8 @@ the documentation's glossary page; :func:`define` returns one entry.
       rows, projected from its learning curve so far (the slope of its last
       points, a prior learnt from real learning curves, or its training
       score: ``bound=``). It decides who gets more rows where the search
-      uses DAUB's bounds (``risk=0``, and scores other than accuracy-like ones
-      and R²): the
+      uses DAUB's bounds (``risk=0``, and scores the curve models do not
+      read: see :ref:`scorers`): the
       learner with the highest bound gets the next size, and a learner whose
       bound falls below the best score already reached on N gets no more.
       ``verbose=2`` prints it as ``bound=``; ``bound=none`` where the curve
@@ -101,9 +101,11 @@ the documentation's glossary page; :func:`define` returns one entry.
    risk
    tol
       How much a search may lose, and how likely it is to. ``tol`` is the
-      loss that counts, in units of the score (:class:`~sksel.DAUBSearch`:
-      0.005, half an accuracy or R² point; :class:`~sksel.GPUCBSelector`:
-      0.01).
+      loss that counts, in points of the scale the search reads the scores
+      on (:class:`~sksel.DAUBSearch`: 0.005, half an accuracy or R² point;
+      :class:`~sksel.GPUCBSelector`: 0.01); an error or a loss is read as its
+      skill on R²'s scale, and ``verbose=1`` says ``tol`` in the scorer's
+      units (:ref:`scorers`).
       For :class:`~sksel.DAUBSearch`, ``risk`` (0.1) is the share of
       searches allowed to select a learner more than ``tol`` below the best
       one on all the rows: a learner outside the best third of a

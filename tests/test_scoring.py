@@ -22,7 +22,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeRegressor
 
 from sksel import DAUBSearch, GPUCBSelector
-from sksel._core.scoring import curve_scale
+from sksel._core.scoring import ShareOfError, curve_scale
+from sksel._core.simulate import simulate
+from sksel.curves.gap_model import shipped_model
 from sksel.daub import RungPolicy
 
 
@@ -105,16 +107,18 @@ def _regression():
     return X, y, learners, list(KFold(5, shuffle=True, random_state=0).split(X))
 
 
-def test_daub_scored_by_a_squared_error_decides_as_by_r2():
-    """Each fold's RMSE maps to its R² exactly: the rungs drop the same learners and use the
-    same evaluations; the pick is GridSearchCV's over the same folds and scorer."""
+def test_daub_scored_by_rmse_decides_as_by_mse_at_twice_the_tol():
+    """Each fold's RMSE and MSE map to its R² exactly, and a share q of an RMSE is about 2q of
+    the MSE: the rungs drop the same learners and use the same evaluations; the pick is
+    GridSearchCV's over the same folds and scorer."""
     X, y, learners, folds = _regression()
-    by_r2 = DAUBSearch(learners, cv=folds, random_state=0).fit(X, y)
-    by_rmse = DAUBSearch(learners, scoring="neg_root_mean_squared_error", cv=folds,
+    by_mse = DAUBSearch(learners, scoring="neg_mean_squared_error", tol=0.01, cv=folds,
+                        random_state=0).fit(X, y)
+    by_rmse = DAUBSearch(learners, scoring="neg_root_mean_squared_error", tol=0.005, cv=folds,
                          random_state=0).fit(X, y)
     assert isinstance(by_rmse.policy_, RungPolicy) and by_rmse.policy_.model.kind == "r2"
-    assert by_rmse.policy_.dropped_ and by_rmse.policy_.dropped_ == by_r2.policy_.dropped_
-    assert by_rmse.policy_.decisions_ == by_r2.policy_.decisions_
+    assert by_rmse.policy_.dropped_ and by_rmse.policy_.dropped_ == by_mse.policy_.dropped_
+    assert by_rmse.policy_.decisions_ == by_mse.policy_.decisions_
     grid = GridSearchCV(Pipeline([("estimator", learners[0])]), {"estimator": learners},
                         scoring="neg_root_mean_squared_error", cv=folds).fit(X, y)
     assert by_rmse.best_index_ == grid.best_index_
@@ -124,16 +128,32 @@ def test_daub_scored_by_a_squared_error_decides_as_by_r2():
 
 
 def test_gpucb_scored_by_a_squared_error_reads_the_regression_prior_as_by_r2():
+    """Without a stop (n_iter set), the scores told are the folds' R²: the same posterior."""
     X, y, learners, folds = _regression()
-    by_r2 = GPUCBSelector(learners, cv=folds, random_state=0).fit(X, y)
+    by_r2 = GPUCBSelector(learners, n_iter=4, cv=folds, random_state=0).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning that the prior knows too few learners
-        by_mse = GPUCBSelector(learners, scoring="neg_mean_squared_error", cv=folds,
+        by_mse = GPUCBSelector(learners, scoring="neg_mean_squared_error", n_iter=4, cv=folds,
                                random_state=0).fit(X, y)
     assert by_mse.prior_ == by_r2.prior_ == "regression"
     assert by_mse.prior_match_ == by_r2.prior_match_
     np.testing.assert_allclose(by_mse.posterior_mean_, by_r2.posterior_mean_, rtol=1e-9)
     assert by_mse.best_index_ == by_r2.best_index_
+
+
+def test_an_errors_tol_is_a_share_of_the_leaders_error():
+    """Near a perfect fit, half a point of R² is a large share of the error: a share of it
+    keeps a learner a fixed tol would drop. The rung's leader scores 0.99; #2, outside
+    halving's top third, 0.984."""
+    curves = {0: 0.99, 1: 0.989, 2: 0.984, 3: 0.5, 4: 0.4, 5: 0.3}
+    probabilities = {}
+    for name, tol in [("points", 0.005), ("share", ShareOfError(0.005, 2.0))]:
+        policy = RungPolicy(6, [30, 90, 270], model=shipped_model("r2"), threshold=0.05,
+                            n_validation=300, tol=tol, first_cut=True)
+        simulate(policy, lambda c, s: curves[c])
+        probabilities[name] = policy.probabilities_[2, 30]
+    assert probabilities["share"] > probabilities["points"]
+    assert ShareOfError(0.005, 2.0)(0.99) == pytest.approx(2 * 0.005 * 0.01)
 
 
 def test_gpucb_scored_by_log_loss_takes_the_classifiers_prior():
@@ -153,17 +173,15 @@ def test_gpucb_warns_of_a_scorer_without_prior_by_its_name():
 
 
 def test_the_header_gives_tol_in_the_scorers_units(capsys):
-    """tol=0.005 of R² is 0.005 x the targets' variance in MSE; in a root (RMSE, MAE), where
-    the root is half the baseline's, d root = e0 tol / (2 root) = tol x the baseline's root:
-    their standard deviation, the median's MAE."""
+    """For an error, tol is a share of the leader's error; the header gives the baseline's
+    error on the targets: their standard deviation (RMSE), the median's MAE."""
     X, y, learners, folds = _regression()
     headers = {}
-    for scoring in ("neg_mean_squared_error", "neg_root_mean_squared_error",
-                    "neg_mean_absolute_error"):
+    for scoring in ("neg_root_mean_squared_error", "neg_mean_absolute_error"):
         DAUBSearch(learners[:3], scoring=scoring, cv=folds, random_state=0, verbose=1).fit(X, y)
         headers[scoring] = capsys.readouterr().out.splitlines()[0]
-    assert f": {0.005 * np.var(y):.4g} of MSE on these" in headers["neg_mean_squared_error"]
-    assert f": of RMSE, {0.005 * np.std(y):.4g} on these" in headers[
-        "neg_root_mean_squared_error"]
-    assert (f": of MAE, {0.005 * np.mean(np.abs(y - np.median(y))):.4g} on these"
+    assert ("tol=0.005: 0.5% of the leader's RMSE" in headers["neg_root_mean_squared_error"]
+            and f"RMSE on these targets is {np.std(y):.4g}"
+            in headers["neg_root_mean_squared_error"])
+    assert (f"MAE on these targets is {np.mean(np.abs(y - np.median(y))):.4g}"
             in headers["neg_mean_absolute_error"])

@@ -147,23 +147,61 @@ class CurveScale:
                 else 1.0 - self.error(score) / max(self.baseline(y), _TINY)
                 for score, y in zip(scores, targets)]
 
-    def tol_words(self, tol, y):
-        """`tol`, in points of this scale and in the scorer's units on targets `y`.
+    def policy_tol(self, tol):
+        """The `tol` a policy reads on this scale: `tol` itself for a score read as it is;
+        for an error, a share `tol` of the leader's (:class:`ShareOfError`)."""
+        if not self.mapped:
+            return tol
+        return ShareOfError(tol, 2.0 if self.words[2] else 1.0)
 
-        For a root (RMSE, MAE), ``d root = e0 tol / (2 root)``: ``tol``
-        times the baseline's root where the root is half of it (a skill of
-        0.75).
-        """
+    def tol_words(self, tol, y):
+        """`tol` in words: points of this scale, or for an error a share of the leader's, with
+        the baseline's error on targets `y`."""
         if not self.mapped:
             return f"tol={tol:g} of {self.name}"
         formula, error, root = self.words
         baseline = self.baseline(np.asarray(y))
-        if not root:
-            return (f"tol={tol:g} of {self.name} ({formula}): {tol * baseline:.4g} of {error} "
-                    "on these targets")
-        return (f"tol={tol:g} of {self.name} ({formula}): of {root}, "
-                f"{tol * math.sqrt(baseline):.4g} on these targets where it is half the "
-                "baseline's")
+        shown, value = (root, math.sqrt(baseline)) if root else (error, baseline)
+        factor = "2 x " if root else ""
+        return (f"tol={tol:g}: {tol:.1%} of the leader's {shown}, read as {self.name} "
+                f"({formula}; {factor}{tol:g} x (1 - {self.name}) at the leader's); the "
+                f"baseline's {shown} on these targets is {value:.4g}")
+
+
+class ShareOfError:
+    """``score -> tol``: a share of the leader's error, in points of its skill.
+
+    Where the leader's skill is ``s`` (``1 - e / e0``), a loss of a share
+    `share` of its error is ``factor * share * (1 - s)`` points of skill:
+    `factor` is 2 where the scorer gives the root of the error the skill is
+    linear in (RMSE of MSE, MAE of MAE²: ``(1 + q)² ~ 1 + 2 q``), else 1.
+    Before any leader (``score=None``) the value at a skill of 0.5.
+
+    Parameters
+    ----------
+    share : float
+        The share of the leader's error that counts as a loss (the search's ``tol``).
+    factor : float
+        2 for a root error, 1 otherwise.
+
+    Examples
+    --------
+    >>> from sksel._core.scoring import ShareOfError
+    >>> tol = ShareOfError(0.01, 2.0)  # 1% of an RMSE
+    >>> round(tol(0.9), 6), round(tol(0.99), 6)
+    (0.002, 0.0002)
+    """
+
+    def __init__(self, share, factor):
+        self.share = share
+        self.factor = factor
+
+    def __str__(self):
+        return f"{self.share:g} ({self.share:.1%} of the leader's error)"
+
+    def __call__(self, score):
+        headroom = 0.5 if score is None or not np.isfinite(score) else max(1.0 - score, 0.0)
+        return self.factor * self.share * headroom
 
 
 _TINY = 1e-12

@@ -655,6 +655,13 @@ class BaseSelectionSearch(BaseSearchCV):
         scale = self._curve_scale(n_classes)
         return None if scale is None else scale.kind
 
+    def _policy_tol(self, tol):
+        """The `tol` the policy reads: `tol`, or for an error mapped a share of the leader's
+        error (:meth:`~sksel._core.scoring.CurveScale.policy_tol`); None stays None."""
+        if tol is None or self._scale_ is None:
+            return tol
+        return self._scale_.policy_tol(tol)
+
     def _tol_words(self, tol):
         """`tol` in words, in points of the policy's scale and, where the scores are mapped, in
         the scorer's units on the targets of this fit."""

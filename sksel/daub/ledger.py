@@ -31,8 +31,10 @@ class CurvePolicy(SequentialPolicy):
     noise : float or callable
         Standard error of one validation score, or a function of the score
         returning it: the noise of a fold's score in the race at N.
-    tol : float
-        The gap a race must show beyond the noise.
+    tol : float or callable
+        The gap a race must show beyond the noise; or a function of the
+        leader's score returning it (a share of an error: see
+        :class:`~sksel._core.scoring.CurveScale`).
     race : bool
         Race the cross-validation folds at N (see :meth:`enough_folds`).
 
@@ -141,6 +143,11 @@ class CurvePolicy(SequentialPolicy):
         """
         super().tell(candidate, resource, score, train_score, fit_time, failed, give_up,
                      fold_scores)
+
+    def _tol_at(self, score):
+        """`tol` where the leader scores `score`: `tol`, or its value there where it is a
+        function of the leader's score."""
+        return self.tol(score) if callable(self.tol) else self.tol
 
     def enough_folds(self, candidate, resource, fold_scores):
         """Whether the first folds of ``(candidate, resource)``, scoring `fold_scores`, end a race.
@@ -291,7 +298,7 @@ class CurvePolicy(SequentialPolicy):
             se = math.sqrt(2) * self._noise(scores[:j].mean()) / math.sqrt(j)
             if j >= 3:
                 se = max(se, gaps.std(ddof=1) / math.sqrt(j))
-            if se > 0 and gaps.mean() - self.tol > _RACE_Z * se:
+            if se > 0 and gaps.mean() - self._tol_at(bar[:j].mean()) > _RACE_Z * se:
                 return j
         return None
 

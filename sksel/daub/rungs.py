@@ -108,8 +108,9 @@ class RungPolicy(CurvePolicy):
     n_validation : int
         Validation rows each score below N was measured on (the noise of a
         score, a feature of the model).
-    tol : float, default=0.005
-        The gap that counts as a loss.
+    tol : float or callable, default=0.005
+        The gap that counts as a loss; or a function of the leader's score
+        at the rung returning it.
     eta : int, default=3
         Halving's factor: the top ``ceil(n / eta)`` always go on.
     noise : float or callable, default=0.0
@@ -258,7 +259,8 @@ class RungPolicy(CurvePolicy):
             return keep
         features = [self._features(c, ranked[0]) for c in others]
         thresholds = self._thresholds(others)
-        for c, p in zip(others, self.model.prob_above(features, self.tol)):
+        tol = self._tol_at(self._valid[ranked[0]][self.size])
+        for c, p in zip(others, self.model.prob_above(features, tol)):
             if record:
                 self.probabilities_[c, self.size] = float(p)
             if p >= thresholds[c]:

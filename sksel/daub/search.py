@@ -636,7 +636,8 @@ class DAUBSearch(BaseSelectionSearch):
             self.policy_ = RungPolicy(
                 len(candidates), self.sizes_, model=shipped_model(kind),
                 threshold=threshold(self.risk, kind, self.cost),
-                n_validation=sum(len(test) for _, test in curve_folds), tol=self.tol, eta=_ETA,
+                n_validation=sum(len(test) for _, test in curve_folds),
+                tol=self._policy_tol(self.tol), eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
             )
             return self.policy_, trainer

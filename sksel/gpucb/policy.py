@@ -90,12 +90,13 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
     n_iter : int, default=None
         Most evaluations, T <= K; None means K. Without `tol`, the policy
         makes exactly `n_iter` evaluations (failed ones included).
-    tol : float, default=None
+    tol : float or callable, default=None
         Stop before `n_iter` once the answer is known: once a candidate left
         beats the best one observed (the one a search selects) by more than
         `tol` with a posterior probability of at most `risk`
-        (:meth:`probability_left`). In score units, >= 0; None never stops
-        early.
+        (:meth:`probability_left`). In score units, >= 0; or a function of
+        the best score observed returning it (a share of an error, see
+        :class:`~sksel._core.scoring.CurveScale`); None never stops early.
     risk : float, default=0.1
         The posterior probability, in [0, 1], under which the policy stops
         (with `tol`); 0 never stops before `n_iter`.
@@ -305,7 +306,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         self.delta = delta
         self.beta_scale = beta_scale
         self.n_iter = len(self.mean) if n_iter is None else n_iter
-        self.tol = tol
+        self._tol = tol
         self.risk = risk
         self.fit_scale = fit_scale
         self.empirical_bayes = empirical_bayes
@@ -398,6 +399,20 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
         return dict(self._observed)
 
     @property
+    def tol(self):
+        """The gap that counts as a loss now: `tol`, or where it is a function of the best
+        score observed, its value there (before any, at None)."""
+        if not callable(self._tol):
+            return self._tol
+        best = self.best_
+        return self._tol(None if best is None else self._observed[best])
+
+    @property
+    def _tol_shown(self):
+        """`tol` as the progress lines say it."""
+        return str(self._tol) if callable(self._tol) else f"{self._tol:g}"
+
+    @property
     def best_(self):
         """The candidate with the best score observed on every fold, or None."""
         observed = {c: y for c, y in self._observed.items() if c not in self._extra_var}
@@ -479,7 +494,7 @@ class GPUCBPolicy(Stop, Acquisition, Batch, Lookahead, GaussianModel, Sequential
             if self.n_iter == 1:
                 return "not needed: the one evaluation allowed was made"
             return f"not needed: the {self.n_iter} evaluations allowed were made"
-        return (f"not needed: the probability that it scores more than tol={self.tol:g} above "
+        return (f"not needed: the probability that it scores more than tol={self._tol_shown} above "
                 f"the selected candidate is {self.probability_left([candidate]):.2g} "
                 f"(summed over all the candidates left: {self.probability_left():.2g} "
                 f"<= risk={self.risk:g})")

@@ -680,7 +680,7 @@ class GPUCBSelector(BaseSelectionSearch):
     def _n_iter_tol(self, n_total):
         """``(most evaluations, tol or None)`` of the policy for K = `n_total` candidates."""
         if self.n_iter == "auto":
-            return min(n_total, self.max_iter or n_total), self.tol
+            return min(n_total, self.max_iter or n_total), self._policy_tol(self.tol)
         if self.max_iter is not None:
             raise ValueError(f"max_iter={self.max_iter} caps n_iter='auto'; with "
                              f"n_iter={self.n_iter} leave max_iter=None.")
@@ -701,7 +701,7 @@ class GPUCBSelector(BaseSelectionSearch):
         if candidate in policy.dropped_:
             return (f"dropped after its looks on subsamples ({last}): the model of learning "
                     f"curves gives it a probability below {policy.look_threshold:g} of ending "
-                    f"more than tol={policy.tol:g} above the leader")
+                    f"more than tol={self.tol:g} above the leader")
         if candidate == policy.settled_:
             return (f"selected from its looks on subsamples ({last}), without a "
                     "cross-validation on all the rows: the looks settled the answer")
@@ -720,7 +720,7 @@ class GPUCBSelector(BaseSelectionSearch):
         apart = (f"; looks on a subsample ({', '.join(map(str, looks))} rows) counted apart"
                  if looks else "")
         return n_iter, False, (f"at most {counted(n_iter, 'evaluation')} of the {n_candidates}, "
-                               f"until the answer is known ({self._tol_words(self.policy_.tol)}, "
+                               f"until the answer is known ({self._tol_words(self.tol)}, "
                                f"risk={self.policy_.risk:g}){apart}")
 
     def _prior(self, candidates, estimators, n_classes):

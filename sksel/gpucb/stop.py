@@ -139,7 +139,7 @@ class Stop:
             return (f"the answer is known after {evaluations} and {n_looks} "
                     f"look{'' if n_looks == 1 else 's'} on a subsample: candidate "
                     f"{self.settled_}, selected from its looks: the probability that another "
-                    f"scores more than tol={self.tol:g} above it is at most "
+                    f"scores more than tol={self._tol_shown} above it is at most "
                     f"{self.settled_by_looks(self.settled_):.2g} <= risk={self.risk:g}")
         if not left and self.dropped_:
             return (f"every candidate evaluated or dropped: {n} evaluated, "
@@ -155,5 +155,5 @@ class Stop:
             n_looks = sum(len(scores) for scores in self._look_scores.values())
             looks += f", and {n_looks} look{'' if n_looks == 1 else 's'} on a subsample"
         return (f"the answer is known after {evaluations}{looks}: a candidate left beats the "
-                f"selected one by more than tol={self.tol:g} with a probability of at most "
+                f"selected one by more than tol={self._tol_shown} with a probability of at most "
                 f"{self.probability_left():.2g} <= risk={self.risk:g}")

@@ -78,7 +78,10 @@ at its shipped thresholds on the report half of the curves at ``PATH`` (in
 the front of each risk beside halving, and the coverage, as ``--report``
 prints them. It checks the model on the skills an error is read as
 (``record_curves --scoring mae`` or ``log_loss``): the share of runs losing
-more than ``tol`` against each risk. Seconds to a minute.
+more than ``tol`` against each risk. With ``--share 2`` (MAE) or ``--share 1``
+(log loss), ``tol`` is 0.5% of the leader's error, as DAUBSearch reads an
+error's (:class:`sksel._core.scoring.ShareOfError`), and the losses are in
+percent of the best learner's error. Seconds to a minute.
 
 Usage::
 
@@ -88,7 +91,7 @@ Usage::
     python -m benchmarks build_daub_gap --task regression [--write] [--report]
         [--tune-seeds 0 1 2]
     python -m benchmarks build_daub_gap --curves benchmarks/data/regression_curves_mae.csv
-        [--kind {r2,accuracy}]
+        [--kind {r2,accuracy}] [--share {1,2}]
 
 About 3 minutes on one core with ``--report`` (the calibration replays most of
 it); ``--families`` alone (no calibration of the family-free model) about 1.5
@@ -108,6 +111,7 @@ from sklearn.model_selection import GroupKFold
 
 from benchmarks import lcdb_replay as L
 from benchmarks.builders import _gap_families as F
+from sksel._core.scoring import ShareOfError
 from sksel.curves.gap_model import (
     FEATURES,
     MEAN_TERMS,
@@ -228,14 +232,15 @@ VARIANTS = {"leader-only": LeaderOnlyRungPolicy,
             "first-rung-keeps": partial(RungPolicy, first_cut=False)}
 
 
-def replay(task, model, threshold, cost="rows", rule=RungPolicy):
+def replay(task, model, threshold, cost="rows", rule=RungPolicy, tol=TOL):
     """``(pick, cost)`` of `rule` on `task` (None `model`: halving on the same rungs).
 
-    A family model (``--families``) is told the learners' families.
+    A family model (``--families``) is told the learners' families; `tol`, the
+    policy's (a :class:`~sksel._core.scoring.ShareOfError` with ``--share``).
     """
     columns = rung_columns(task)
     policy = F.rung_policy(task, list(columns), model, rule=rule, threshold=threshold,
-                           n_validation=task.n_validation, tol=TOL, eta=ETA, cost=cost)
+                           n_validation=task.n_validation, tol=tol, eta=ETA, cost=cost)
     run = simulate(policy, lambda c, n: task.valid[c, columns[n]],
                    durations=lambda c, n: task.fit_time[c, columns[n]])
     return policy.best_, run.wall_time
@@ -270,17 +275,24 @@ def portfolios(task, rng):
     return out
 
 
-def outcome_rows(task, kind, pickers):
-    """One row per picker: the loss (points) and the speedup over training every learner."""
+def outcome_rows(task, kind, pickers, share=None):
+    """One row per picker: the loss and the speedup over training every learner.
+
+    The loss is in points of the score; with `share` (``--share``: 2 where the
+    skill is of a squared root error, RMSE or MAE, 1 for a loss), in percent
+    of the best learner's error, ``((1 - s_pick) / (1 - s_best)) ** (1 / share) - 1``.
+    """
     valid = np.asarray(task.valid)
     full = np.asarray(task.fit_time)[:, -1].sum()
     floor = np.asarray(task.fit_time)[np.argmax(valid[:, -1]), -1]
+    best = valid[:, -1].max()
     rows = []
     for name, picker in pickers.items():
         pick, cost = picker(task)
+        loss = (best - valid[pick, -1] if share is None else
+                ((1 - valid[pick, -1]) / max(1 - best, 1e-12)) ** (1 / share) - 1)
         rows.append({"openmlid": task.openmlid, "seed": task.seed, "kind": kind, "method": name,
-                     "loss": 100 * (valid[:, -1].max() - valid[pick, -1]),
-                     "speedup": full / cost, "x_floor": cost / floor})
+                     "loss": 100 * loss, "speedup": full / cost, "x_floor": cost / floor})
     return rows
 
 
@@ -326,18 +338,21 @@ def choose_thresholds(calibration):
     return chosen
 
 
-def front(tasks, rules, seed=0, cost="rows"):
+def front(tasks, rules, seed=0, cost="rows", share=None):
     """The report: each rule (``{method: (model, threshold)}``, or ``(model, threshold,
     rule)`` with `rule` a variant of :class:`RungPolicy` as :func:`replay` takes it) and
-    halving at 2, 3, 4 on every portfolio kind."""
+    halving at 2, 3, 4 on every portfolio kind. With `share`, `TOL` is a share of the
+    leader's error and the losses are in percent of the best's (:func:`outcome_rows`)."""
+    tol = TOL if share is None else ShareOfError(TOL, share)
     pickers = {f"halving eta={eta}": (lambda t, eta=eta: halving(t, eta)) for eta in (2, 3, 4)}
     for method, (model, threshold, *rule) in rules.items():
-        pickers[method] = lambda t, m=model, b=threshold, r=rule: replay(t, m, b, cost, *r)
+        pickers[method] = (lambda t, m=model, b=threshold, r=rule:
+                           replay(t, m, b, cost, *(r or [RungPolicy]), tol=tol))
     rng = np.random.default_rng(seed)
     rows = []
     for task in tasks:
         for kind, part in portfolios(task, rng):
-            rows += outcome_rows(part, kind, pickers)
+            rows += outcome_rows(part, kind, pickers, share)
     return pd.DataFrame(rows)
 
 
@@ -588,9 +603,10 @@ def curves_report_half(path):
     return [t for t in load_tasks(path, seeds=[0]) if t.openmlid in set(tables["openmlid"])]
 
 
-def shipped_report(path, kind, cost="rows"):
+def shipped_report(path, kind, cost="rows", share=None):
     """``--curves PATH``: the shipped model and thresholds of `kind` replayed on the report
-    half of the curves at `path`, and the model's coverage there; nothing fitted."""
+    half of the curves at `path`, and the model's coverage there; nothing fitted. With
+    `share` (``--share``), tol is a share of the leader's error (:func:`front`)."""
     report = curves_report_half(path)
     if not report:
         raise SystemExit(f"{path}: no report-half table of 5 learners reaching 1,000 rows")
@@ -598,7 +614,10 @@ def shipped_report(path, kind, cost="rows"):
     print(f"Report half of {path}, outer seed 0: {len(report)} datasets, single splits; the "
           f"shipped {kind} model at its thresholds "
           + ", ".join(f"{r:g}: {t:g}" for r, (t, _, _) in thresholds.items()))
-    print(summarize(front(report, risk_rules(model, thresholds), cost=cost)).to_string())
+    if share is not None:
+        print(f"tol: {TOL:.1%} of the leader's error; losses in percent of the best's error")
+    print(summarize(front(report, risk_rules(model, thresholds), cost=cost, share=share))
+          .to_string())
     print("\nCoverage on the report half (every learner against the leader at every "
           "rung below N): pairs by the probability given, and how many ended > tol above")
     print(reliability(model, report).to_string())
@@ -629,6 +648,9 @@ def main(argv=None):
                              "half of these curves (record_curves' CSV), nothing else")
     parser.add_argument("--kind", choices=("accuracy", "r2"), default="r2",
                         help="--curves: the model and thresholds replayed (default: r2)")
+    parser.add_argument("--share", type=float, choices=(1.0, 2.0), default=None,
+                        help="--curves: tol as a share of the leader's error, as DAUBSearch "
+                             "reads an error's: 2 for the skill of RMSE or MAE, 1 for a loss")
     args = parser.parse_args(argv)
     if args.task == "regression" and (args.families or args.variant):
         parser.error("--families and --variant measure the classifiers' model only")
@@ -637,7 +659,7 @@ def main(argv=None):
     start = time.perf_counter()
     if args.curves:
         with pd.option_context(*DISPLAY):
-            shipped_report(args.curves, args.kind, args.cost)
+            shipped_report(args.curves, args.kind, args.cost, args.share)
         print(f"{time.perf_counter() - start:.0f} s")
         return
     score_kind = "r2" if args.task == "regression" else "accuracy"

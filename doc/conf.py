@@ -71,6 +71,7 @@ exclude_patterns = [
     "benchmark_daub.rst",
     "benchmark_daub_suite.rst",
     "benchmark_daub_small.rst",
+    "benchmark_scoring.rst",
     "benchmark_kdpp.rst",
     "benchmark_kdpp_search.rst",
     "benchmark_gpucb.rst",

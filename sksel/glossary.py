@@ -101,11 +101,10 @@ the documentation's glossary page; :func:`define` returns one entry.
    risk
    tol
       How much a search may lose, and how likely it is to. ``tol`` is the
-      loss that counts, in points of the scale the search reads the scores
-      on (:class:`~sksel.DAUBSearch`: 0.005, half an accuracy or R² point;
-      :class:`~sksel.GPUCBSelector`: 0.01); an error or a loss is read as its
-      skill on R²'s scale, and ``verbose=1`` says ``tol`` in the scorer's
-      units (:ref:`scorers`).
+      loss that counts, in points of a score (:class:`~sksel.DAUBSearch`:
+      0.005, half an accuracy or R² point; :class:`~sksel.GPUCBSelector`:
+      0.01), and for an error or a loss a share of the leader's error (0.5%,
+      1%; :ref:`scorers`).
       For :class:`~sksel.DAUBSearch`, ``risk`` (0.1) is the share of
       searches allowed to select a learner more than ``tol`` below the best
       one on all the rows: a learner outside the best third of a

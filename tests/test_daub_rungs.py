@@ -221,6 +221,17 @@ def test_close_learners_skip_the_rungs_that_would_drop_none_and_go_to_n():
     assert 90 in {s for _, s in policy.decisions_} and 5 in policy.dropped_
 
 
+def test_at_n_the_best_below_goes_first_and_sets_the_bar_of_the_race():
+    # Six learners, none dropped below N, the best last by index: at N they are trained best
+    # first by their score at the rung below, so the leader's folds are the bar from the first.
+    scores = {c: 0.70 + 0.002 * c for c in range(6)}
+    policy = RungPolicy(6, [30, 90, 270], model=shipped_model("r2"),
+                        threshold=threshold(0.1, "r2"), n_validation=300)
+    simulate(policy, lambda c, s: scores[c])
+    at_n = [c for c, s in policy.decisions_ if s == 270]
+    assert at_n == sorted(at_n, key=lambda c: -scores[c]) and at_n[0] == 5
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_learners_kept_whatever_comes_start_their_next_rung_before_it_is_decided(seed):
     # Sure promotions: an action handed out with speculative=False before the rung's

@@ -107,10 +107,10 @@ class DAUBSearch(BaseSelectionSearch):
         Brier score are read as their skill, on R²'s scale (:ref:`scorers`).
 
     tol : float, default=0.005
-        The loss that counts, in points of the scale the policy reads (0.5
-        accuracy or R² points by default; with ``risk > 0`` and an error or a
-        loss, points of its skill, :ref:`scorers`: ``verbose=1`` gives its
-        value in the scorer's units). With ``risk > 0``, a learner goes on while it may end more
+        The loss that counts: 0.5 accuracy or R² points by default; with
+        ``risk > 0`` and an error or a loss, a share of the leader's error
+        (0.5%; :ref:`scorers`, ``verbose=1`` says it with the data's
+        baseline error). With ``risk > 0``, a learner goes on while it may end more
         than `tol` above the leader. With ``risk=0``, bounds within `tol` of
         the highest count as tied, and the tied learner whose next subsample is
         the smallest goes first (``0`` is the paper's argmax); with

@@ -147,10 +147,10 @@ class GPUCBSelector(BaseSelectionSearch):
           whatever the posterior says (the paper's algorithm).
 
     tol : float, default=0.01
-        With ``n_iter="auto"``, the score the search may leave on the table,
-        in points of the scale the policy reads (0.01 is one accuracy point,
-        one point of R²; for an error or a loss mapped, of its skill: see
-        :ref:`scorers`; ``verbose=1`` gives its value in the scorer's units): it stops once
+        With ``n_iter="auto"``, the score the search may leave on the table:
+        0.01 is one accuracy or R² point, and for an error or a loss a share
+        of the leader's error, 1% (:ref:`scorers`; ``verbose=1`` says it
+        with the data's baseline error): it stops once
         ``sum_k P(f(k) - f(b) > tol) <= risk`` over the candidates k not
         evaluated, ``b`` the best candidate evaluated, ``f`` the scores
         under the posterior. The sum bounds the probability that some

@@ -736,7 +736,7 @@ class GPUCBSelector(BaseSelectionSearch):
                 self.prior_, self.prior_match_ = self._known.name, self._known.match
                 return self._known.mean, self._known.cov, False, self._known.scores
             self.prior_ = "kernel"
-            self._warn_if_the_kernel_shares_nothing(candidates)
+            self._warn_if_the_kernel_shares_nothing(candidates, n_classes)
             return np.zeros(n_total), corr, True, None
         if isinstance(self.prior, tuple):
             self.prior_ = "given"
@@ -759,9 +759,13 @@ class GPUCBSelector(BaseSelectionSearch):
     def _known_prior(self, estimators, kernel_corr, n_classes):
         """The shipped prior's knowledge of the candidates' learners
         (:func:`~sksel.gpucb.known.known_prior`), or None: that of the classifiers' priors
-        or the regressors', chosen by the learners, for any scorer the curve models read
-        (:meth:`_curve_scale`: a log loss, an error, as an accuracy or R²)."""
-        if self._curve_kind(n_classes) is None:
+        or the regressors', chosen by the learners, for the scores they hold and those read
+        on their scale (:meth:`_curve_scale`: an error as an R²). Not for a classifier's
+        loss: the classifiers' priors hold accuracies, whose gaps are not a loss's (on
+        ring, by log loss, the accuracy prior's view of naive Bayes stopped the search on a
+        pick 50% worse)."""
+        if self._curve_kind(n_classes) is None or (n_classes is not None
+                                                   and self._scale_.mapped):
             return None
         return known_prior(estimators, kernel_corr,
                            "accuracy" if n_classes is not None else "r2")
@@ -772,7 +776,7 @@ class GPUCBSelector(BaseSelectionSearch):
             return self._known.times
         return _shipped_times(self.prior)
 
-    def _warn_if_the_kernel_shares_nothing(self, candidates):
+    def _warn_if_the_kernel_shares_nothing(self, candidates, n_classes):
         """Warn where ``prior="kernel"`` cannot tell the candidates apart before evaluating them.
 
         Candidates that differ only by an estimator (a list of learners) are
@@ -788,12 +792,12 @@ class GPUCBSelector(BaseSelectionSearch):
             return
         if self.prior == "kernel":
             which = "prior='kernel'"
-        elif self._scale_ is None:
+        elif self._scale_ is None or (self._scale_.mapped and n_classes is not None):
             metric, _ = self._ranking_metric()
             which = ("prior='auto' has no earlier scores of "
                      f"{getattr(metric, '__name__', 'the scorer given')} (the shipped priors "
-                     "serve scores the curve models read: see the User Guide's Scorers), and "
-                     "the kernel prior it uses")
+                     "hold classifiers' accuracies and regressors' R²: see the User Guide's "
+                     "Scorers), and the kernel prior it uses")
         else:
             which = "prior='auto' knows too few of the learners, and the kernel prior it uses"
         warnings.warn(

@@ -77,18 +77,6 @@ def unit_scored_classifier(scorer, metric, estimator, n_classes):
     return n_classes is not None and sign > 0 and function in _UNIT_METRICS
 
 
-def curve_kind(scorer, metric, estimator, n_classes):
-    """The kind of score the learned curve models know the search's scores as, or None.
-
-    That of :func:`curve_scale`: ``"accuracy"`` for a classifier scored in
-    [0, 1] (:func:`unit_scored_classifier`), ``"r2"`` for a regressor scored
-    by R² or by an error the scale maps to one, and for a classifier scored
-    by log loss or the Brier score; None otherwise.
-    """
-    scale = curve_scale(scorer, metric, estimator, n_classes)
-    return None if scale is None else scale.kind
-
-
 class CurveScale:
     """How the learned curve models read a scorer's scores: as they are, or mapped fold by fold.
 

@@ -337,6 +337,7 @@ class BaseSelectionSearch(BaseSearchCV):
                 raise KeyboardInterrupt
         finally:
             trainer.close()
+            self._targets = None  # the header's; not kept with the fitted search
         if self._selected_first_model:
             progress.close(f"{self.stop_reason_}; the first model is selected: "
                            f"{progress.names(self._first_model.candidate)} on "

@@ -209,14 +209,15 @@ def _tell(policy, action, outputs, metric, give_up, on_scale):
     (``on_scale(action, key)`` maps a key's fold scores); return the scorer's test score."""
     failed = any(out["fit_error"] is not None for out in outputs)
     fold_scores = _fold_scores(outputs, "test_scores", metric)
-    test = np.mean(on_scale(action)(fold_scores))
+    to_scale = on_scale(action)
+    test = np.mean(to_scale(fold_scores))
     train = (
         np.mean(on_scale(action, "train_scores")(_fold_scores(outputs, "train_scores", metric)))
         if "train_scores" in outputs[0]
         else None
     )
     seconds = float(np.sum([out["fit_time"] + out["score_time"] for out in outputs]))
-    races = ({"fold_scores": _told_fold_scores(outputs, metric, on_scale(action))}
+    races = ({"fold_scores": _told_fold_scores(outputs, metric, to_scale)}
              if policy.races_folds else {})
     policy.tell(*action, test, train_score=train, fit_time=seconds, failed=failed,
                 give_up=give_up, **races)

@@ -59,8 +59,7 @@ def ranking_metric(scorer, metric, estimator):
     estimator : estimator or list
         The search's estimator (a list: the first candidate stands for all).
     """
-    if isinstance(scorer, _MultimetricScorer):
-        scorer = scorer._scorers.get(metric)
+    scorer = _driving_scorer(scorer, metric)
     if isinstance(scorer, _PassthroughScorer):
         estimator = first_estimator(estimator)
         own = accuracy_score if is_classifier(estimator) else (
@@ -277,11 +276,16 @@ def curve_scale(scorer, metric, estimator, n_classes):
     return None
 
 
+def _driving_scorer(scorer, metric):
+    """The scorer of `metric` among several (a ``_MultimetricScorer``), or `scorer` itself."""
+    if isinstance(scorer, _MultimetricScorer):
+        return scorer._scorers.get(metric)
+    return scorer
+
+
 def _weighted_or_multi(scorer, metric):
     """Whether the scorer was made with options the map does not follow (weights, outputs)."""
-    if isinstance(scorer, _MultimetricScorer):
-        scorer = scorer._scorers.get(metric)
-    return bool(set(getattr(scorer, "_kwargs", {})) - {"labels"})
+    return bool(set(getattr(_driving_scorer(scorer, metric), "_kwargs", {})) - {"labels"})
 
 
 def _score_name(function):

@@ -651,10 +651,10 @@ class BaseSelectionSearch(BaseSearchCV):
         scale = curve_scale(*self._get_scorers(), self.estimator, n_classes)
         return None if scale is None or (scale.mapped and not self._maps_scores) else scale
 
-    def _curve_kind(self, n_classes):
-        """The kind of score the learned curve models know (:meth:`_curve_scale`), or None."""
-        scale = self._curve_scale(n_classes)
-        return None if scale is None else scale.kind
+    def _curve_kind(self):
+        """The kind of score the learned curve models know the fit's scores as (its
+        :meth:`_curve_scale`, ``_scale_``), or None."""
+        return None if self._scale_ is None else self._scale_.kind
 
     def _policy_tol(self, tol):
         """The `tol` the policy reads: `tol`, or for an error mapped a share of the leader's

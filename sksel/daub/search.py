@@ -616,7 +616,7 @@ class DAUBSearch(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         n_total = min(len(train) for train, _ in splits)
-        kind = self._rung_kind(n_classes)
+        kind = self._rung_kind()
         rungs = kind is not None
         if rungs:
             self._warn_if_daub_parameters_set()
@@ -654,12 +654,12 @@ class DAUBSearch(BaseSelectionSearch):
         )
         return self.policy_, trainer
 
-    def _rung_kind(self, n_classes):
+    def _rung_kind(self):
         """The kind of score of the gap model the rungs use (``risk > 0``), or None: DAUB's
         bounds. Warns where a `risk` set away from its default has no effect."""
         if self.risk == 0 or self.bound == "train":
             return None
-        kind = self._curve_kind(n_classes)
+        kind = self._curve_kind()
         if kind is not None and is_shipped(kind):
             return kind
         if self.risk != _DEFAULT_RISK:

@@ -614,7 +614,7 @@ class GPUCBSelector(BaseSelectionSearch):
         self.cost_, times = self._cost(candidates)
         self.beta_scale_ = self._beta_scale(fit_scale, scores, times)
         full = min(len(train) for train, _ in splits)
-        looks = self._look_sizes(full, tol, n_classes)
+        looks = self._look_sizes(full, tol)
         self.batch_size_ = self._batch_size(n_iter, len(splits), looks)
         self.policy_ = GPUCBPolicy(
             mean, cov, noise=self.noise, delta=self.delta, beta_scale=self.beta_scale_,
@@ -624,7 +624,7 @@ class GPUCBSelector(BaseSelectionSearch):
             budget=self.max_time if self.cost_ is not None else None,
             asynchronous=self.asynchronous, batch_size=self.batch_size_, race=self.race_folds,
             n_folds=len(splits),
-            looks=looks, gap_model=shipped_model(self._curve_kind(n_classes)) if looks else None,
+            looks=looks, gap_model=shipped_model(self._curve_kind()) if looks else None,
             n_validation=sum(len(test) for _, test in splits[:_LOOK_FOLDS]),
             look_threshold=_LOOK_THRESHOLD,
             look_cost=self._look_cost(len(candidates)) if looks else None,
@@ -638,7 +638,7 @@ class GPUCBSelector(BaseSelectionSearch):
                                            stratify=n_classes is not None, random_state=rng,
                                            n_folds_below_max=_LOOK_FOLDS)
 
-    def _look_sizes(self, full, tol, n_classes):
+    def _look_sizes(self, full, tol):
         """The rows of the looks on a subsample (`looks`), increasing; empty without looks."""
         sizes = sorted({full // d for d in _LOOK_DIVISORS if full // d >= _SMALLEST_LOOK})
         reasons = [why for why, missing in (
@@ -647,7 +647,7 @@ class GPUCBSelector(BaseSelectionSearch):
             ("batch_size=1 or 'auto'", self.batch_size != "auto" and self.batch_size > 1),
             ("a score the curve models know (a classifier's in [0, 1], log loss or Brier "
              "score; a regressor's R², squared or absolute error)",
-             self._curve_kind(n_classes) is None),
+             self._curve_kind() is None),
             (f"training folds of at least {_SMALLEST_LOOK * min(_LOOK_DIVISORS)} rows",
              not sizes),
         ) if missing]
@@ -764,11 +764,15 @@ class GPUCBSelector(BaseSelectionSearch):
         loss: the classifiers' priors hold accuracies, whose gaps are not a loss's (on
         ring, by log loss, the accuracy prior's view of naive Bayes stopped the search on a
         pick 50% worse)."""
-        if self._curve_kind(n_classes) is None or (n_classes is not None
-                                                   and self._scale_.mapped):
+        if self._no_shipped_scores(n_classes):
             return None
         return known_prior(estimators, kernel_corr,
                            "accuracy" if n_classes is not None else "r2")
+
+    def _no_shipped_scores(self, n_classes):
+        """Whether the shipped priors hold no scores of the fit's scorer: one the curve models
+        do not read, or a classifier's loss (they hold accuracies)."""
+        return self._scale_ is None or (n_classes is not None and self._scale_.mapped)
 
     def _shipped_times(self):
         """The earlier fit times of the candidates shipped with the prior used, or None."""
@@ -792,7 +796,7 @@ class GPUCBSelector(BaseSelectionSearch):
             return
         if self.prior == "kernel":
             which = "prior='kernel'"
-        elif self._scale_ is None or (self._scale_.mapped and n_classes is not None):
+        elif self._no_shipped_scores(n_classes):
             metric, _ = self._ranking_metric()
             which = ("prior='auto' has no earlier scores of "
                      f"{getattr(metric, '__name__', 'the scorer given')} (the shipped priors "

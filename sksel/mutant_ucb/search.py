@@ -547,7 +547,7 @@ class MutantUCBSearch(BaseSelectionSearch):
                              clock=lambda: time.perf_counter() - started)
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
-        kind = self._curve_kind(n_classes)
+        kind = self._curve_kind()
         self.reward_ = self._resolve_reward(kind)
         classes = np.unique(y) if is_classifier(self.estimator) and y is not None else None
         subtrainer = Subtrainer(self.subtrain_kind_, self.unit_, classes=classes)

@@ -534,3 +534,99 @@ def test_a_larger_risk_drops_no_fewer_learners():
         shares.append(dropped)
     assert shares[0] <= shares[1] <= shares[2]
     assert shares[0] < shares[2]
+
+
+# ------------------------------------------------------------- rungs where they pay
+def _planned(costs, *, folds_ratio=1.0, race=False, model=None, first_cut=None):
+    model = shipped_model() if model is None else model
+    policy = RungPolicy(len(costs), [100, 300, 900, 2700], model=model, threshold=0.05,
+                        n_validation=300, predicted_costs=costs, folds_ratio=folds_ratio,
+                        race=race, first_cut=first_cut)
+    return policy
+
+
+def _plan_seconds(costs, sizes, folds_ratio, plan, kept=0.8, spare_first=False):
+    """The plan's expected seconds, written out."""
+    alive, seconds = 1.0, 0.0
+    for i, k in enumerate(sorted(plan)):
+        seconds += alive * (predict_cost(costs, sizes[k]) + 0.003)
+        if i > 0 or not (spare_first and k < len(sizes) - 2):
+            alive *= kept
+    return seconds + alive * folds_ratio * (predict_cost(costs, sizes[-1]) + 0.003)
+
+
+def _cheapest_by_enumeration(costs, sizes, folds_ratio, spare_first=False):
+    """The least expected seconds of any subset of the rungs below N."""
+    from itertools import combinations
+    below = range(len(sizes) - 1)
+    return min(_plan_seconds(costs, sizes, folds_ratio, plan, spare_first=spare_first)
+               for r in range(len(below) + 1) for plan in combinations(below, r))
+
+
+@pytest.mark.parametrize("costs", [
+    (0.1, 0.0, 1.0),       # a flat cost: a subsample costs N's
+    (0.0, 1e-4, 1.0),      # linear in the rows
+    (0.0, 1e-6, 2.0),      # quadratic
+    (0.05, 1e-5, 1.0),     # overhead and rows
+])
+@pytest.mark.parametrize("folds_ratio", [1.0, 5.0])
+def test_each_learner_is_planned_the_rungs_of_its_cheapest_expected_path(costs, folds_ratio):
+    policy = _planned([costs, (0.0, 1e-4, 1.0)], folds_ratio=folds_ratio)
+    planned = _plan_seconds(costs, policy.sizes, folds_ratio, policy.rungs_planned_[0])
+    assert planned == pytest.approx(_cheapest_by_enumeration(costs, policy.sizes, folds_ratio))
+
+
+def test_a_learner_costing_as_much_on_a_subsample_goes_straight_to_n_on_a_holdout():
+    flat, growing = (0.2, 0.0, 1.0), (0.0, 1e-5, 1.5)
+    policy = _planned([flat, growing, flat])
+    assert policy.rungs_planned_[0] == policy.rungs_planned_[2] == frozenset()
+    assert policy.rungs_planned_[1] == frozenset({0, 1, 2})
+    # Only the growing learner is trained below N; the others' first fit is on N.
+    first = policy.ask()
+    assert first == [(1, 100)]
+
+
+def test_no_learner_planned_below_n_makes_the_run_the_grid():
+    curves = {0: 0.7, 1: 0.8, 2: 0.75}
+    policy = _planned([(0.5, 0.0, 1.0)] * 3)
+    asked = []
+    while not policy.done:
+        for action in policy.ask():
+            asked.append(action)
+            policy.tell(*action, curves[action[0]])
+    assert sorted(asked) == [(0, 2700), (1, 2700), (2, 2700)]
+    assert policy.best_ == 1
+
+
+def test_a_first_point_spared_by_the_model_is_not_planned_alone():
+    # R²'s model spares a learner's first point (no first cut): one rung below N then
+    # costs without dropping, so a plan holds two rungs or none.
+    from sksel.curves.gap_model import shipped_model as model_of
+    policy = _planned([(0.0, 1e-4, 1.0), (0.02, 1e-5, 1.0)], folds_ratio=5.0,
+                      model=model_of("r2"))
+    for c, plan in policy.rungs_planned_.items():
+        assert len(plan) != 1 or max(plan) == policy.n_sizes - 2
+        assert _plan_seconds(policy.predicted_costs[c], policy.sizes, 5.0, plan,
+                             spare_first=True) == pytest.approx(_cheapest_by_enumeration(
+                                 policy.predicted_costs[c], policy.sizes, 5.0, spare_first=True))
+
+
+def test_same_seed_same_search_whatever_the_machine_measures(monkeypatch):
+    # The plan reads predicted costs only: measured fit times change nothing.
+    X, y = make_classification(600, 8, random_state=0)
+    learners = [LogisticRegression(), GaussianNB(), DecisionTreeClassifier(random_state=0),
+                KNeighborsClassifier()]
+    one = DAUBSearch(learners, cv=5, random_state=0).fit(X, y)
+    two = DAUBSearch(learners, cv=5, random_state=0).fit(X, y)
+    assert one.policy_.rungs_planned_ == two.policy_.rungs_planned_
+    assert one.policy_.history_ == two.policy_.history_
+
+
+def test_rungs_all_trains_every_learner_on_the_first_rung():
+    X, y = make_classification(600, 8, random_state=0)
+    learners = [LogisticRegression(), GaussianNB(), DecisionTreeClassifier(random_state=0)]
+    search = DAUBSearch(learners, cv=5, rungs="all", random_state=0).fit(X, y)
+    first = search.sizes_[0]
+    assert {c for c, n in search.policy_.history_ if n == first} == {0, 1, 2}
+    assert all(plan == frozenset(range(len(search.sizes_) - 1))
+               for plan in search.policy_.rungs_planned_.values())

@@ -287,6 +287,8 @@ class BaseSelectionSearch(BaseSearchCV):
         _check_responses(space, needs, candidates, estimators)
         X, y = indexable(X, y)
         _check_targets(y)
+        shape = getattr(X, "shape", ())
+        self._n_features = shape[1] if len(shape) == 2 else None
         base = space.first_estimator
         check_missing_values(X, estimators, candidate_names(candidates, self.estimator),
                              is_classifier(base))

@@ -58,6 +58,11 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
 #: How much a learner's predicted seconds scale its threshold (``cost="time"``), and
 #: the most they scale it by, up or down.
 _COST_WEIGHT, _MAX_SCALE = 0.5, 2.0
+#: The plan's chance that a rung which may drop a learner keeps it, and the share of its
+#: folds at N that a learner is expected to run where the folds are raced.
+_KEPT_SHARE, _RACED_SHARE = 0.8, 0.6
+#: Seconds the run spends on an evaluation beside the fit (its split, its bookkeeping).
+_EVALUATION_SECONDS = 0.003
 
 
 class RungPolicy(CurvePolicy):
@@ -127,6 +132,15 @@ class RungPolicy(CurvePolicy):
         Whether the first rung drops learners where two or more rungs lie
         below N. None: for the model of accuracies (its ``kind``), not for
         R²'s, as calibrated (see the User Guide's :ref:`daub_risk`).
+    predicted_costs : list of (a, b, e) or None, default=None
+        Each learner's predicted seconds of an evaluation on ``rows`` rows,
+        ``a + b * rows ** e`` (:func:`~sksel.daub.learner_cost.predicted_cost`).
+        Each learner is then trained only on the rungs of its cheapest plan
+        (:attr:`rungs_planned_`): the rungs below N, if any, whose expected
+        seconds with N's (each rung keeping it with probability 0.8, raced
+        folds at N running 0.6 of them) are the least; a rung none of the
+        learners alive plans is skipped. None trains every learner alive on
+        every rung.
 
     Attributes
     ----------
@@ -142,6 +156,11 @@ class RungPolicy(CurvePolicy):
     dropped_ : dict
         ``{candidate: size}``: the rung after which each dropped learner got
         no more rows.
+
+    rungs_planned_ : dict
+        ``{candidate: frozenset of rung indices}``: the rungs below N each
+        learner is trained on while alive (all of them without
+        `predicted_costs`).
 
     Examples
     --------
@@ -163,8 +182,10 @@ class RungPolicy(CurvePolicy):
     """
 
     def __init__(self, n_candidates, sizes, *, model, threshold, n_validation, tol=0.005,
-                 eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0, first_cut=None):
+                 eta=3, noise=0.0, race=False, cost="rows", folds_ratio=1.0, first_cut=None,
+                 predicted_costs=None):
         self.model = model
+        self.predicted_costs = predicted_costs
         self.first_cut = (getattr(model, "kind", "accuracy") != "r2" if first_cut is None
                           else first_cut)
         self.threshold = threshold
@@ -175,8 +196,10 @@ class RungPolicy(CurvePolicy):
         self.probabilities_ = {}
         self.dropped_ = {}
         super().__init__(n_candidates, sizes, noise=noise, tol=tol, race=race)
-        self._rung = 0
         self._alive_at_rung = list(range(n_candidates))
+        self._previous = None
+        self.rungs_planned_ = {c: self._planned_rungs(c) for c in range(n_candidates)}
+        self._rung = self._next_rung(0)
         self._advance()
 
     @property
@@ -234,8 +257,10 @@ class RungPolicy(CurvePolicy):
         return sorted(alive, key=key)
 
     def _alive_here(self):
-        """The learners of this rung still in the running, in candidate order."""
-        return [c for c in self._alive_at_rung if c in self._active]
+        """The learners of this rung still in the running, in candidate order: at N every
+        learner not dropped, below it those planned to be trained on it."""
+        return [c for c in self._alive_at_rung if c in self._active
+                and (self.size == self.n_total or self._rung in self.rungs_planned_[c])]
 
     def _promote(self):
         """Decide who goes on from this rung and move to the next; False when nobody does."""
@@ -247,10 +272,57 @@ class RungPolicy(CurvePolicy):
             if candidate not in survivors:
                 self.dropped_[candidate] = self.size
                 self._active.discard(candidate)
-        self._alive_at_rung = sorted(survivors)
+        self._alive_at_rung = sorted(set(self._alive_at_rung).difference(alive) | survivors)
         to_n = len(survivors) == 1 or self._no_drop_expected(alive)
-        self._rung = self.n_sizes - 1 if to_n else self._rung + 1
+        self._previous = self.size
+        self._rung = self.n_sizes - 1 if to_n else self._next_rung(self._rung + 1)
         return True
+
+    def _next_rung(self, start):
+        """The index of the first rung from `start` that a learner alive is planned to be
+        trained on (:attr:`rungs_planned_`); N's where none is."""
+        return next((k for k in range(start, self.n_sizes - 1)
+                     if any(k in self.rungs_planned_[c] for c in self._alive_at_rung)),
+                    self.n_sizes - 1)
+
+    def _following(self):
+        """The size the learners alive are trained on after this rung, as planned."""
+        return self.sizes[self._next_rung(min(self._rung + 1, self.n_sizes - 1))]
+
+    def _planned_rungs(self, candidate):
+        """The rungs below N, as indices, that `candidate` is trained on: those of the plan
+        its predicted costs expect to cost least (:meth:`_plan_seconds`); every rung without
+        `predicted_costs`."""
+        below_n = range(self.n_sizes - 1)
+        if self.predicted_costs is None:
+            return frozenset(below_n)
+        plans = [[k for i, k in enumerate(below_n) if mask >> i & 1]
+                 for mask in range(2 ** len(below_n))]
+        cheapest = min(plans, key=lambda plan: (self._plan_seconds(candidate, plan), len(plan)))
+        return frozenset(cheapest)
+
+    def _plan_seconds(self, candidate, plan):
+        """The seconds `candidate` is expected to cost if trained on the rungs of `plan`
+        (indices below N's) and then on N.
+
+        Its predicted seconds at a size (``predicted_costs``, an evaluation's
+        bookkeeping added), at N on ``folds_ratio`` times the folds, a share of
+        them where the folds are raced, each times the chance that the
+        learner is still alive: a rung keeps it with probability 0.8, except
+        its first where that keeps its learners (:meth:`_spares_first_points`).
+        """
+        alive, seconds = 1.0, 0.0
+        for i, k in enumerate(plan):
+            seconds += alive * self._predicted_seconds(candidate, self.sizes[k])
+            if i > 0 or not self._spares_first_points(k):
+                alive *= _KEPT_SHARE
+        raced = _RACED_SHARE if self.race and self.folds_ratio > 1 else 1.0
+        return seconds + alive * raced * self.folds_ratio * self._predicted_seconds(
+            candidate, self.n_total)
+
+    def _predicted_seconds(self, candidate, size):
+        """`candidate`'s predicted seconds of one evaluation on `size` rows."""
+        return predict_cost(self.predicted_costs[candidate], size) + _EVALUATION_SECONDS
 
     def _no_drop_expected(self, alive):
         """Whether the rungs left below N are not expected to drop any of `alive`: at a first
@@ -269,6 +341,8 @@ class RungPolicy(CurvePolicy):
             return set(alive)
         ranked = sorted(scored, key=lambda c: (-self._valid[c][self.size], c))
         keep = set(self._kept_by_rank(ranked, alive)) | set(alive).difference(scored)
+        if not first_cut:
+            keep.update(c for c in scored if self._on_first_point(c))
         others = [c for c in ranked if c not in keep]
         if self.model is None or not others:
             return keep
@@ -283,10 +357,22 @@ class RungPolicy(CurvePolicy):
         return keep
 
     def _keeps_every_learner(self):
-        """Whether this rung drops no learner: the first, where two or more rungs lie below N,
-        without `first_cut` (the next rung gives every curve a slope)."""
-        return (not self.first_cut and self.model is not None and self._rung == 0
-                and self.n_sizes > 2)
+        """Whether this rung drops no learner: each learner here was scored on none of the
+        rungs below it, where another rung lies below N after it, without `first_cut` (its
+        next rung gives its curve a slope)."""
+        return all(self._on_first_point(c) for c in self._alive_here())
+
+    def _on_first_point(self, candidate):
+        """Whether `candidate` is not to be dropped on this rung's score alone: without
+        `first_cut`, where this is the first rung it is scored on and another rung lies
+        below N after it."""
+        return (self._spares_first_points(self._rung)
+                and not any(n < self.size for n in self._valid[candidate]))
+
+    def _spares_first_points(self, k):
+        """Whether rung `k` keeps the learners it gives their first point (no `first_cut`,
+        and another rung below N after it)."""
+        return not self.first_cut and self.model is not None and k < self.n_sizes - 2
 
     def _kept_by_rank(self, ranked, alive):
         """The learners of `ranked` (best first) that go on whatever their probability:
@@ -345,7 +431,7 @@ class RungPolicy(CurvePolicy):
         N, the learners a worker already trains at N (:meth:`_guess`), the best placed
         first. None before (a refit there would more likely be wasted than needed)."""
         if self.size != self.n_total:
-            if self._rung == 0 or self.sizes[self._rung + 1] != self.n_total:
+            if self._previous is None or self._following() != self.n_total:
                 return []
             alive = self._alive_here()
             places = self._places(alive)
@@ -381,7 +467,7 @@ class RungPolicy(CurvePolicy):
         are the one-worker run's; where this rung drops the learner, the fits
         were wasted.
         """
-        if self._rung == 0 or self.size == self.n_total:
+        if self._previous is None or self.size == self.n_total:
             return None
         alive = self._alive_here()
         share = math.ceil(len(alive) / self.eta)
@@ -390,7 +476,7 @@ class RungPolicy(CurvePolicy):
                         if c not in self.sent_to_n_ and self._given_this_rung_only(c))
         if not likely or likely[0][0] >= share:
             return None
-        return likely[0][1], self.sizes[self._rung + 1]
+        return likely[0][1], self._following()
 
     def _places(self, alive):
         """``{candidate: place}`` of `alive`: how many learners of `alive` are ahead of each
@@ -398,7 +484,7 @@ class RungPolicy(CurvePolicy):
         two), at the rung below, where every learner alive was scored (ties: the lower
         index first). Every score is read once."""
         here = {c: self._score_at(c, self.size) for c in alive}
-        below = {c: self._score_at(c, self.sizes[self._rung - 1]) for c in alive}
+        below = {c: self._score_at(c, self._previous) for c in alive}
 
         def key(c, scores):
             return (-math.inf if scores[c] is None else scores[c]), -c
@@ -432,7 +518,7 @@ class RungPolicy(CurvePolicy):
         every fold: on diamonds at 64 workers, 66.8 s of fits against 38.8 s)."""
         action = next(((c, self.size) for c in self._training_order(self._alive_here())
                        if self._startable(c, self.size)), None)
-        following = self.sizes[min(self._rung + 1, self.n_sizes - 1)]
+        following = self._following()
         if action is not None or following == self.n_total:
             return action
         return next(((c, following) for c in self._surely_kept()

@@ -16,6 +16,7 @@ from .._core.search import BaseSelectionSearch, DisplayInfo
 from ..curves.gap_model import is_shipped, score_noise, shipped_model, threshold
 from ..training.rows import RowsTrainer
 from .bound import accuracy_noise
+from .learner_cost import predicted_cost
 from .policy import DAUBPolicy, daub_sizes
 from .rungs import RungPolicy, rung_sizes
 
@@ -237,6 +238,21 @@ class DAUBSearch(BaseSelectionSearch):
         candidate ran on. Scores without a noise model (see `noise`) are
         raced from their third fold on. ``False`` trains every candidate
         that reaches N on every fold.
+
+    rungs : {"cost", "all"}, default="cost"
+        Which rungs below N each learner is trained on (``risk > 0``).
+        ``"cost"``: before any training, each learner is given the rungs whose
+        cost is predicted to pay for itself: its predicted seconds on a rung
+        (:mod:`sksel.daub.learner_cost`, from the learner's class, the rows,
+        features and classes; not measured, so the same seed gives the same
+        search) against what the rung is expected to save by dropping it,
+        its seconds on the next rungs and on N's folds. A learner whose fit
+        costs about as much on a subsample as on N (a forest on a few
+        thousand rows, most learners on a holdout of a small table) goes
+        straight to N, where the folds are raced, as it would under
+        :class:`~sklearn.model_selection.GridSearchCV`; a learner whose cost
+        grows with its rows climbs the rungs. ``"all"`` trains every learner
+        alive on every rung, as successive halving does.
 
     scoring : str, callable, list, tuple or dict, default=None
         Strategy to evaluate the candidates, as in
@@ -507,6 +523,7 @@ class DAUBSearch(BaseSelectionSearch):
         "subsample_folds": [Interval(numbers.Integral, 1, None, closed="left"),
                             StrOptions({"all"})],
         "race_folds": ["boolean"],
+        "rungs": [StrOptions({"cost", "all"})],
     }
 
     def __init__(
@@ -527,6 +544,7 @@ class DAUBSearch(BaseSelectionSearch):
         jump=3.0,
         subsample_folds=1,
         race_folds=True,
+        rungs="cost",
         scoring=None,
         n_jobs=None,
         refit=True,
@@ -569,6 +587,7 @@ class DAUBSearch(BaseSelectionSearch):
         self.jump = jump
         self.subsample_folds = subsample_folds
         self.race_folds = race_folds
+        self.rungs = rungs
 
     _selects_at_largest_resource = True
     _resource_unit = "rows"
@@ -639,6 +658,8 @@ class DAUBSearch(BaseSelectionSearch):
                 n_validation=sum(len(test) for _, test in curve_folds),
                 tol=self._policy_tol(self.tol), eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
+                predicted_costs=(self._predicted_costs(candidates, n_classes)
+                                 if self.rungs == "cost" else None),
             )
             return self.policy_, trainer
         unit = self._unit_scored_classifier(n_classes)
@@ -653,6 +674,13 @@ class DAUBSearch(BaseSelectionSearch):
             folds_ratio=folds_ratio,
         )
         return self.policy_, trainer
+
+    def _predicted_costs(self, candidates, n_classes):
+        """Each candidate's predicted ``(a, b, e)`` on this data
+        (:func:`~sksel.daub.learner_cost.predicted_cost`), for the rungs' plan."""
+        space = self._search_space()
+        return [predicted_cost(space.build(params), self._n_features, n_classes)
+                for params in candidates]
 
     def _rung_kind(self):
         """The kind of score of the gap model the rungs use (``risk > 0``), or None: DAUB's

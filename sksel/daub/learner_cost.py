@@ -12,7 +12,7 @@ was measured on). :func:`predicted_cost` scales it to the data and the
 parameters: ``b`` by the features over 20 (their square root for the
 forests of classifiers, whose splits try that many), a boosted classifier's by its
 classes beyond two (a tree per class per round), both by the number of
-estimators or rounds over the template's. A learner of another class gets the
+estimators, rounds or epochs over the template's. A learner of another class gets the
 table's median cost: the plan then sees it as a typical learner.
 """
 
@@ -33,6 +33,7 @@ SCALED_BY = {
     "AdaBoostClassifier": "n_estimators", "AdaBoostRegressor": "n_estimators",
     "XGBClassifier": "n_estimators", "XGBRegressor": "n_estimators",
     "HistGradientBoostingClassifier": "max_iter", "HistGradientBoostingRegressor": "max_iter",
+    "MLPClassifier": "max_iter", "MLPRegressor": "max_iter",
 }
 #: Learners whose trees try the square root of the features at a split (their default).
 _SQRT_FEATURES = {"RandomForestClassifier", "ExtraTreesClassifier"}

@@ -163,11 +163,14 @@ class CurvePolicy(SequentialPolicy):
         speculative evaluation runs every fold and the run uses its first
         folds only. A fold whose fit failed (NaN) ends no race, but the
         first fold of a learner's try at N (see Notes) ends it when it
-        failed: the learner is given up, whatever its other folds.
+        failed: the learner is given up, whatever its other folds. The
+        folds of a learner the rule dropped (one started at N early, on a
+        worker that would have idled) end at its first fold in.
         """
         if resource != self.n_total:
             return False
-        if candidate in self.sent_to_n_ and not np.isfinite(fold_scores[0]):
+        if candidate in self.dropped_ or (candidate in self.sent_to_n_
+                                          and not np.isfinite(fold_scores[0])):
             return True
         return ((candidate, resource) == self.next_decision
                 and self._race_length(fold_scores) is not None)

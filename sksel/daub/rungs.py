@@ -58,9 +58,11 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
 #: How much a learner's predicted seconds scale its threshold (``cost="time"``), and
 #: the most they scale it by, up or down.
 _COST_WEIGHT, _MAX_SCALE = 0.5, 2.0
-#: The plan's chance that a rung which may drop a learner keeps it, and the share of its
-#: folds at N that a learner is expected to run where the folds are raced.
-_KEPT_SHARE, _RACED_SHARE = 0.8, 0.6
+#: The plan's chance that a rung which may drop a learner keeps it: before the learner is
+#: scored, then within halving's top third of its last rung, and outside it.
+_KEPT, _KEPT_AHEAD, _KEPT_BEHIND = 0.8, 0.95, 0.5
+#: The share of its folds at N that a learner is expected to run where they are raced.
+_RACED_SHARE = 0.6
 #: Seconds the run spends on an evaluation beside the fit (its split, its bookkeeping).
 _EVALUATION_SECONDS = 0.003
 
@@ -273,6 +275,8 @@ class RungPolicy(CurvePolicy):
                 self.dropped_[candidate] = self.size
                 self._active.discard(candidate)
         self._alive_at_rung = sorted(set(self._alive_at_rung).difference(alive) | survivors)
+        self._replan(survivors, sorted((c for c in alive if self.size in self._valid[c]),
+                                       key=lambda c: (-self._valid[c][self.size], c)))
         to_n = len(survivors) == 1 or self._no_drop_expected(alive)
         self._previous = self.size
         self._rung = self.n_sizes - 1 if to_n else self._next_rung(self._rung + 1)
@@ -289,33 +293,49 @@ class RungPolicy(CurvePolicy):
         """The size the learners alive are trained on after this rung, as planned."""
         return self.sizes[self._next_rung(min(self._rung + 1, self.n_sizes - 1))]
 
-    def _planned_rungs(self, candidate):
-        """The rungs below N, as indices, that `candidate` is trained on: those of the plan
-        its predicted costs expect to cost least (:meth:`_plan_seconds`); every rung without
-        `predicted_costs`."""
-        below_n = range(self.n_sizes - 1)
+    def _planned_rungs(self, candidate, start=0, kept=_KEPT):
+        """The rungs below N, as indices from `start`, that `candidate` is trained on: those
+        of the plan its predicted costs expect to cost least (:meth:`_plan_seconds`), each
+        rung keeping it with probability `kept`; every rung without `predicted_costs`."""
+        below_n = range(start, self.n_sizes - 1)
         if self.predicted_costs is None:
             return frozenset(below_n)
         plans = [[k for i, k in enumerate(below_n) if mask >> i & 1]
                  for mask in range(2 ** len(below_n))]
-        cheapest = min(plans, key=lambda plan: (self._plan_seconds(candidate, plan), len(plan)))
+        cheapest = min(plans, key=lambda plan: (
+            self._plan_seconds(candidate, plan, kept), len(plan)))
         return frozenset(cheapest)
 
-    def _plan_seconds(self, candidate, plan):
+    def _replan(self, survivors, ranked):
+        """Plan again the rungs after this one of each of `survivors`, by its place here:
+        within halving's top third of `ranked` (best first), a rung is likelier to keep it
+        than outside, so rungs pay less for it. A learner spared on its first point keeps
+        its plan (its place says little yet)."""
+        if self.predicted_costs is None:
+            return
+        ahead = set(self._kept_by_rank(ranked, ranked))
+        for c in survivors:
+            if c in ranked and not self._on_first_point(c):
+                self.rungs_planned_[c] = self._planned_rungs(
+                    c, self._rung + 1, _KEPT_AHEAD if c in ahead else _KEPT_BEHIND)
+
+    def _plan_seconds(self, candidate, plan, kept=_KEPT):
         """The seconds `candidate` is expected to cost if trained on the rungs of `plan`
         (indices below N's) and then on N.
 
         Its predicted seconds at a size (``predicted_costs``, an evaluation's
         bookkeeping added), at N on ``folds_ratio`` times the folds, a share of
         them where the folds are raced, each times the chance that the
-        learner is still alive: a rung keeps it with probability 0.8, except
-        its first where that keeps its learners (:meth:`_spares_first_points`).
+        learner is still alive: a rung keeps it with probability `kept`,
+        except its first where that keeps its learners
+        (:meth:`_spares_first_points`).
         """
         alive, seconds = 1.0, 0.0
         for i, k in enumerate(plan):
             seconds += alive * self._predicted_seconds(candidate, self.sizes[k])
-            if i > 0 or not self._spares_first_points(k):
-                alive *= _KEPT_SHARE
+            first = i == 0 and not any(n < self.sizes[k] for n in self._valid[candidate])
+            if not (first and self._spares_first_points(k)):
+                alive *= kept
         raced = _RACED_SHARE if self.race and self.folds_ratio > 1 else 1.0
         return seconds + alive * raced * self.folds_ratio * self._predicted_seconds(
             candidate, self.n_total)
@@ -456,7 +476,35 @@ class RungPolicy(CurvePolicy):
 
     def _guess(self):
         """For a worker that would otherwise idle: the next size of the learner likeliest to
-        need it, before this rung is decided; None where none is likely.
+        need it (:meth:`_next_size_guess`), else N's folds of the learner on the critical
+        path (:meth:`_critical_guess`); None where neither is."""
+        guess = self._next_size_guess()
+        return guess if guess is not None else self._critical_guess()
+
+    def _critical_guess(self):
+        """N's evaluation of the learner alive, below N and not started there, whose fit on
+        N is predicted to be the longest (``predicted_costs``); None without them.
+
+        With more workers than the rung's fits, the wall is set by the learner
+        whose path ends last: the dear learner whose cost grows fastest (an RBF
+        SVC on 20,000 rows), kept alive rung after rung, would otherwise start
+        its fits on N only after the last rung, each as long as the rest of
+        the search. Started early on a worker that would idle, its folds run
+        beside the rungs; where the rule then drops it, the fits were wasted
+        (its folds not yet handed to joblib are not run: :meth:`enough_folds`).
+        """
+        if self.predicted_costs is None or self.size == self.n_total:
+            return None
+        alive = [c for c in self._alive_at_rung if c in self._active
+                 and self._startable(c, self.n_total)]
+        if not alive:
+            return None
+        return max(alive, key=lambda c: (self._predicted_seconds(c, self.n_total), -c)), \
+            self.n_total
+
+    def _next_size_guess(self):
+        """The next size of the learner likeliest to need it, before this rung is decided;
+        None where none is likely.
 
         A learner given this rung's size and none above is likely to need the
         next where its place (:meth:`_places`) is within halving's top ``ceil(n

@@ -80,6 +80,14 @@ took, single-threaded, 18 CPU minutes (MAE skill, the eight regressors of its
         "scaled MLPRegressor" --out benchmarks/data/regression_curves_mae.csv
     python -m benchmarks record_curves --half report --scoring log_loss \\
         --out benchmarks/data/classification_curves_log_loss.csv
+
+``--half user`` records ``bench_scaling``'s ``user`` portfolio: ten learners a user
+might list first (``USER_LEARNERS``: the eight above, Gaussian naive Bayes and a
+decision tree) on ``make_classification`` (31,250 rows, 20 features, 8 informative,
+3 clusters per class, seed 103; 25,000 training rows), where the RBF SVC is the
+dearest learner at the pool's 20,000 rows and its cost grows fastest::
+
+    python -m benchmarks record_curves --half user --out benchmarks/data/user_curves.csv
 """
 import os
 
@@ -103,12 +111,13 @@ from sklearn.ensemble import (
 from sklearn.linear_model import Lasso, LogisticRegression, Ridge
 from sklearn.metrics import get_scorer, log_loss, mean_absolute_error, r2_score
 from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.neural_network import MLPClassifier, MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, SVR, LinearSVC
-from sklearn.tree import DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from xgboost import XGBClassifier, XGBRegressor
 
 from benchmarks import _datasets, _regression_datasets
@@ -127,6 +136,12 @@ LEARNERS = {
     "scaled KNeighborsClassifier": lambda: make_pipeline(StandardScaler(), KNeighborsClassifier()),
     "scaled MLPClassifier": lambda: make_pipeline(StandardScaler(), MLPClassifier()),
     "RandomForestClassifier": lambda: RandomForestClassifier(n_estimators=100),
+}
+#: Two more of a user's first list, recorded for ``--half user`` only.
+USER_LEARNERS = {
+    **LEARNERS,
+    "GaussianNB": lambda: GaussianNB(),
+    "DecisionTreeClassifier": lambda: DecisionTreeClassifier(),
 }
 REGRESSION_LEARNERS = {
     "scaled Ridge": lambda: make_pipeline(StandardScaler(), Ridge()),
@@ -166,6 +181,13 @@ DATASETS["classif_8k_s102"] = lambda: _classification(102, 4)
 REPORT_DATASETS = {name: load for name, load in list(_datasets.DATASETS.items())[1::2]
                    if name not in _datasets.REGRESSION | _datasets.SYNTHETIC}
 
+# ``--half user``: the table of ``bench_scaling``'s ``user`` portfolio (openmlid -301): 25,000
+# training rows (20,000 in the pool), the ten learners of ``USER_LEARNERS``.
+USER_DATASETS = {"classif_25k": lambda: train_test_split(
+    *make_classification(n_samples=31_250, n_features=20, n_informative=8,
+                         n_clusters_per_class=3, random_state=103),
+    test_size=0.2, random_state=0)}
+
 
 def anchors(n):
     """LCDB's training sizes up to `n`, and `n` itself."""
@@ -185,7 +207,7 @@ def nested_order(y, seed=0):
 
 
 def learner(name):
-    est = {**LEARNERS, **REGRESSION_LEARNERS}[name]()
+    est = {**USER_LEARNERS, **REGRESSION_LEARNERS}[name]()
     return est.set_params(**{k: 0 for k in est.get_params() if k.endswith("random_state")})
 
 
@@ -283,9 +305,10 @@ def arguments(argv):
     parser.add_argument("--scoring", choices=["r2", "mae", "accuracy", "log_loss"],
                         help="what the score columns hold: regression R2 (default) or MAE "
                              "skill, classification accuracy (default) or log-loss skill")
-    parser.add_argument("--half", choices=["tune", "report"],
+    parser.add_argument("--half", choices=["tune", "report", "user"],
                         help="regression: that half's tables (default: both); classification "
-                             "report: the report half's tables of _datasets.py, not DATASETS")
+                             "report: the report half's tables of _datasets.py, not DATASETS; "
+                             "user: bench_scaling's user table (USER_DATASETS)")
     parser.add_argument("--out", help="own_curves.csv or regression_curves.csv of "
                         "benchmarks/data/, by the task; to be given with --half or --scoring")
     parser.add_argument("--datasets", "--tables", nargs="+", help="a subset (default: all)")
@@ -328,8 +351,10 @@ def main(argv=None):
     # report half), -101, -102, ... (regression).
     datasets, first_id = ((_regression_datasets.REGRESSION_TABLES, -101) if regression
                           else (REPORT_DATASETS, -201) if args.half == "report"
+                          else (USER_DATASETS, -301) if args.half == "user"
                           else (DATASETS, -1))
-    learners = REGRESSION_LEARNERS if regression else LEARNERS
+    learners = (REGRESSION_LEARNERS if regression
+                else USER_LEARNERS if args.half == "user" else LEARNERS)
     for given, known in ((args.datasets, datasets), (args.learners, learners)):
         if set(given or ()) - set(known):
             parser.error(f"unknown for {args.task}: {sorted(set(given) - set(known))}")

@@ -555,7 +555,7 @@ class ThreadCountingClassifier(ClassifierMixin, BaseEstimator):
 ])
 def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
     """A container's quota (here 1 CPU) caps the threads of the fits and the refit."""
-    monkeypatch.setattr("sksel._core.engine.cpu_count", lambda: 1)
+    monkeypatch.setattr("sksel._core.workers.cpu_count", lambda: 1)
     X, y = load_iris(return_X_y=True)
     with threadpool_limits(limits=2):  # what OpenMP or BLAS would start with 2 visible CPUs
         ThreadCountingClassifier.seen = []
@@ -568,7 +568,7 @@ def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
 
 def test_a_lower_thread_limit_is_kept(monkeypatch):
     """The cap never raises a limit set by the caller (OMP_NUM_THREADS=1, threadpool_limits)."""
-    monkeypatch.setattr("sksel._core.engine.cpu_count", lambda: 2)
+    monkeypatch.setattr("sksel._core.workers.cpu_count", lambda: 2)
     X, y = load_iris(return_X_y=True)
     with threadpool_limits(limits=1):
         ThreadCountingClassifier.seen = []

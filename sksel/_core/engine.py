@@ -14,7 +14,7 @@ task, so the generator never blocks (it is read under joblib's dispatch lock)
 and never ends before the search does. Once the policy is done, fits still
 running (speculative ones) are abandoned. At ``max_time`` too: the wait for
 the next result ends at the deadline even while every worker is in a long
-fit (:class:`_WaitAlarm`, a SIGALRM), and joblib aborts the tasks in
+fit (:class:`~sksel._core.alarm.WaitAlarm`, a SIGALRM), and joblib aborts the tasks in
 flight (loky kills the workers running them; threads cannot be killed, so
 under the threading backend those fits run to their end, unused). Where the
 alarm cannot ring (outside the main thread, without ``signal.setitimer``,
@@ -54,35 +54,9 @@ free worker takes the held fold, as speculative work it would otherwise idle
 through. Which tasks run changes, not the outputs the race decides on: the
 results are the same for any ``n_jobs``.
 
-Fits run in this process (one worker, or the threading backend) are capped
-at the CPUs they share: OpenMP and BLAS start a thread per CPU the process
-may run on, which in a container with a CPU quota can be far more than the
-quota runs at once (16 OpenMP threads on 2 CPUs make a HistGradientBoosting
-fit 20 times slower). joblib caps the threads of loky's workers itself.
-
-A Ctrl-C belongs to the search. Some models catch the ``KeyboardInterrupt``
-it raises in their fit and return early (scikit-learn's MLP, skorch's nets),
-and a finalizer that the garbage collector runs when it comes drops it; the
-search's ``fit`` notes every SIGINT from its start (``noting_interrupts``),
-the engine starts no task once one came, and it stops
-without reporting any output that arrives after it: a sub-train cut short
-is neither told to the policy nor checkpointed. While joblib starts its
-executor and workers, a SIGINT is only noted, and acted on once they are
-started: its ``KeyboardInterrupt`` there would cut loky's start short, and
-joblib's abort would then fail on the thread left half started (an error
-instead of the interrupt, and a pool that hangs), or, landing just after loky
-blocks SIGINT to spawn its resource tracker, leave SIGINT blocked in the main
-thread for the rest of the process (every later Ctrl-C unseen: ``fit`` also
-unblocks it for its own run). Any error that follows a noted SIGINT is
-taken for the interrupt's. A Ctrl-C reaches the worker
-processes too. One in a fit sends its ``KeyboardInterrupt`` back as the
-task's error; one waiting for its next task, or reading it, exits, and loky
-reports a broken pool: that worker death is the Ctrl-C too (as is any after
-a SIGINT was noted), and the search stops rather than running the actions in
-flight again.
-
-A worker process whose first task asks for ``device="cuda"`` on a machine
-with several GPUs takes one of them for itself (:mod:`~sksel._core.devices`).
+Fits run in this process are capped at the CPUs they share, and a worker
+process takes a GPU of its own (:mod:`~sksel._core.workers`). A Ctrl-C
+belongs to the search (:mod:`~sksel._core.interrupts`).
 
 A worker that the policy has nothing for refits the likeliest selection on
 all the rows (``early_refits``, :mod:`~sksel._core.early_refit`), where results
@@ -107,26 +81,26 @@ failed evaluation.
 
 import os
 import queue
-import signal
 import sys
 import threading
 import time
 import warnings
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, contextmanager, nullcontext
+from contextlib import ExitStack, nullcontext
 from uuid import uuid4
 
 import numpy as np
-from joblib import cpu_count, effective_n_jobs
+from joblib import effective_n_jobs
 from sklearn.utils.parallel import Parallel, delayed
-from threadpoolctl import threadpool_info, threadpool_limits
 
-from .._compat import ThreadingBackend, get_active_backend
+from .._compat import get_active_backend
+from .alarm import watched
 from .dask import StateLost, StateOnWorkers, dask_client, surviving_dead_workers
-from .deadline import OutOfTime, can_cut, cut_at
-from .devices import on_own_gpu
+from .deadline import OutOfTime, cut_at
+from .interrupts import is_ctrl_c_in_a_worker, noting_interrupts
 from .naming import counted
+from .workers import for_joblib, key_of, keyed_task, runs_in_process, threads_within_cpus
 
 #: An idle task's first sleep, doubled for each idle task in a row up to the longest, and
 #: to at most a share of the tasks' mean seconds (see `Engine._longest_idle`).
@@ -139,148 +113,8 @@ def _idle(seconds):
     time.sleep(seconds)
 
 
-def threads_within_cpus(n_workers=1):
-    """Cap the BLAS and OpenMP threads of this process at its CPUs over `n_workers`.
-
-    ``joblib.cpu_count`` counts the CPUs a container's quota allows, where
-    OpenMP and BLAS count those the process may be scheduled on. A lower
-    limit already set (``threadpool_limits``, ``OMP_NUM_THREADS``) is kept.
-    """
-    cap = max(1, cpu_count() // n_workers)
-    threads = {}
-    for library in threadpool_info():
-        api = library["user_api"]
-        threads[api] = max(threads.get(api, 1), library["num_threads"])
-    return threadpool_limits(limits={api: min(n, cap) for api, n in threads.items()})
-
-
-class Interrupts:
-    """The SIGINTs received in the block of :func:`noting_interrupts`: ``count``."""
-
-    def __init__(self):
-        self.count = 0
-        self._held = 0
-        #: Whether the block is running: a handler left noting after its block ended is
-        #: not nested into.
-        self.open = True
-        #: Called, without arguments, after each SIGINT is counted.
-        self.then = []
-
-    @contextmanager
-    def held(self):
-        """Count the SIGINTs in the block without raising their ``KeyboardInterrupt`` there.
-
-        For code that a ``KeyboardInterrupt`` would leave broken rather than
-        stopped (loky starting its workers and its manager thread: joblib's
-        abort then fails to join a thread not yet started); the caller reads
-        ``count`` after the block.
-        """
-        self._held += 1
-        try:
-            yield
-        finally:
-            self._held -= 1
-
-
-@contextmanager
-def noting_interrupts():
-    """Count every SIGINT while in the block, then handle it as before; yields :class:`Interrupts`.
-
-    Within an outer such block (the search's ``fit``), the outer count goes
-    on: a SIGINT before the inner block is in it.
-
-    Only in the main thread, where signals are handled, and only over a
-    handler that is a function (the default one raises
-    ``KeyboardInterrupt``); an ignored SIGINT stays ignored. The count
-    keeps a Ctrl-C whose ``KeyboardInterrupt`` something caught (a model's
-    fit, a finalizer run by the garbage collector meanwhile).
-
-    Whatever ran before in the process, a Ctrl-C reaches the block: a
-    SIGINT blocked in this thread (loky blocks it while it starts its
-    resource tracker, and a ``KeyboardInterrupt`` landing there leaves it
-    blocked: every later Ctrl-C would wait, pending, unseen) is unblocked
-    for the block, and a counting handler left behind by a block that could
-    not restore the one before it is passed over for that one.
-    """
-    previous = signal.getsignal(signal.SIGINT)
-    if isinstance(getattr(previous, "interrupts", None), Interrupts):
-        if previous.interrupts.open:
-            yield previous.interrupts  # within an outer block: its count goes on
-            return
-        previous = previous.before  # left behind: the handler it counted for
-    interrupts = Interrupts()
-    if threading.current_thread() is not threading.main_thread() or not callable(previous):
-        yield interrupts
-        return
-
-    def note(signum, frame):
-        interrupts.count += 1
-        for call in interrupts.then:
-            call()
-        if not interrupts._held:
-            previous(signum, frame)
-
-    note.interrupts, note.before = interrupts, previous
-    try:
-        signal.signal(signal.SIGINT, note)
-        with _sigint_unblocked():
-            yield interrupts
-    finally:
-        interrupts.open = False
-        signal.signal(signal.SIGINT, previous)
-
-
-@contextmanager
-def _sigint_unblocked():
-    """SIGINT unblocked in this thread within the block, blocked again after where it was."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
-    try:
-        yield
-    finally:
-        if blocked:
-            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])
-
-
-def runs_in_process(n_jobs):
-    """Whether fits with `n_jobs` under the active joblib backend run in this process."""
-    backend, _ = get_active_backend()
-    return effective_n_jobs(n_jobs) == 1 or isinstance(backend, ThreadingBackend)
-
-
-def runs_on_dask():
-    """Whether the active joblib backend is a dask cluster's."""
-    backend, _ = get_active_backend()
-    return dask_client(backend) is not None
-
-
-def _keyed(key, search_id, func, *args, **kwargs):
-    """``(key, func(*args, **kwargs))``; in a worker process (`search_id` set), on its own GPU."""
-    if search_id is not None:
-        on_own_gpu(search_id, [*args, *kwargs.values()])
-    return key, func(*args, **kwargs)
-
-
-def _keyed_task(action, i, task, search_id):
-    """Task `i` of `action`, a ``(func, args, kwargs)`` tuple, made to return its key too."""
-    func, args, kwargs = task
-    return _keyed, ((action, i), search_id, func, *args), kwargs
-
-
-def _key_of(keyed_task):
-    """The ``(action, i)`` of a task of `_keyed_task`."""
-    return keyed_task[1][0]
-
-
 class _EarlyRefit(tuple):
     """The key, in the engine's task keys, of the early refit of ``(candidate, resource)``."""
-
-
-def _for_joblib(task):
-    func, args, kwargs = task
-    return delayed(func)(*args, **kwargs)
 
 
 def _is_worker_death(error):
@@ -295,111 +129,6 @@ def _is_worker_death(error):
         return True
     scheduler = sys.modules.get("distributed.scheduler")
     return scheduler is not None and isinstance(error, scheduler.KilledWorker)
-
-
-def _is_ctrl_c_in_a_worker(error):
-    """Whether the worker death `error` is a Ctrl-C that reached a worker between tasks.
-
-    loky's worker that receives ``KeyboardInterrupt`` while it waits for its
-    next task, or reads it, sends back the traceback and exits (the pool is
-    then broken, the traceback its cause); one that SIGINT kills outright
-    exits with that signal's code.
-    """
-    cause = error.__cause__
-    if cause is not None and type(cause).__name__ == "_RemoteTraceback":
-        lines = str(cause).strip().strip('"').strip().splitlines()  # loky quotes it
-        if lines and lines[-1].startswith("KeyboardInterrupt"):
-            return True
-    return "SIGINT(" in str(error)
-
-
-class _DeadlineReached(Exception):
-    """Raised in the main thread, while it waits for a result, when `max_time` is reached."""
-
-
-class _WaitAlarm:
-    """A SIGALRM that ends a wait for the next result, at the deadline or after a Ctrl-C.
-
-    ``items(outputs)`` yields the items of `outputs`. Where the deadline comes
-    while the calling thread waits for the next one, the wait ends with
-    :class:`_DeadlineReached`, raised in the joblib generator, which then
-    aborts the tasks in flight (loky kills the workers running them). A
-    SIGINT noted meanwhile (:meth:`soon`) rings it a moment later, and a
-    wait then ends with ``KeyboardInterrupt``, even where the SIGINT's own
-    was caught (by a finalizer the garbage collector ran in the wait). The
-    alarm rings outside a wait too, and is then ignored: the caller reads the
-    clock and the interrupts after every item.
-
-    Only in the main thread, where signals are handled, on a platform with
-    ``signal.setitimer`` and while no other timer of the process is armed
-    (:meth:`usable`); the wait otherwise ends with the next result.
-    """
-
-    #: Seconds from a noted SIGINT to the ring that ends the wait.
-    _AFTER_SIGINT = 0.05
-
-    def __init__(self, time_left, interrupted):
-        self._time_left = time_left
-        self._interrupted = interrupted
-        self._waiting = False
-        self._closed = False
-
-    @staticmethod
-    def usable():
-        """Whether the alarm can ring in this thread without taking another one's timer."""
-        return can_cut()
-
-    def __enter__(self):
-        self._previous = signal.signal(signal.SIGALRM, self._ring)
-        self._arm_deadline()
-        return self
-
-    def __exit__(self, *exc_info):
-        self._closed = True  # a ring from now on arms nothing again
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, self._previous)
-
-    def _arm_deadline(self):
-        left = self._time_left()
-        if left is not None:
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
-
-    def soon(self):
-        """Ring shortly: a SIGINT was noted."""
-        signal.setitimer(signal.ITIMER_REAL, self._AFTER_SIGINT)
-
-    def _ring(self, signum, frame):
-        if self._closed:
-            return
-        if self._waiting and self._interrupted():
-            self._waiting = False
-            raise KeyboardInterrupt
-        left = self._time_left()
-        if left is not None and left > 0:  # rang early (another clock, a SIGINT)
-            self._arm_deadline()
-        elif left is not None and self._waiting:
-            self._waiting = False
-            raise _DeadlineReached
-
-    def items(self, outputs):
-        """The items of `outputs`, until the deadline or a Ctrl-C ends a wait for one."""
-        outputs = iter(outputs)
-        while True:
-            self._waiting = True
-            try:
-                if self._interrupted():
-                    raise KeyboardInterrupt
-                left = self._time_left()
-                if left is not None and left <= 0:
-                    return
-                if left is not None and not 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= left:
-                    self._arm_deadline()  # the deadline came nearer: an evaluation finished
-                item = next(outputs)
-            except (StopIteration, _DeadlineReached):
-                return
-            finally:
-                self._waiting = False
-            yield item
 
 
 def _describe(actions):
@@ -576,7 +305,7 @@ class Engine:
             outputs = parallel(self._feed())
         try:
             self._stop_if_interrupted()
-            with self._watched() as items:
+            with watched(self._time_left, self._interrupts) as items:
                 self._take(items(outputs), outputs)
         finally:
             self._finished = True
@@ -584,24 +313,6 @@ class Engine:
                 # joblib reports the abandoned fits; they are abandoned on purpose.
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()
-
-    @contextmanager
-    def _watched(self):
-        """Yield ``items(outputs)``: the results of `outputs` until `max_time` or a Ctrl-C.
-
-        Where :class:`_WaitAlarm` can ring, the deadline, or a SIGINT noted,
-        ends a wait for the next result, and the fits still running are
-        abandoned; otherwise the wait ends with the next result.
-        """
-        if not _WaitAlarm.usable():
-            yield iter
-            return
-        with _WaitAlarm(self._time_left, lambda: self._interrupted) as alarm:
-            self._interrupts.then.append(alarm.soon)
-            try:
-                yield alarm.items
-            finally:
-                self._interrupts.then.remove(alarm.soon)
 
     def _take(self, items, outputs):
         """Receive the results of `items`, read from `outputs`, and keep feeding the workers."""
@@ -651,7 +362,7 @@ class Engine:
                 return
             batch = []
             while len(batch) < self._n_workers and (task := self._next_task()) is not None:
-                batch.append(_for_joblib(task))
+                batch.append(for_joblib(task))
             try:
                 with cut_at(self._time_left() if in_process else None):
                     items = parallel(batch)
@@ -677,7 +388,7 @@ class Engine:
             task = self._next_task()
             if task is not None:
                 idle = _IDLE_SECONDS
-                yield _for_joblib(task)
+                yield for_joblib(task)
             else:
                 yield delayed(_idle)(idle)
                 idle = min(2 * idle, self._longest_idle())
@@ -742,7 +453,7 @@ class Engine:
         A task that killed its worker until dask gave it up would kill
         workers again on another split.
         """
-        self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+        self._queue = deque(task for task in self._queue if key_of(task)[0] != action)
         cancelled = {token for token in in_flight if schedule.key(token)[0] == action}
         schedule.cancel(cancelled)
         return cancelled
@@ -762,7 +473,7 @@ class Engine:
                 raise KeyboardInterrupt from error
             if not _is_worker_death(error):
                 raise
-            if _is_ctrl_c_in_a_worker(error):
+            if is_ctrl_c_in_a_worker(error):
                 raise KeyboardInterrupt from error
             return error
         return None
@@ -795,11 +506,12 @@ class Engine:
         """
         tasks = self.make_tasks(action)
         missing = (
-            _for_joblib(_keyed_task(action, i, tasks[i], self._search_id))
+            for_joblib(keyed_task(action, i, tasks[i], self._search_id))
             for i, out in enumerate(self._running[action])
             if out is None and not self._out_of_time()
         )
-        with self._parallel() as parallel, self._watched() as items:
+        with self._parallel() as parallel, watched(self._time_left,
+                                                   self._interrupts) as items:
             for item in items(parallel(missing)):
                 self._receive(*item)
 
@@ -839,7 +551,7 @@ class Engine:
             tasks = self.make_tasks(action)
             with self._queue_lock:
                 self._running[action] = [None] * len(tasks)
-                self._queue.extend(_keyed_task(action, i, task, self._search_id)
+                self._queue.extend(keyed_task(action, i, task, self._search_id)
                                    for i, task in enumerate(tasks))
 
     def _queue_early_refit(self):
@@ -854,7 +566,7 @@ class Engine:
         key, task = started
         with self._queue_lock:
             self._refitting.add(_EarlyRefit(key))
-            self._queue.append(_keyed_task(_EarlyRefit(key), 0, task, self._search_id))
+            self._queue.append(keyed_task(_EarlyRefit(key), 0, task, self._search_id))
 
     def _spreads(self):
         """Whether, under `max_time`, fewer actions are queued or running than workers: each
@@ -895,12 +607,12 @@ class Engine:
         with self._queue_lock:
             if not self._queue:
                 return None
-            held = [self._held(_key_of(task)) for task in self._queue]
+            held = [self._held(key_of(task)) for task in self._queue]
             if ((any(held) or self.max_time is not None)
                     and self._n_tasks_left() - len(self._queue) >= self._n_workers):
                 return None
             ready = [k for k, is_held in enumerate(held) if not is_held] or [0]
-            late = {k: self._late(_key_of(self._queue[k])[0]) for k in ready}
+            late = {k: self._late(key_of(self._queue[k])[0]) for k in ready}
             timely = [k for k in ready if late[k] is None]
             if not timely:
                 self.cut_short_ = late[ready[0]]
@@ -923,14 +635,14 @@ class Engine:
         """
         if self.max_time is None:
             return position
-        action, i = _key_of(self._queue[position])
+        action, i = key_of(self._queue[position])
         n_in = sum(out is not None for out in self._running.get(action, ()))
         return (i > 0, -n_in, position)
 
     def _n_ready(self):
         """Queued tasks that are not held (see `_held`)."""
         with self._queue_lock:
-            return sum(not self._held(_key_of(task)) for task in self._queue)
+            return sum(not self._held(key_of(task)) for task in self._queue)
 
     def _n_tasks_left(self):
         """Tasks whose outputs are not in, queued or running: of the actions handed out, and
@@ -966,7 +678,7 @@ class Engine:
         if self.enough is None or not first or not self.enough(action, first):
             return
         with self._queue_lock:
-            self._queue = deque(task for task in self._queue if _key_of(task)[0] != action)
+            self._queue = deque(task for task in self._queue if key_of(task)[0] != action)
             outputs[len(first):] = [_SKIPPED] * (len(outputs) - len(first))
 
     def _report(self, action):

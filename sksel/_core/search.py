@@ -48,7 +48,8 @@ from ..spaces.validation import _check_responses
 from .checkpoint import Checkpoint, fingerprint
 from .deadline import FirstModelTrainer, NoFirstModel, RefitReserve, first_model, refit_in_time
 from .devices import check_cuda_available
-from .engine import Engine, noting_interrupts, threads_within_cpus
+from .engine import Engine
+from .interrupts import noting_interrupts
 from .missing import check_missing_values
 from .naming import candidate_names, counted
 from .policy import Policy
@@ -68,6 +69,7 @@ from .results import (
 )
 from .run import _Job, _Run, _stop_words
 from .scoring import curve_scale, ranking_metric, response_needs, unit_scored_classifier
+from .workers import threads_within_cpus
 
 
 class BaseSelectionSearch(BaseSearchCV):

@@ -677,7 +677,7 @@ def test_a_worker_waiting_for_a_decision_idles_a_small_share_of_a_fit(monkeypatc
     before it: with fits of 0.2 s, idle tasks of 80 ms idled the workers
     for up to 40% of a fit at every decision.
     """
-    from sksel._core import engine as engine_module
+    from sksel._core import idle as idle_module
 
     sleeps = []
 
@@ -685,7 +685,7 @@ def test_a_worker_waiting_for_a_decision_idles_a_small_share_of_a_fit(monkeypatc
         sleeps.append(seconds)
         time.sleep(seconds)
 
-    monkeypatch.setattr(engine_module, "_idle", idle)
+    monkeypatch.setattr(idle_module, "_idle", idle)
     policy = _OneAtATimePolicy([(f"a{k}", 1) for k in range(4)])
     outputs = []
 

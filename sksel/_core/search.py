@@ -52,7 +52,6 @@ from .engine import Engine
 from .interrupts import noting_interrupts
 from .missing import check_missing_values
 from .naming import candidate_names, counted
-from .policy import Policy
 from .predictions import PredictionKeeper, store_for
 from .progress import Progress, ProgressBudget
 from .results import (
@@ -69,6 +68,7 @@ from .results import (
 )
 from .run import _Job, _Run, _stop_words
 from .scoring import curve_scale, ranking_metric, response_needs, unit_scored_classifier
+from .validation import check_policy, check_targets, count_classes, is_1d, routed_estimators
 from .workers import threads_within_cpus
 
 
@@ -288,7 +288,7 @@ class BaseSelectionSearch(BaseSearchCV):
             raise
         _check_responses(space, needs, candidates, estimators)
         X, y = indexable(X, y)
-        _check_targets(y)
+        check_targets(y)
         base = space.first_estimator
         check_missing_values(X, estimators, candidate_names(candidates, self.estimator),
                              is_classifier(base))
@@ -298,10 +298,10 @@ class BaseSelectionSearch(BaseSearchCV):
         cv = self._checked_cv(y, base, rng)
         splits = list(cv.split(X, y, **routed.splitter.split))
         self.n_splits_ = len(splits)
-        n_classes = _n_classes(y) if is_classifier(base) and y is not None else None
+        n_classes = count_classes(y) if is_classifier(base) and y is not None else None
         self._scale_, self._targets = self._curve_scale(n_classes), y
         policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
-        _check_policy(policy, type(self).__name__)
+        check_policy(policy, type(self).__name__)
         fit_params = self._fit_params_by_candidate(candidates, routed)
         job = _Job(space, candidates, estimators, X, y, scorers, fit_params, routed.scorer.score,
                    error_score=self.error_score, verbose=self.verbose,
@@ -592,7 +592,7 @@ class BaseSelectionSearch(BaseSearchCV):
             encapsulating routing information.
         """
         router = MetadataRouter(owner=self)
-        for name, estimator in _routed_estimators(self.estimator):
+        for name, estimator in routed_estimators(self.estimator):
             router.add(**{name: estimator},
                        method_mapping=MethodMapping().add(caller="fit", callee="fit"))
         scorer, _ = self._get_scorers()
@@ -609,7 +609,7 @@ class BaseSelectionSearch(BaseSearchCV):
         """``candidate -> fit parameters``, as metadata routing gives them."""
         if not _routing_enabled() or not isinstance(self.estimator, list):
             return lambda candidate: routed.estimator.fit
-        names = {id(est): name for name, est in _routed_estimators(self.estimator)}
+        names = {id(est): name for name, est in routed_estimators(self.estimator)}
         return lambda candidate: routed[names[id(candidates[candidate][_STEP])]].fit
 
     def _callable_metric(self, outputs, metric):
@@ -676,7 +676,7 @@ class BaseSelectionSearch(BaseSearchCV):
     def _checked_cv(self, y, estimator, rng):
         classifier = is_classifier(estimator)
         if isinstance(self.cv, numbers.Real) and not isinstance(self.cv, numbers.Integral):
-            holdout = StratifiedShuffleSplit if classifier and _is_1d(y) else ShuffleSplit
+            holdout = StratifiedShuffleSplit if classifier and is_1d(y) else ShuffleSplit
             seed = rng.randint(np.iinfo(np.int32).max)
             return holdout(n_splits=1, test_size=self.cv, random_state=seed)
         return check_cv(self.cv, y, classifier=classifier)
@@ -1016,43 +1016,3 @@ def _used(run, policy, cut=False):
     decided = set(decisions)
     return decisions + [action for action, _ in run.evaluations
                         if action not in decided and (cut or policy.will_use(action))]
-
-
-def _check_policy(policy, search):
-    """Refuse, before any training, a policy that lacks what the contract needs."""
-    if not isinstance(policy, Policy):
-        raise TypeError(
-            f"{search}'s policy {type(policy).__name__} does not derive from "
-            "sksel.extend.Policy, the policy contract."
-        )
-
-
-def _check_targets(y):
-    if y is None:
-        return
-    y = np.asarray(y)
-    if y.dtype.kind in "fc" and not np.isfinite(y).all():
-        raise ValueError(
-            "y contains NaN or infinity; remove or impute those rows before the search."
-        )
-    if _num_samples(y) < 2:
-        raise ValueError(
-            f"The search needs at least 2 samples to split; got n_samples = {_num_samples(y)}."
-        )
-
-
-def _is_1d(y):
-    return y is not None and np.ndim(y) == 1
-
-
-def _n_classes(y):
-    """Classes of `y`: its distinct values, or distinct rows of a 2-D `y`."""
-    return len(np.unique(np.asarray(y), axis=0 if np.ndim(y) > 1 else None))
-
-
-def _routed_estimators(estimator):
-    """``(name, estimator)`` of every estimator that metadata is routed to."""
-    if not isinstance(estimator, list):
-        return [("estimator", estimator)]
-    items = [item[0] if isinstance(item, tuple) else item for item in estimator]
-    return [(f"estimator_{i}", item) for i, item in enumerate(items)]

@@ -13,7 +13,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sksel._core import devices as _devices
-from sksel._core.engine import _keyed
+from sksel._core.workers import _keyed
 
 
 def _fake_torch(n_gpus, initialized=False):

@@ -555,7 +555,7 @@ class ThreadCountingClassifier(ClassifierMixin, BaseEstimator):
 ])
 def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
     """A container's quota (here 1 CPU) caps the threads of the fits and the refit."""
-    monkeypatch.setattr("sksel._core.engine.cpu_count", lambda: 1)
+    monkeypatch.setattr("sksel._core.workers.cpu_count", lambda: 1)
     X, y = load_iris(return_X_y=True)
     with threadpool_limits(limits=2):  # what OpenMP or BLAS would start with 2 visible CPUs
         ThreadCountingClassifier.seen = []
@@ -568,7 +568,7 @@ def test_fits_in_this_process_use_no_more_threads_than_cpus(make, monkeypatch):
 
 def test_a_lower_thread_limit_is_kept(monkeypatch):
     """The cap never raises a limit set by the caller (OMP_NUM_THREADS=1, threadpool_limits)."""
-    monkeypatch.setattr("sksel._core.engine.cpu_count", lambda: 2)
+    monkeypatch.setattr("sksel._core.workers.cpu_count", lambda: 2)
     X, y = load_iris(return_X_y=True)
     with threadpool_limits(limits=1):
         ThreadCountingClassifier.seen = []
@@ -677,7 +677,7 @@ def test_a_worker_waiting_for_a_decision_idles_a_small_share_of_a_fit(monkeypatc
     before it: with fits of 0.2 s, idle tasks of 80 ms idled the workers
     for up to 40% of a fit at every decision.
     """
-    from sksel._core import engine as engine_module
+    from sksel._core import idle as idle_module
 
     sleeps = []
 
@@ -685,7 +685,7 @@ def test_a_worker_waiting_for_a_decision_idles_a_small_share_of_a_fit(monkeypatc
         sleeps.append(seconds)
         time.sleep(seconds)
 
-    monkeypatch.setattr(engine_module, "_idle", idle)
+    monkeypatch.setattr(idle_module, "_idle", idle)
     policy = _OneAtATimePolicy([(f"a{k}", 1) for k in range(4)])
     outputs = []
 

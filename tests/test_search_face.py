@@ -383,7 +383,7 @@ def test_a_counting_handler_left_behind_neither_interrupts_a_fit_nor_hides_a_ctr
     """A fit's handler that counted a Ctrl-C and could not be taken down (its block ended
     where signals cannot be set) is passed over: the next fit runs to its end, and a Ctrl-C
     in the one after interrupts it."""
-    from sksel._core.engine import noting_interrupts
+    from sksel._core.interrupts import noting_interrupts
 
     left = noting_interrupts()
     interrupts = left.__enter__()  # its handler is installed

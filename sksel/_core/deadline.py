@@ -11,9 +11,10 @@ so far.
   the cheapest evidence there is; one candidate of each estimator class is
   tried, the quickest found first. Where no evaluation of the search ends
   in time, it is the selection, and its model the one handed back.
-- **The search's share**: the search runs until ``max_time`` less the
-  seconds kept for the refit (:func:`refit_reserve`); the fits still running
-  then are cut (:func:`cut_at` in this process; loky's workers are stopped).
+- **The search's share** (:class:`SearchShare`): the search runs until
+  ``max_time`` less the seconds kept for the refit (:func:`refit_reserve`);
+  the fits still running then are cut (:func:`cut_at` in this process; loky's
+  workers are stopped, :mod:`~sksel._core.alarm`).
 - **The refit** (:func:`refit_in_time`): on all the rows where it is
   predicted to end within the time left (and half the slack of
   :func:`hard_limit`); else on the largest of a ladder of stratified
@@ -247,6 +248,45 @@ class RefitReserve:
         seconds = float(np.mean([out["fit_time"] for out in outputs]))
         rows = len(self._run.trainer.split(action[1])[0][0])
         return scaled_seconds(seconds, rows, self._n_rows)
+
+
+class SearchShare:
+    """The search's share of `max_time`: its seconds less those kept for the refit.
+
+    The engine reads it at every look at the clock: no action is asked for
+    once it has :meth:`passed`, and the wait for a result ends at
+    :meth:`time_left` (see :mod:`~sksel._core.alarm`).
+
+    Parameters
+    ----------
+    max_time : float or None
+        The fit's ``max_time``; None: no deadline.
+    reserve : callable or None
+        ``reserve() -> seconds`` of `max_time` kept for the refit
+        (:class:`RefitReserve`), read at every look; None: none.
+    started : float
+        The ``time.perf_counter()`` from which `max_time` counts.
+    """
+
+    def __init__(self, max_time, reserve, started):
+        self.max_time = max_time
+        self.reserve = reserve
+        self.started = started
+
+    def seconds(self):
+        """Seconds from `started` after which the search's share ends."""
+        return self.max_time - (0.0 if self.reserve is None else self.reserve())
+
+    def passed(self):
+        """Whether the share has ended (never without `max_time`)."""
+        return (self.max_time is not None
+                and time.perf_counter() - self.started >= self.seconds())
+
+    def time_left(self):
+        """Seconds until the share ends, at least 0; None without `max_time`."""
+        if self.max_time is None:
+            return None
+        return max(0.0, self.seconds() - (time.perf_counter() - self.started))
 
 
 def refit_in_time(job, trainer, key, fit_params, *, seconds, rows, model=None, max_time,

@@ -11,6 +11,8 @@ Where the search then selects a candidate refitted so, its
 refit's wall time is saved. A refit the selection did not need is spent CPU
 (the search's benchmarks count it); one still running when the search ends
 is abandoned, unless it is the selection's, which the search waits for.
+The engine queues one where results stream in and the search has no
+``max_time``, for a worker that would otherwise idle.
 
 The estimator is the same either way: a fresh one built from the candidate's
 parameters and fitted on the same rows with the same fit parameters, so the

@@ -34,12 +34,12 @@ successive halving, written on these names only (``tests/asha_rows.py``,
 """
 
 from .._compat import Interval, StrOptions
-from .._core.engine import runs_in_process, runs_on_dask
 from .._core.policy import Action, Outcome, Policy, SequentialPolicy
 from .._core.run import Listener
 from .._core.search import BaseSelectionSearch, DisplayInfo
 from .._core.simulate import simulate
 from .._core.trainer import Trainer
+from .._core.workers import runs_in_process, runs_on_dask
 
 __all__ = [
     "Action",

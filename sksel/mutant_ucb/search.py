@@ -17,10 +17,10 @@ from sklearn.base import clone, is_classifier
 from sklearn.utils import check_random_state
 
 from .._compat import Hidden, Interval, StrOptions
-from .._core.engine import runs_in_process, runs_on_dask
 from .._core.naming import counted
 from .._core.progress import ProgressBudget
 from .._core.search import BaseSelectionSearch, DisplayInfo
+from .._core.workers import runs_in_process, runs_on_dask
 from ..curves.finish_model import FinishRule, shipped_finish_model
 from ..spaces.params import _same_value
 from ..spaces.sampler import KDPPSampler

@@ -41,8 +41,9 @@ were recorded on and its validation fifth: 20,000 for letter, 25,000 for
 diamonds and user) and the recorded table's columns, constant (what
 DAUBSearch predicts a learner costs reads the rows, features and classes);
 ``y`` is balanced over the classes, or a ramp. The training part of each of
-the 5 folds is then the largest recorded size, at which the recorded seconds and score are read as they are; the
-refit on all rows is the one fit extrapolated.
+the 5 folds is then the largest recorded size, at which the recorded
+seconds and score are read as they are; the refit on all rows is the one
+fit extrapolated.
 
 Searches (``--searches``), all with ``cv=5, refit=True, n_jobs=w`` and
 ``random_state=0`` where they take one, under joblib's loky backend:

@@ -630,3 +630,31 @@ def test_rungs_all_trains_every_learner_on_the_first_rung():
     assert {c for c, n in search.policy_.history_ if n == first} == {0, 1, 2}
     assert all(plan == frozenset(range(len(search.sizes_) - 1))
                for plan in search.policy_.rungs_planned_.values())
+
+
+def test_a_worker_that_would_idle_starts_n_on_the_learner_predicted_dearest_there():
+    # Three learners climbing the rungs; once every fit of the rung is handed out, a
+    # worker that would idle takes N's folds of the dearest on N, then the next dearest.
+    costs = [(0.0, 1e-4, 1.0), (0.0, 1e-6, 2.0), (0.0, 2e-4, 1.0)]
+    policy = _planned(costs, folds_ratio=5.0, race=True)
+    first = policy.ask(n_actions=3)
+    assert sorted(first) == [(0, 100), (1, 100), (2, 100)]
+    assert policy.ask(n_actions=1) == []  # without idle, nothing speculative
+    n_total = policy.sizes[-1]
+    assert policy.ask(n_actions=2, idle=True) == [(1, n_total), (2, n_total)]
+
+
+def test_the_folds_of_a_learner_the_rule_dropped_end_at_its_first_fold():
+    costs = [(0.0, 1e-4, 1.0)] * 4
+    policy = _planned(costs, folds_ratio=5.0, race=True)
+    n_total = policy.sizes[-1]
+    scores = {0: 0.9, 1: 0.5, 2: 0.85, 3: 0.6}
+    policy.ask(n_actions=4)
+    [(guessed, size)] = policy.ask(n_actions=1, idle=True)
+    assert size == n_total and not policy.enough_folds(guessed, n_total, [0.5])
+    for c in range(4):
+        policy.tell(c, 100, scores[c])
+    dropped = set(policy.dropped_)
+    assert 1 in dropped
+    assert policy.enough_folds(1, n_total, [0.5])
+    assert not policy.enough_folds(0, n_total, [0.9])

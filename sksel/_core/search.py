@@ -345,8 +345,6 @@ class BaseSelectionSearch(RunMixin, ScoringMixin, SelectionMixin, RefitMixin, Ba
         _check_responses(space, needs, candidates, estimators)
         X, y = indexable(X, y)
         check_targets(y)
-        shape = getattr(X, "shape", ())
-        self._n_features = shape[1] if len(shape) == 2 else None
         base = space.first_estimator
         check_missing_values(X, estimators, candidate_names(candidates, self.estimator),
                              is_classifier(base))
@@ -358,6 +356,9 @@ class BaseSelectionSearch(RunMixin, ScoringMixin, SelectionMixin, RefitMixin, Ba
         self.n_splits_ = len(splits)
         n_classes = count_classes(y) if is_classifier(base) and y is not None else None
         self._scale_, self._targets = self._curve_scale(n_classes), y
+        shape = getattr(X, "shape", ())
+        # What the policy may read of the data and the candidates, for its plan.
+        self._n_features, self._estimators = (shape[1] if len(shape) == 2 else None), estimators
         policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
         check_policy(policy, type(self).__name__)
         fit_params = self._fit_params_by_candidate(candidates, routed)
@@ -397,7 +398,8 @@ class BaseSelectionSearch(RunMixin, ScoringMixin, SelectionMixin, RefitMixin, Ba
                 raise KeyboardInterrupt
         finally:
             trainer.close()
-            self._targets = None  # the header's; not kept with the fitted search
+            # the header's and the plan's; not kept with the fitted search
+            self._targets = self._estimators = None
         if self._selected_first_model:
             progress.close(f"{self.stop_reason_}; the first model is selected: "
                            f"{progress.names(self._first_model.candidate)} on "

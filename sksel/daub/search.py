@@ -658,7 +658,7 @@ class DAUBSearch(BaseSelectionSearch):
                 n_validation=sum(len(test) for _, test in curve_folds),
                 tol=self._policy_tol(self.tol), eta=_ETA,
                 noise=noise, race=race, cost=self.cost, folds_ratio=folds_ratio,
-                predicted_costs=(self._predicted_costs(candidates, n_classes)
+                predicted_costs=(self._predicted_costs(n_classes)
                                  if self.rungs == "cost" else None),
             )
             return self.policy_, trainer
@@ -675,12 +675,11 @@ class DAUBSearch(BaseSelectionSearch):
         )
         return self.policy_, trainer
 
-    def _predicted_costs(self, candidates, n_classes):
+    def _predicted_costs(self, n_classes):
         """Each candidate's predicted ``(a, b, e)`` on this data
         (:func:`~sksel.daub.learner_cost.predicted_cost`), for the rungs' plan."""
-        space = self._search_space()
-        return [predicted_cost(space.build(params), self._n_features, n_classes)
-                for params in candidates]
+        return [predicted_cost(estimator, self._n_features, n_classes)
+                for estimator in self._estimators]
 
     def _rung_kind(self):
         """The kind of score of the gap model the rungs use (``risk > 0``), or None: DAUB's

@@ -37,8 +37,8 @@ Datasets (``--datasets``), the learners recorded on them:
   many workers. No shipped model or prior saw it.
 
 ``X`` has as many rows as the recorded training part (the pool the curves
-were recorded on and its validation fifth: 20,000 for letter, 25,000 for
-diamonds and user) and the recorded table's columns, constant (what
+were recorded on and its validation fifth: 16,000 for letter, 20,000 for
+diamonds, 25,000 for user) and the recorded table's columns, constant (what
 DAUBSearch predicts a learner costs reads the rows, features and classes);
 ``y`` is balanced over the classes, or a ramp. The training part of each of
 the 5 folds is then the largest recorded size, at which the recorded

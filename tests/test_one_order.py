@@ -100,7 +100,8 @@ def test_daub_raced_and_subsampled_rows_sort_alike_by_mean_and_by_rank():
                                random_state=0)
     cands = [DecisionTreeClassifier(max_depth=2, random_state=0), LogisticRegression(),
              DecisionTreeClassifier(max_depth=1, random_state=0)]
-    search = DAUBSearch(cands, cv=CV5, b=360, r=2, cost="rows", random_state=0).fit(X, y)
+    search = DAUBSearch(cands, cv=CV5, b=360, r=2, cost="rows", rungs="all",
+                        random_state=0).fit(X, y)
     results = search.cv_results_
     assert_one_order(search)
     assert_own_means_kept(search)
@@ -121,7 +122,7 @@ def test_daub_learning_curves_keep_every_evaluations_mean():
     """``all_cv_results_`` keeps each evaluation's mean at its size (a race's apart)."""
     X, y = load_iris(return_X_y=True)
     search = DAUBSearch([GaussianNB(), DecisionTreeClassifier(max_depth=1, random_state=0),
-                         LogisticRegression(max_iter=1000)], cv=CV3, b=10,
+                         LogisticRegression(max_iter=1000)], cv=CV3, b=10, rungs="all",
                         random_state=0).fit(X, y)
     every = search.all_cv_results_
     assert set(search.cv_results_) - {"why_not_evaluated"} == set(every) - {"speculative"}

@@ -132,7 +132,7 @@ def test_verbose_two_lines_name_the_leader_until_a_learner_reaches_n(data, capsy
     the best, as the search would select."""
     search = DAUBSearch([GaussianNB(), LogisticRegression(),
                          DecisionTreeClassifier(random_state=0), KNeighborsClassifier()],
-                        cv=CV3, random_state=0, verbose=2).fit(*data)
+                        cv=CV3, rungs="all", random_state=0, verbose=2).fit(*data)
     lines = [line for line in _lines(capsys)[1:-1] if " dropped #" not in line]
     results = search.all_cv_results_
     rows = {(c, n): i for i, (c, n) in enumerate(zip(results["candidate_id"],

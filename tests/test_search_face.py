@@ -674,7 +674,7 @@ def test_non_finite_scores_warned_once_about_cv_results(clf_data):
     X, y = clf_data
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        search = DAUBSearch([FailsFromRows(40), GaussianNB()], cv=CV3, b=20,
+        search = DAUBSearch([FailsFromRows(40), GaussianNB()], cv=CV3, b=20, rungs="all",
                             random_state=0).fit(X, y)
     messages = [str(w.message) for w in caught if "non-finite" in str(w.message)]
     assert len(messages) == 1

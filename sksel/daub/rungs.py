@@ -58,9 +58,11 @@ def rung_sizes(n_total, n_candidates, eta=3, min_size=1):
 #: How much a learner's predicted seconds scale its threshold (``cost="time"``), and
 #: the most they scale it by, up or down.
 _COST_WEIGHT, _MAX_SCALE = 0.5, 2.0
-#: The plan's chance that a rung which may drop a learner keeps it: before the learner is
-#: scored, then within halving's top third of its last rung, and outside it.
-_KEPT, _KEPT_AHEAD, _KEPT_BEHIND = 0.8, 0.95, 0.5
+#: The plan's chance that a rung which may drop a learner keeps it, before the learner is
+#: scored: at least the first, at most the second, rising with the noise of a score
+#: (:meth:`RungPolicy._kept_before_scores`); then, outside halving's top third of its
+#: last rung, the third.
+_KEPT_LEAST, _KEPT_MOST, _KEPT_BEHIND = 0.5, 0.9, 0.5
 #: The share of its folds at N that a learner is expected to run where they are raced.
 _RACED_SHARE = 0.6
 #: Seconds the run spends on an evaluation beside the fit (its split, its bookkeeping).
@@ -139,10 +141,12 @@ class RungPolicy(CurvePolicy):
         ``a + b * rows ** e`` (:func:`~sksel.daub.learner_cost.predicted_cost`).
         Each learner is then trained only on the rungs of its cheapest plan
         (:attr:`rungs_planned_`): the rungs below N, if any, whose expected
-        seconds with N's (each rung keeping it with probability 0.8, raced
-        folds at N running 0.6 of them) are the least; a rung none of the
-        learners alive plans is skipped. None trains every learner alive on
-        every rung.
+        seconds with N's are the least (a rung keeps a learner with a
+        probability that rises with the noise of a score on `n_validation`
+        rows, from 0.5 to 0.9; raced folds at N run 0.6 of them), planned
+        again after each rung for the learners outside halving's top third
+        (kept with probability 0.5); a rung none of the learners alive plans
+        is skipped. None trains every learner alive on every rung.
 
     Attributes
     ----------
@@ -293,10 +297,12 @@ class RungPolicy(CurvePolicy):
         """The size the learners alive are trained on after this rung, as planned."""
         return self.sizes[self._next_rung(min(self._rung + 1, self.n_sizes - 1))]
 
-    def _planned_rungs(self, candidate, start=0, kept=_KEPT):
+    def _planned_rungs(self, candidate, start=0, kept=None):
         """The rungs below N, as indices from `start`, that `candidate` is trained on: those
         of the plan its predicted costs expect to cost least (:meth:`_plan_seconds`), each
-        rung keeping it with probability `kept`; every rung without `predicted_costs`."""
+        rung keeping it with probability `kept` (:meth:`_kept_before_scores` for None);
+        every rung without `predicted_costs`."""
+        kept = self._kept_before_scores() if kept is None else kept
         below_n = range(start, self.n_sizes - 1)
         if self.predicted_costs is None:
             return frozenset(below_n)
@@ -306,20 +312,28 @@ class RungPolicy(CurvePolicy):
             self._plan_seconds(candidate, plan, kept), len(plan)))
         return frozenset(cheapest)
 
+    def _kept_before_scores(self):
+        """The plan's chance that a rung keeps a learner not scored yet: 0.5 plus ten times
+        the largest standard error of a score in [0, 1] on the rungs' validation rows
+        (``0.5 / sqrt(n_validation)``), within [0.5, 0.9]. Where the scores are noisy
+        (a few hundred validation rows), the gap model keeps most learners and a rung
+        rarely pays; on thousands, rungs drop about half."""
+        noise = 0.5 / math.sqrt(max(self.n_validation, 1))
+        return float(np.clip(0.5 + 10 * noise, _KEPT_LEAST, _KEPT_MOST))
+
     def _replan(self, survivors, ranked):
-        """Plan again the rungs after this one of each of `survivors`, by its place here:
-        within halving's top third of `ranked` (best first), a rung is likelier to keep it
-        than outside, so rungs pay less for it. A learner spared on its first point keeps
-        its plan (its place says little yet)."""
+        """Plan again the rungs after this one of each of `survivors` outside halving's top
+        third of `ranked` (best first): a rung keeps such a learner with probability 0.5,
+        so its rungs pay more. A learner spared on its first point keeps its plan (its
+        place says little yet)."""
         if self.predicted_costs is None:
             return
         ahead = set(self._kept_by_rank(ranked, ranked))
         for c in survivors:
-            if c in ranked and not self._on_first_point(c):
-                self.rungs_planned_[c] = self._planned_rungs(
-                    c, self._rung + 1, _KEPT_AHEAD if c in ahead else _KEPT_BEHIND)
+            if c in ranked and c not in ahead and not self._on_first_point(c):
+                self.rungs_planned_[c] = self._planned_rungs(c, self._rung + 1, _KEPT_BEHIND)
 
-    def _plan_seconds(self, candidate, plan, kept=_KEPT):
+    def _plan_seconds(self, candidate, plan, kept):
         """The seconds `candidate` is expected to cost if trained on the rungs of `plan`
         (indices below N's) and then on N.
 

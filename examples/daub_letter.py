@@ -54,16 +54,18 @@ Install (from the repository root, Python 3.10+)::
 and run ``python examples/daub_letter.py`` (``--rows 16000`` searches all the
 rows but the test set and takes longer).
 
-Measured on 2026-12-02 (three runs on two otherwise idle cores, Linux): the
-whole command took 34-38 s of wall time and 60-67 CPU seconds, user and
-system. All three searches selected the same SVC (test accuracy 0.9453);
-DAUBSearch trained on 23% of GridSearchCV's training rows for 0.43-0.54x
-its CPU (10.5-13.1 s against 22.5-24.6 s), HalvingGridSearchCV on 41% for
-0.98-1.05x (22.1-25.5 s), and DAUBSearch's wall time was the shortest of the
-three (5.1-6.7 s, against 11.4-12.8 s and 12.0-13.0 s). With one holdout
-instead (``--cv 0.2``, one run, 15 s of wall time), DAUBSearch trained on
-41% of the training rows for 0.79x GridSearchCV's CPU (6.2 s against 7.8 s;
-halving 41%, 8.3 s), all three selecting ExtraTrees.
+Measured on 2026-12-02 (one run on two otherwise idle cores, Linux, with the
+rungs each learner's predicted costs pay for): the whole command took 43 s
+of wall time and 75 CPU seconds, user and system. All three searches
+selected the same SVC (test accuracy 0.9453); DAUBSearch trained on 23% of
+GridSearchCV's training rows for 0.41x its CPU (12.5 s against 30.4 s),
+HalvingGridSearchCV on 41% for 0.89x (27.1 s), and DAUBSearch's wall time
+was the shortest of the three (6.5 s, against 15.5 s and 14.5 s). With one
+holdout instead (``--cv 0.2``, one run, 18 s of wall time), DAUBSearch
+trained on 82% of the training rows for 0.90x GridSearchCV's CPU (8.3 s
+against 9.2 s; halving 41%, 9.0 s), all three selecting ExtraTrees: on one
+holdout most of these learners cost too much on a subsample for a rung to
+pay (41% of the rows and 0.79x before the plan of rungs, the same day).
 """
 
 import os

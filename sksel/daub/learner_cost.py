@@ -21,7 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from sklearn.pipeline import Pipeline
+
+from .._core.naming import _final_position
 
 #: The shipped table: one row per learner class.
 COST_TABLE = Path(__file__).resolve().parent.parent / "data" / "learner_cost.csv"
@@ -59,13 +60,6 @@ def _typical():
     return float(a), float(b), float(e), None
 
 
-def final_estimator(estimator):
-    """The learner at the end of `estimator`'s pipelines (`estimator` itself otherwise)."""
-    while isinstance(estimator, Pipeline):
-        estimator = estimator.steps[-1][1]
-    return estimator
-
-
 def predicted_cost(estimator, n_features=_FEATURES, n_classes=None):
     """``(a, b, e)``: the seconds of fitting and scoring `estimator` on ``rows`` rows.
 
@@ -96,7 +90,7 @@ def predicted_cost(estimator, n_features=_FEATURES, n_classes=None):
     >>> round(large[0] / small[0], 6), round(large[1] / small[1], 6)
     (2.0, 2.0)
     """
-    learner = final_estimator(estimator)
+    learner, _ = _final_position(estimator, {})
     name = type(learner).__name__
     a, b, e, reference = _table().get(name) or _typical()
     b *= ((n_features or _FEATURES) / _FEATURES) ** (0.5 if name in _SQRT_FEATURES else 1.0)

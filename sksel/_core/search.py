@@ -167,7 +167,9 @@ class BaseSelectionSearch(RunMixin, ScoringMixin, SelectionMixin, RefitMixin, Ba
         the number of workers subclasses :class:`sksel.extend.SequentialPolicy`
         and gets speculative work for idle workers. The trainer derives from
         :class:`sksel.extend.Trainer` (see :mod:`sksel.training`): it says
-        what an action's resource is and gives it.
+        what an action's resource is and gives it. During the fit the search
+        holds the candidates built (``_estimators``, one per `candidates`) and
+        the columns of ``X`` (``_n_features``, None where it has no shape).
 
         Parameters
         ----------
@@ -357,7 +359,7 @@ class BaseSelectionSearch(RunMixin, ScoringMixin, SelectionMixin, RefitMixin, Ba
         n_classes = count_classes(y) if is_classifier(base) and y is not None else None
         self._scale_, self._targets = self._curve_scale(n_classes), y
         shape = getattr(X, "shape", ())
-        # What the policy may read of the data and the candidates, for its plan.
+        # What _make_policy may read of the candidates and the data (a prior, a plan).
         self._n_features, self._estimators = (shape[1] if len(shape) == 2 else None), estimators
         policy, trainer = self._make_policy(candidates, splits, y, n_classes, rng)
         check_policy(policy, type(self).__name__)

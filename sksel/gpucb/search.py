@@ -607,8 +607,7 @@ class GPUCBSelector(BaseSelectionSearch):
 
     def _make_policy(self, candidates, splits, y, n_classes, rng):
         self.candidates_ = candidates
-        space = self._search_space()
-        estimators = [space.build(params) for params in candidates]
+        estimators = self._estimators
         n_iter, tol = self._n_iter_tol(len(candidates))
         mean, cov, fit_scale, scores = self._prior(candidates, estimators, n_classes)
         self.cost_, times = self._cost(candidates)

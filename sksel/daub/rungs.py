@@ -347,8 +347,7 @@ class RungPolicy(CurvePolicy):
         alive, seconds = 1.0, 0.0
         for i, k in enumerate(plan):
             seconds += alive * self._predicted_seconds(candidate, self.sizes[k])
-            first = i == 0 and not any(n < self.sizes[k] for n in self._valid[candidate])
-            if not (first and self._spares_first_points(k)):
+            if not (i == 0 and self._on_first_point(candidate, k)):
                 alive *= kept
         raced = _RACED_SHARE if self.race and self.folds_ratio > 1 else 1.0
         return seconds + alive * raced * self.folds_ratio * self._predicted_seconds(
@@ -396,12 +395,13 @@ class RungPolicy(CurvePolicy):
         next rung gives its curve a slope)."""
         return all(self._on_first_point(c) for c in self._alive_here())
 
-    def _on_first_point(self, candidate):
-        """Whether `candidate` is not to be dropped on this rung's score alone: without
-        `first_cut`, where this is the first rung it is scored on and another rung lies
-        below N after it."""
-        return (self._spares_first_points(self._rung)
-                and not any(n < self.size for n in self._valid[candidate]))
+    def _on_first_point(self, candidate, k=None):
+        """Whether `candidate` is not to be dropped on the score of rung `k` (this one for
+        None) alone: without `first_cut`, where it is the first rung it is scored on and
+        another rung lies below N after it."""
+        k = self._rung if k is None else k
+        return (self._spares_first_points(k)
+                and not any(n < self.sizes[k] for n in self._valid[candidate]))
 
     def _spares_first_points(self, k):
         """Whether rung `k` keeps the learners it gives their first point (no `first_cut`,
